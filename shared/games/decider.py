@@ -1,0 +1,155 @@
+"""The pure core every game is written against: no I/O, no clock, no global random.
+
+A game is one `Game` value: its rules as plain functions (the Decider shape: `decide` turns a
+command into events or a `Rejection`, `evolve` folds an event into the state) plus what the
+platform needs around them (player range, options, views, result, bot). The table life common
+to every game (create, join, leave, start, game ended) wraps a `Game` in `shared.games.table`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+PlayerId = str
+S = TypeVar("S")
+O = TypeVar("O")
+
+# Views are plain JSON-ready mappings; a viewer of None is a spectator.
+View = dict[str, Any]
+
+
+def snake_case(name: str) -> str:
+    """`PlayCard` -> `play_card`: the wire `type` tag of a command or event class."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class Command(
+    msgspec.Struct, tag_field="type", tag=snake_case, frozen=True, kw_only=True,
+    forbid_unknown_fields=True,
+):
+    """Base of every command: strict, because commands come from untrusted clients."""
+
+
+class Event(msgspec.Struct, tag_field="type", tag=snake_case, frozen=True, kw_only=True):
+    """Base of every event: lenient, so that events written long ago still decode."""
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of a game's table options: every field has a default, unknown names are refused."""
+
+
+class Rejection(msgspec.Struct, frozen=True):
+    """A refused command: normal play, so a value, not an exception."""
+
+    code: str  # stable snake_case, listed in docs/protocol.md or docs/games/<game>.md
+    message: str  # for a person: what was wrong and, where it helps, what is allowed
+
+
+@dataclass(frozen=True, kw_only=True)
+class Context:
+    """What `decide` may know about the outside world, handed in by the shell."""
+
+    actor: PlayerId
+    rng: random.Random
+
+
+class Standing(msgspec.Struct, frozen=True):
+    player: PlayerId
+    rank: int  # 1 is first; tied players share a rank
+    score: float | int
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """How a game ended: the scores, the ranking with shared ranks, and the winners."""
+
+    scores: dict[PlayerId, float | int]
+    ranking: list[Standing]
+    winners: list[PlayerId]
+    details: dict[str, Any] = {}
+
+
+def rank_players(
+    players: Sequence[PlayerId],
+    score: Callable[[PlayerId], float | int],
+    tiebreak: Callable[[PlayerId], Any] = lambda _: 0,
+    *,
+    details: Mapping[str, Any] | None = None,
+    lower_is_better: bool = False,
+) -> Result:
+    """A `Result` ranking players by score, then by `tiebreak` (higher first unless
+    `lower_is_better`); players equal on both share a rank, and every first is a winner."""
+    def key(p: PlayerId) -> tuple[Any, Any]:
+        s = score(p)
+        return ((s if lower_is_better else -s), _neg(tiebreak(p)))
+
+    ordered = sorted(players, key=key)
+    ranking: list[Standing] = []
+    for index, p in enumerate(ordered):
+        if index and key(p) == key(ordered[index - 1]):
+            rank = ranking[-1].rank
+        else:
+            rank = index + 1
+        ranking.append(Standing(player=p, rank=rank, score=score(p)))
+    return Result(
+        scores={p: score(p) for p in players},
+        ranking=ranking,
+        winners=[s.player for s in ranking if s.rank == 1],
+        details=dict(details or {}),
+    )
+
+
+def _neg(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_neg(v) for v in value)
+    return -value
+
+
+def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
+    """The simplest bot: any command from the `legal` list of its own seat's view."""
+    return dict(rng.choice(view["legal"]))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[S, O]):
+    """One game's rules, declared as a single value (boardgame.io's game object).
+
+    `setup` runs when the table starts: it draws everything random from the rng and returns
+    the events recording it (or a `Rejection`, when the seated players do not suit the
+    options). From then on `decide` and `evolve` carry the game; the platform appends the
+    `game_ended` event with `result(state)` as soon as `is_terminal(state)`.
+    """
+
+    name: str  # snake_case id used in subjects: "naishi"
+    title: str  # for people: "Naishi"
+    min_players: int
+    max_players: int
+    options: type[O]  # a subclass of `Options`; decoded strictly at `create`
+    commands: tuple[type[Command], ...]
+    events: tuple[type[Event], ...]
+    initial_state: S
+    setup: Callable[[O, tuple[PlayerId, ...], random.Random], Sequence[Event] | Rejection]
+    decide: Callable[[S, Command, Context], Sequence[Event] | Rejection]
+    evolve: Callable[[S, Event], S]  # total over logged events; never mutates its input
+    is_terminal: Callable[[S], bool]
+    players_to_act: Callable[[S], Sequence[PlayerId]]
+    legal_commands: Callable[[S, PlayerId], Sequence[Command]]
+    player_view: Callable[[S, PlayerId | None], View]
+    redact: Callable[[Event, PlayerId | None], Event | None]
+    result: Callable[[S], Result]
+    # Checks that depend on the seat count (a bad option -> its message, else None).
+    check_options: Callable[[O, int], str | None] = lambda options, seats: None
+    bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot
+    description: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def fold(evolve: Callable[[S, Any], S], events: Iterable[Any], state: S) -> S:
+    """The state after `events`, starting from `state`."""
+    return reduce(evolve, events, state)
