@@ -11,6 +11,7 @@ Registered for tests through `TABLETOP_GAMES=tests.highcard:GAME`.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import msgspec
@@ -192,3 +193,13 @@ GAME = Game(
     result=result,
     bot=greedy_bot,
 )
+
+
+def _crashing_decide(state: State, command: Command, ctx: Context):
+    if isinstance(command, PlayCard) and command.card == 13:
+        raise RuntimeError("a bug in the rules, on purpose")
+    return decide(state, command, ctx)
+
+
+# The same game with a bug on card 13: the shell must log it, answer, and keep serving.
+CRASHY = dataclasses.replace(GAME, name="crashy", title="Crashy High Card", decide=_crashing_decide)

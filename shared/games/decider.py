@@ -116,7 +116,7 @@ def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
     return dict(rng.choice(view["legal"]))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Game(Generic[S, O]):
     """One game's rules, declared as a single value (boardgame.io's game object).
 

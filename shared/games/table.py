@@ -93,7 +93,7 @@ def _reject(code: str, message: str) -> Rejection:
     return Rejection(code, message)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TableDecider:
     """A game wrapped in the table life: the Decider interface of DESIGN.md."""
 

@@ -1,0 +1,527 @@
+"""`tabletop`: run the services, and play from a terminal.
+
+Services:  up | worker GAME | table-projector | history-projector | rebuild-views
+Players:   games | lobby GAME | new GAME | join TABLE | leave TABLE | start TABLE |
+           act TABLE JSON | view TABLE | watch TABLE | replay TABLE | play GAME --bots N
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import os
+import random
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from services.client import Client, RequestFailed
+from services.game_worker.app import serve_worker
+from services.history_projector.replay import serve_history_projector
+from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
+from services.table_projector.projector import DURABLE, serve_table_projector
+from shared.bus.connection import Bus
+from shared.bus.errors import Unavailable
+from shared.bus.server import EmbeddedServer
+from shared.games import games, get
+from shared.logs import configure_logging
+from shared.messages import subjects
+from shared.settings import load_settings
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+def show_view(reply: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(dump(reply))
+        return
+    view = reply["view"]
+    print(f"{view['game']} · version {reply['version']} · {view['status']}")
+    print(f"  seats   : {', '.join(view['seats']) or '-'} ({view['seat_count']} max; "
+          f"creator {view['creator']})")
+    if view.get("options"):
+        print(f"  options : {dump(view['options'])}")
+    if view["to_act"]:
+        print(f"  to act  : {', '.join(view['to_act'])}")
+    reserved = {"game", "status", "seats", "seat_count", "creator", "options", "to_act",
+                "legal", "result"}
+    for key, value in view.items():
+        if key not in reserved:
+            print(f"  {key:<8}: {dump(value)}")
+    if "legal" in view:
+        print("  you may send (add nothing but an id; `tabletop act` adds it):")
+        for command in view["legal"][:30]:
+            print(f"    {dump(command)}")
+        if len(view["legal"]) > 30:
+            print(f"    ... and {len(view['legal']) - 30} more (--json lists them all)")
+    if "result" in view:
+        show_result(view["result"])
+
+
+def show_result(result: dict[str, Any]) -> None:
+    if result.get("details", {}).get("abandoned"):
+        print("  abandoned: every player left before the start")
+        return
+    print("  result  :")
+    for standing in result["ranking"]:
+        print(f"    {standing['rank']}. {standing['player']} ({standing['score']})")
+    print(f"  winners : {', '.join(result['winners']) or 'none'}")
+
+
+def show_reply(reply: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(dump(reply))
+    elif reply.get("ok"):
+        print(f"ok, version {reply['version']}")
+    else:
+        print(f"refused ({reply['error']['code']}): {reply['error']['message']}")
+    return 0 if reply.get("ok") else 1
+
+
+# --- connecting ---------------------------------------------------------------------------------
+
+
+def game_of(table: str, given: str | None) -> str:
+    """The game of a table: `--game`, else the table id's prefix (`tabletop new` makes ids
+    `<game>-<hex>`)."""
+    if given:
+        return given
+    prefix = table.split("-", 1)[0]
+    if prefix in games():
+        return prefix
+    raise SystemExit(f"cannot tell the game of table {table!r}: add --game GAME")
+
+
+def run_client(action: Callable[[Client], Awaitable[int]]) -> int:
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format or "console", level="warning")
+
+    async def main() -> int:
+        url = nats_url(settings)
+        try:
+            bus = await Bus.connect(url, settings, name="tabletop-cli", wait=5.0)
+        except Unavailable:
+            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
+                  file=sys.stderr)
+            return 2
+        try:
+            return await action(Client(bus))
+        except RequestFailed as err:
+            print(f"{err.code}: {err.message}", file=sys.stderr)
+            return 1
+        except Unavailable as err:
+            print(f"No answer ({err}). Are the services running? (`tabletop up`)", file=sys.stderr)
+            return 2
+        finally:
+            await bus.close()
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+
+
+# --- services -----------------------------------------------------------------------------------
+
+
+async def run_everything(settings: Any, *, port: int, ready: Callable[[str], None]) -> None:
+    """The embedded NATS (unless NATS_URL is set), a worker per game, both projectors."""
+    server = None
+    if settings.nats_url:
+        url = settings.nats_url
+    else:
+        server = EmbeddedServer(
+            Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
+        ).start()
+        url = server.url
+        url_file(settings).write_text(url + "\n")
+    stop = asyncio.Event()
+    stop_on_signals(stop)
+    buses: list[Bus] = []
+    try:
+        async def service(name: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
+            bus = await Bus.connect(url, settings, name=f"tabletop-{name}")
+            buses.append(bus)
+            await run(bus)
+
+        setup = await Bus.connect(url, settings, name="tabletop-up")
+        await setup.ensure_streams()
+        await setup.close()
+        tasks = [asyncio.create_task(service(f"worker-{g}", lambda b, g=g: serve_worker(b, g, stop)))
+                 for g in games()]
+        tasks.append(asyncio.create_task(
+            service("table-projector", lambda b: serve_table_projector(b, stop))))
+        tasks.append(asyncio.create_task(
+            service("history-projector", lambda b: serve_history_projector(b, stop))))
+        ready(url)
+        done, _ = await asyncio.wait([*tasks, asyncio.create_task(stop.wait())],
+                                     return_when=asyncio.FIRST_COMPLETED)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for task in done:
+            if task in tasks and task.exception():
+                raise task.exception()  # type: ignore[misc]
+    finally:
+        for bus in buses:
+            await bus.close()
+        if server is not None:
+            url_file(settings).unlink(missing_ok=True)
+            server.stop()
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    settings = load_settings(data_dir=args.data)
+    configure_logging(fmt=settings.log_format, level=settings.log_level)
+    Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+
+    def ready(url: str) -> None:
+        print(f"tabletop is up: NATS at {url}, games: {', '.join(games())}. Ctrl-C stops it.",
+              file=sys.stderr, flush=True)
+
+    try:
+        asyncio.run(run_everything(settings, port=args.port, ready=ready))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    get(args.game)
+    run_until_stopped(lambda bus, stop: serve_worker(bus, args.game, stop), name=f"worker-{args.game}")
+    return 0
+
+
+def cmd_table_projector(args: argparse.Namespace) -> int:
+    run_until_stopped(serve_table_projector, name="table-projector")
+    return 0
+
+
+def cmd_history_projector(args: argparse.Namespace) -> int:
+    run_until_stopped(serve_history_projector, name="history-projector")
+    return 0
+
+
+def cmd_rebuild_views(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format or "console", level="warning")
+
+    async def main() -> int:
+        bus = await Bus.connect(nats_url(settings), settings, name="tabletop-rebuild", wait=10)
+        try:
+            await bus.ensure_streams()
+            target = await bus.events.last_seq()
+            await bus.delete_consumer(DURABLE)
+            await bus.reset_views()
+
+            def done(projector: Any) -> bool:
+                width = 40
+                share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
+                bar = "#" * int(share * width)
+                print(f"\rrebuilding views [{bar:<{width}}] {projector.applied_seq}/{target}",
+                      end="", file=sys.stderr, flush=True)
+                return projector.applied_seq >= target
+
+            projector = await serve_table_projector(bus, asyncio.Event(), until=done)
+            print(f"\nviews rebuilt: {len(projector.tables)} tables, {target} messages",
+                  file=sys.stderr)
+            return 0
+        finally:
+            await bus.close()
+
+    return asyncio.run(main())
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option wants key=value, not {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw  # a bare word is a string
+    return options
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name, decider in games().items():
+        g = decider.game
+        if args.json:
+            print(dump({"game": name, "title": g.title, "min_players": g.min_players,
+                        "max_players": g.max_players,
+                        "options": msgspec.to_builtins(g.options())}))
+        else:
+            print(f"{name:<16} {g.title} ({g.min_players}-{g.max_players} players)")
+    return 0
+
+
+def cmd_lobby(args: argparse.Namespace) -> int:
+    async def action(client: Client) -> int:
+        lobby = await client.lobby(args.game)
+        if args.json:
+            print(dump(lobby))
+            return 0
+        if not lobby["tables"]:
+            print(f"no open or running {args.game} table; `tabletop new {args.game}` makes one")
+        for t in lobby["tables"]:
+            print(f"{t['table']:<40} {t['status']:<8} {len(t['seats'])}/{t['seat_count']} "
+                  f"{', '.join(t['seats'])}")
+        return 0
+
+    return run_client(action)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    get(args.game)
+    table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
+    body: dict[str, Any] = {"type": "create", "options": parse_options(args.option)}
+    if args.seats:
+        body["seats"] = args.seats
+
+    async def action(client: Client) -> int:
+        reply = await client.command(args.game, table, args.player, body)
+        if args.json:
+            print(dump({"table": table, **reply}))
+        elif reply.get("ok"):
+            print(table)
+        else:
+            return show_reply(reply, False)
+        return 0 if reply.get("ok") else 1
+
+    return run_client(action)
+
+
+def simple_command(kind: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        game = game_of(args.table, args.game)
+
+        async def action(client: Client) -> int:
+            return show_reply(
+                await client.command(game, args.table, args.player, {"type": kind}), args.json)
+
+        return run_client(action)
+
+    return run
+
+
+def cmd_act(args: argparse.Namespace) -> int:
+    game = game_of(args.table, args.game)
+    try:
+        command = json.loads(args.command)
+    except json.JSONDecodeError as err:
+        raise SystemExit(f"the command is not JSON: {err}") from None
+    if not isinstance(command, dict):
+        raise SystemExit('the command must be a JSON object, e.g. \'{"type": "join"}\'')
+
+    async def action(client: Client) -> int:
+        return show_reply(await client.command(game, args.table, args.player, command), args.json)
+
+    return run_client(action)
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    game = game_of(args.table, args.game)
+
+    async def action(client: Client) -> int:
+        show_view(await client.view(game, args.table, args.player), args.json)
+        return 0
+
+    return run_client(action)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    game = game_of(args.table, args.game)
+
+    async def action(client: Client) -> int:
+        updates = client.updates(game, args.table, args.player)
+        first = asyncio.ensure_future(anext(updates))
+        show_view(await client.view(game, args.table, args.player), args.json)
+        update = await first
+        while True:
+            print()
+            show_view(update, args.json)
+            if update["view"]["status"] == "ended":
+                return 0
+            update = await anext(updates)
+
+    return run_client(action)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game = game_of(args.table, args.game)
+
+    async def action(client: Client) -> int:
+        steps = await client.replay(game, args.table, args.player, first=args.first, last=args.last)
+        for step in steps:
+            if args.json:
+                print(dump(step))
+                continue
+            print(f"v{step['version']:<4} {step['at']}  {step['player']}")
+            for event in step["events"]:
+                fields = {k: v for k, v in event.items() if k != "type"}
+                print(f"        {event['type']} {dump(fields) if fields else ''}")
+        if steps and not args.json:
+            print()
+            show_view({"version": steps[-1]["version"], "view": steps[-1]["view"]}, False)
+        return 0
+
+    return run_client(action)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    decider = get(args.game)
+    game = decider.game
+    if not game.min_players <= args.bots <= game.max_players:
+        raise SystemExit(f"{game.title} takes {game.min_players} to {game.max_players} players")
+    bots = [f"bot-{i}" for i in range(1, args.bots + 1)]
+    table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
+    rng = random.Random(args.seed)
+    options = parse_options(args.option)
+
+    async def action(client: Client) -> int:
+        async def send(bot: str, command: dict[str, Any]) -> dict[str, Any]:
+            reply = await client.command(args.game, table, bot, command)
+            if not reply.get("ok") and reply["error"]["code"] != "stale_version":
+                raise RequestFailed(reply["error"]["code"], f"{bot}: {dump(command)}: "
+                                    f"{reply['error']['message']}")
+            return reply
+
+        def say(line: str) -> None:
+            if not args.quiet:
+                print(line, flush=True)
+
+        reply = await send(bots[0], {"type": "create", "options": options, "seats": len(bots)})
+        say(f"table {table}: {game.title} with {', '.join(bots)}")
+        for bot in bots[1:]:
+            reply = await send(bot, {"type": "join"})
+        version = (await send(bots[0], {"type": "start"}))["version"]
+        while True:
+            spectator = await client.wait_view(args.game, table, subjects.SPECTATOR, version)
+            version = spectator["version"]
+            if spectator["view"]["status"] == "ended":
+                break
+            for bot in spectator["view"]["to_act"]:
+                seat = await client.wait_view(args.game, table, bot, version)
+                if seat["version"] != version or "legal" not in seat["view"]:
+                    continue
+                command = game.bot(seat["view"], rng)
+                reply = await send(bot, {**command, "expect": version})
+                if reply.get("ok"):
+                    version = reply["version"]
+                    say(f"v{version:<4} {bot}: {dump(command)}")
+                break
+        result = spectator["view"].get("result", {})
+        if args.json:
+            print(dump({"table": table, "version": version, "result": result}))
+        else:
+            print(f"table {table} ended at version {version}")
+            show_result(result)
+        return 0
+
+    return run_client(action)
+
+
+# --- parser -------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    default_player = os.environ.get("TABLETOP_PLAYER") or _user()
+    top = argparse.ArgumentParser(
+        prog="tabletop",
+        description="Board Game Arena-style tables of five games, event-sourced on NATS. "
+                    "Set NATS_URL to use an existing NATS; otherwise `tabletop up` starts one.",
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, run: Callable[[argparse.Namespace], int], help: str,
+            player: bool = False, table: bool = False, json_out: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(run=run)
+        if table:
+            p.add_argument("table", help="the table id")
+            p.add_argument("--game", help="the table's game (default: from the table id)")
+        if player:
+            p.add_argument("--as", dest="player", default=default_player,
+                           help=f"act or look as this player (default: {default_player}; "
+                                "env TABLETOP_PLAYER)")
+        if json_out:
+            p.add_argument("--json", action="store_true", help="machine-readable output")
+        return p
+
+    up = add("up", cmd_up, "run everything on this machine: NATS (embedded unless NATS_URL is "
+             "set), a worker per game, both projectors; Ctrl-C stops it", json_out=False)
+    up.add_argument("--data", help="data folder (default: env TABLETOP_DATA or "
+                    "~/.local/share/tabletop)")
+    up.add_argument("--port", type=int, default=4222,
+                    help="port for the embedded NATS (another free one if taken; default 4222)")
+    w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)",
+            json_out=False)
+    w.add_argument("game")
+    add("table-projector", cmd_table_projector, "run the table views and lobby service",
+        json_out=False)
+    add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
+    add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop the "
+        "table projector first)", json_out=False)
+    add("games", cmd_games, "list the games")
+    lobby = add("lobby", cmd_lobby, "list the open and running tables of a game")
+    lobby.add_argument("game")
+    new = add("new", cmd_new, "create a table (you take the first seat); prints its id",
+              player=True)
+    new.add_argument("game")
+    new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="a table option (value as JSON, or a bare word); repeatable")
+    new.add_argument("--seats", type=int, help="most players (default: the game's maximum)")
+    new.add_argument("--table", help="the table id (default: <game>-<random hex>)")
+    add("join", simple_command("join"), "take a seat at a table", player=True, table=True)
+    add("leave", simple_command("leave"), "leave a table before it starts", player=True, table=True)
+    add("start", simple_command("start"), "start the game (the creator)", player=True, table=True)
+    act = add("act", cmd_act, "send a game command, e.g. '{\"type\": \"play_card\", \"card\": 3}'"
+              " (`view` lists what you may send)", player=True, table=True)
+    act.add_argument("command", help="the command as a JSON object")
+    add("view", cmd_view, "show a table as you see it", player=True, table=True)
+    add("watch", cmd_watch, "show a table and every change until it ends", player=True,
+        table=True)
+    rp = add("replay", cmd_replay, "show a table's history as you may see it", player=True,
+             table=True)
+    rp.add_argument("--from", dest="first", type=int, default=0, help="first version")
+    rp.add_argument("--to", dest="last", type=int, help="last version")
+    play = add("play", cmd_play, "seat N bots at a new table and let them play it through "
+               "the bus, printing every move and the result")
+    play.add_argument("game")
+    play.add_argument("--bots", type=int, required=True, help="how many bots")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--seed", type=int, help="the bots' random seed")
+    play.add_argument("--table", help="the table id (default: <game>-<random hex>)")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    return top
+
+
+def _user() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # noqa: BLE001
+        name = "player"
+    return name if subjects.is_id(name) else "player"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

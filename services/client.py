@@ -1,0 +1,117 @@
+"""A client of the protocol, as any frontend would be: commands, views, lobby, replays.
+
+Used by the CLI and the tests; it knows subjects and bodies, nothing of the services' insides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+
+from shared.bus.connection import Bus, Incoming
+from shared.bus.errors import Unavailable
+from shared.messages import subjects
+from shared.messages.envelopes import encoder
+
+_decode = msgspec.json.decode
+
+
+class RequestFailed(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Client:
+    def __init__(self, bus: Bus, *, timeout: float = 5.0, attempts: int = 5) -> None:
+        self.bus = bus
+        self.timeout = timeout
+        self.attempts = attempts
+
+    async def _ask(self, subject: str, body: bytes) -> Any:
+        """A request, sent again (the same body) when no answer comes: commands carry their
+        id, so a retried command is applied once."""
+        for attempt in range(self.attempts):
+            try:
+                return _decode(await self.bus.request(subject, body, timeout=self.timeout))
+            except Unavailable:
+                if attempt == self.attempts - 1:
+                    raise
+                await asyncio.sleep(min(0.2 * 2 ** attempt, 2.0))
+        raise AssertionError("unreachable")
+
+    async def command(
+        self, game: str, table: str, player: str, command: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Send a command (an `id` is added when it has none); the reply as a dict."""
+        body = {"id": new_id(), **command}
+        reply = await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
+        if reply.get("ok") is False and reply["error"]["code"] == "unavailable":
+            reply = await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
+        return reply
+
+    async def view(self, game: str, table: str, viewer: str = subjects.SPECTATOR) -> dict[str, Any]:
+        return self._checked(await self._ask(subjects.view(game, table, viewer), b"{}"))
+
+    async def wait_view(
+        self, game: str, table: str, viewer: str, version: int, *, timeout: float = 10.0,
+    ) -> dict[str, Any]:
+        """The view once the projector has reached `version` (views follow the log closely)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            try:
+                reply = await self.view(game, table, viewer)
+                if reply["version"] >= version:
+                    return reply
+            except RequestFailed as err:
+                if err.code != "unknown_table":
+                    raise
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"the view of {table} did not reach version {version}")
+            await asyncio.sleep(0.01)
+
+    async def lobby(self, game: str) -> dict[str, Any]:
+        return self._checked(await self._ask(subjects.lobby(game), b"{}"))
+
+    async def replay(
+        self, game: str, table: str, viewer: str = subjects.SPECTATOR, *,
+        first: int = 0, last: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every step from `first` to `last`, asking again while the answer says `next`."""
+        steps: list[dict[str, Any]] = []
+        while True:
+            body = encoder.encode({"from": first, "to": last})
+            reply = self._checked(await self._ask(subjects.replay(game, table, viewer), body))
+            steps += reply["steps"]
+            if "next" not in reply:
+                return steps
+            first = reply["next"]
+
+    async def updates(self, game: str, table: str, viewer: str) -> AsyncIterator[dict[str, Any]]:
+        """Every view pushed for `viewer` from now on."""
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+
+        async def on_update(message: Incoming) -> None:
+            await queue.put(message.data)
+
+        sub = await self.bus.subscribe(subjects.update(game, table, viewer), on_update)
+        try:
+            while True:
+                yield _decode(await queue.get())
+        finally:
+            await sub.unsubscribe()
+
+    @staticmethod
+    def _checked(reply: Any) -> Any:
+        if isinstance(reply, dict) and "error" in reply and "ok" not in reply:
+            raise RequestFailed(reply["error"]["code"], reply["error"]["message"])
+        return reply

@@ -1,0 +1,190 @@
+"""The imperative shell around one game's rules: decode, load, decide, append, reply.
+
+Reads top to bottom (STYLE.md 3.4). The only state kept between commands is a bounded cache of
+folded tables, and the cache is never trusted: the append carries the stream sequence of the
+last batch folded, so a decision taken on a stale table fails and is taken again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import msgspec
+import structlog
+
+from shared.bus.errors import ConcurrencyConflict, Unavailable
+from shared.bus.event_store import Appended, StoredBatch
+from shared.games.decider import Context, Rejection
+from shared.games.table import TableDecider
+from shared.messages import subjects
+from shared.messages.envelopes import BadCommand, EventBatch, Reply, decode_command, encoder
+from shared.messages.folding import Folded, decode_batch, empty
+
+log = structlog.get_logger("tabletop.worker")
+
+
+class Store(Protocol):
+    """What the handler needs of the event store (shared/bus/event_store.py)."""
+
+    async def last(self, game: str, table: str) -> StoredBatch | None: ...
+
+    async def read(
+        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+    ) -> list[StoredBatch]: ...
+
+    async def append(
+        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
+    ) -> Appended: ...
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class CommandHandler:
+    """Handles the commands of one game; one per worker process."""
+
+    def __init__(
+        self, decider: TableDecider, store: Store, *, cache_size: int = 2048,
+        max_retries: int = 8, rng: Callable[[], random.Random] | None = None,
+        clock: Callable[[], str] = utc_now,
+    ) -> None:
+        self.decider = decider
+        self.game = decider.name
+        self.store = store
+        self.cache: OrderedDict[str, Folded] = OrderedDict()
+        self.cache_size = cache_size
+        self.max_retries = max_retries
+        self.rng = rng or (lambda: random.Random(secrets.randbits(128)))
+        self.clock = clock
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.counts: dict[str, int] = {}
+
+    async def handle(self, subject: str, body: bytes) -> Reply:
+        """The reply to one command message, after appending its events if it is accepted."""
+        started = time.perf_counter()
+        structlog.contextvars.clear_contextvars()
+        tokens = subjects.parse(subject, "cmd")
+        if tokens is None or len(tokens) != 3 or tokens[0] != self.game:
+            reply = Reply.rejected(
+                "bad_command",
+                "Commands go to tabletop.cmd.<game>.<table>.<player>, each id made of 1 to 64 "
+                "letters, digits, '_' or '-'.",
+            )
+            return self._done(reply, "malformed", started, command="?", retries=0)
+        _, table, player = tokens
+        structlog.contextvars.bind_contextvars(game=self.game, table=table, player=player)
+        try:
+            envelope = decode_command(body, self.decider.command_type)
+        except BadCommand as err:
+            return self._done(Reply.rejected("bad_command", str(err)), "malformed", started,
+                              command="?", retries=0)
+        command_type = msgspec.inspect.type_info(type(envelope.command)).tag
+        structlog.contextvars.bind_contextvars(command_id=envelope.id)
+        lock = self.locks.setdefault(table, asyncio.Lock())
+        retries = 0
+        try:
+            async with lock:
+                reply, outcome, retries = await self._decide_and_append(table, player, envelope)
+        except Unavailable as err:
+            reply = Reply.rejected(
+                "unavailable", f"The event log is unavailable ({err}); send the command again.")
+            outcome = "unavailable"
+        except Exception:  # a bug in the rules or the shell: log it, answer, keep serving
+            log.exception("command_crashed", command=command_type)
+            reply = Reply.rejected(
+                "internal_error", "The server failed on this command; it was not applied.")
+            outcome = "internal_error"
+        finally:
+            if not lock.locked() and table in self.locks and len(self.locks) > self.cache_size:
+                self.locks.pop(table, None)
+        return self._done(reply, outcome, started, command=command_type, retries=retries)
+
+    async def _decide_and_append(
+        self, table: str, player: str, envelope: Any,
+    ) -> tuple[Reply, str, int]:
+        for retries in range(self.max_retries + 1):
+            folded = await self._load(table)
+            if envelope.id in folded.command_ids:  # a retry of a command already applied
+                return Reply.accepted(folded.command_ids[envelope.id]), "duplicate", retries
+            if envelope.expect is not None and envelope.expect != folded.version:
+                return Reply.rejected(
+                    "stale_version",
+                    f"The table is at version {folded.version}, not {envelope.expect}; "
+                    "look again and decide.",
+                ), "rejected", retries
+            decision = self.decider.decide(
+                folded.state, envelope.command, Context(actor=player, rng=self.rng()))
+            if isinstance(decision, Rejection):
+                return Reply.of(decision), "rejected", retries
+            batch = EventBatch(
+                game=self.game, table=table, version=folded.version + 1,
+                command_id=envelope.id, player=player, at=self.clock(), events=list(decision),
+            )
+            try:
+                appended = await self.store.append(
+                    self.game, table, encoder.encode(batch), command_id=envelope.id,
+                    expected_seq=folded.last_seq,
+                )
+            except ConcurrencyConflict:
+                self.cache.pop(table, None)
+                log.debug("append_conflicted", retries=retries)
+                continue
+            if appended.duplicate:  # appended by another worker or an earlier try of ours
+                self.cache.pop(table, None)
+                folded = await self._load(table)
+                version = folded.command_ids.get(envelope.id, folded.version)
+                return Reply.accepted(version), "duplicate", retries
+            self._remember(table, folded.then(self.decider, appended.seq, batch))
+            return Reply.accepted(batch.version), "accepted", retries
+        return Reply.rejected(
+            "conflict", "The table kept changing while this command was decided; send it again.",
+        ), "conflict", self.max_retries
+
+    async def _load(self, table: str) -> Folded:
+        """The table folded up to its last message: from the cache when it is current, else
+        the cache plus what came since, else the whole log."""
+        last = await self.store.last(self.game, table)
+        if last is None:
+            return empty(self.decider)
+        cached = self.cache.get(table)
+        if cached is not None and cached.last_seq == last.seq:
+            self.cache.move_to_end(table)
+            return cached
+        if cached is not None and cached.last_seq < last.seq:
+            newest = decode_batch(self.decider, last.data)
+            if newest.version == cached.version + 1:  # one command landed elsewhere: it is `last`
+                return self._remember(table, cached.then(self.decider, last.seq, newest))
+            stored = await self.store.read(self.game, table, after=cached.last_seq, upto=last.seq)
+            folded = cached
+        else:
+            stored = await self.store.read(self.game, table, upto=last.seq)
+            folded = empty(self.decider)
+        for message in stored:
+            folded = folded.then(self.decider, message.seq, decode_batch(self.decider, message.data))
+        return self._remember(table, folded)
+
+    def _remember(self, table: str, folded: Folded) -> Folded:
+        self.cache[table] = folded
+        self.cache.move_to_end(table)
+        while len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+        return folded
+
+    def _done(self, reply: Reply, outcome: str, started: float, *, command: str, retries: int) -> Reply:
+        self.counts[outcome] = self.counts.get(outcome, 0) + 1
+        fields: dict[str, Any] = dict(
+            command=command, outcome=outcome, retries=retries,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+        if reply.error is not None:
+            fields["code"] = reply.error.code
+        log.info("command_handled", **fields)
+        return reply

@@ -1,0 +1,60 @@
+"""How every service process starts and stops: logging, finding NATS, signals, draining."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import structlog
+
+from shared.bus.connection import Bus
+from shared.logs import configure_logging
+from shared.settings import Settings, load_settings
+
+log = structlog.get_logger("tabletop")
+DEFAULT_URL = "nats://127.0.0.1:4222"
+
+
+def url_file(settings: Settings) -> Path:
+    """Where `tabletop up` writes the address of the NATS it runs."""
+    return Path(settings.data_dir) / "nats.url"
+
+
+def nats_url(settings: Settings) -> str:
+    """`NATS_URL`, else the NATS a local `tabletop up` runs, else the default port."""
+    if settings.nats_url:
+        return settings.nats_url
+    path = url_file(settings)
+    if path.exists():
+        return path.read_text().strip()
+    return DEFAULT_URL
+
+
+def stop_on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
+            pass
+
+
+def run_until_stopped(
+    service: Callable[[Bus, asyncio.Event], Awaitable[None]], *, name: str,
+) -> None:
+    """Run one service until SIGTERM or Ctrl-C, then let it drain."""
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format, level=settings.log_level)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        stop_on_signals(stop)
+        bus = await Bus.connect(nats_url(settings), settings, name=f"tabletop-{name}")
+        try:
+            await service(bus, stop)
+        finally:
+            await bus.close()
+
+    asyncio.run(main())

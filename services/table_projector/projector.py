@@ -1,0 +1,157 @@
+"""The table projector: the event log folded into views, one per seat and one for spectators,
+kept in a JetStream KV bucket, plus the lobby; it answers view and lobby requests and pushes
+every new view to `tabletop.update.*`.
+
+Idempotent: it knows the version and stream sequence it applied per table, skips what it has
+applied, and folds a table it does not hold from the log itself up to the message at hand, so
+a restart (or a rebuild from sequence 1) lands on exactly the same views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import structlog
+
+from shared.bus.connection import Bus, Incoming
+from shared.bus.errors import Unavailable
+from shared.games import games
+from shared.games.table import TableDecider
+from shared.messages import subjects
+from shared.messages.envelopes import EventBatch, ViewReply, encoder, error_body
+from shared.messages.folding import Folded, decode_batch, empty
+
+log = structlog.get_logger("tabletop.table_projector")
+DURABLE = "tabletop-table-projector"
+_header = msgspec.json.Decoder(EventBatch[msgspec.Raw])
+
+
+class TableProjector:
+    def __init__(self, bus: Bus, *, cache_size: int = 4096) -> None:
+        self.bus = bus
+        self.games: dict[str, TableDecider] = games()
+        self.tables: OrderedDict[tuple[str, str], Folded] = OrderedDict()
+        self.cache_size = cache_size
+        self.lobby: dict[str, dict[str, Any]] = {}  # game -> table -> lobby entry
+        self.applied_seq = 0  # the last stream sequence handled
+
+    async def start(self) -> None:
+        """Load the lobby as last written (tables change it as their events come)."""
+        for key, value in (await self.bus.view_entries("lobby.>")).items():
+            _, game, table = key.split(".", 2)
+            self.lobby.setdefault(game, {})[table] = msgspec.json.decode(value)
+
+    async def apply(self, messages: list[tuple[int, bytes]]) -> None:
+        """Fold a batch of log messages, then write each changed table's views once."""
+        changed: dict[tuple[str, str], Folded] = {}
+        for seq, data in messages:
+            self.applied_seq = max(self.applied_seq, seq)
+            header = _header.decode(data)
+            decider = self.games.get(header.game)
+            if decider is None:
+                log.error("unknown_game_skipped", game=header.game, table=header.table, seq=seq)
+                continue
+            key = (header.game, header.table)
+            folded = self.tables.get(key)
+            if folded is not None and header.version <= folded.version:
+                continue  # applied before (a redelivery)
+            if folded is not None and header.version == folded.version + 1:
+                folded = folded.then(decider, seq, decode_batch(decider, data))
+            else:  # a table this process has not folded yet: read it from the log
+                folded = await self._fold_from_log(decider, header.game, header.table, seq)
+            self.tables[key] = folded
+            self.tables.move_to_end(key)
+            changed[key] = folded
+        for (game, table), folded in changed.items():
+            await self._write(self.games[game], game, table, folded)
+        while len(self.tables) > self.cache_size:
+            self.tables.popitem(last=False)
+
+    async def _fold_from_log(self, decider: TableDecider, game: str, table: str, upto: int) -> Folded:
+        folded = empty(decider)
+        for message in await self.bus.events.read(game, table, upto=upto):
+            folded = folded.then(decider, message.seq, decode_batch(decider, message.data))
+        return folded
+
+    async def _write(self, decider: TableDecider, game: str, table: str, folded: Folded) -> None:
+        state = folded.state
+        for viewer in (*state.players, subjects.SPECTATOR):
+            view = decider.player_view(state, None if viewer == subjects.SPECTATOR else viewer)
+            body = encoder.encode(ViewReply(version=folded.version, view=view))
+            await self.bus.view_put(subjects.view_key(game, table, viewer), body)
+            await self.bus.publish(subjects.update(game, table, viewer), body)
+        entry = {"table": table, "version": folded.version, **decider.lobby_entry(state)}
+        tables = self.lobby.setdefault(game, {})
+        if state.status in ("open", "running"):
+            tables[table] = entry
+            await self.bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
+        elif tables.pop(table, None) is not None:
+            await self.bus.view_delete(subjects.lobby_key(game, table))
+
+    # --- requests ---------------------------------------------------------------------------
+
+    async def on_view(self, message: Incoming) -> None:
+        tokens = subjects.parse(message.subject, "view")
+        if tokens is None or len(tokens) != 3:
+            await message.respond(error_body("bad_request", "Ask tabletop.view.<game>.<table>.<viewer>."))
+            return
+        game, table, viewer = tokens
+        try:
+            body = await self.bus.view_get(subjects.view_key(game, table, viewer))
+            if body is None and viewer != subjects.SPECTATOR:  # not seated: a spectator
+                body = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+        except Unavailable as err:
+            await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
+            return
+        if body is None:
+            body = error_body("unknown_table", f"There is no {game} table {table}.")
+        await message.respond(body)
+
+    async def on_lobby(self, message: Incoming) -> None:
+        tokens = subjects.parse(message.subject, "lobby")
+        if tokens is None or len(tokens) != 1:
+            await message.respond(error_body("bad_request", "Ask tabletop.lobby.<game>."))
+            return
+        game = tokens[0]
+        if game not in self.games:
+            await message.respond(error_body("unknown_game", f"No game is called {game}."))
+            return
+        tables = sorted(self.lobby.get(game, {}).values(), key=lambda e: e["table"])
+        await message.respond(encoder.encode({"game": game, "tables": tables}))
+
+
+async def serve_table_projector(
+    bus: Bus, stop: asyncio.Event, *, until: Callable[[TableProjector], bool] | None = None,
+) -> TableProjector:
+    """Project the log until `stop` is set (or `until(projector)` holds, for a rebuild)."""
+    await bus.ensure_streams()
+    projector = TableProjector(bus)
+    await projector.start()
+    serving = until is None
+    if serving:
+        await bus.add_service(
+            name="tabletop-table-projector", version="0.1.0",
+            description="tabletop table views and lobby",
+            endpoints=[
+                ("views", f"{subjects.PREFIX}.view.>", "tabletop-views", projector.on_view),
+                ("lobby", f"{subjects.PREFIX}.lobby.>", "tabletop-lobby", projector.on_lobby),
+            ],
+            stats=lambda: {"applied_seq": projector.applied_seq, "tables": len(projector.tables)},
+        )
+    log.info("table_projector_started")
+
+    async def handle(messages: list[tuple[int, bytes]]) -> None:
+        await projector.apply(messages)
+        if until is not None and until(projector):
+            stop.set()
+
+    async def idle() -> None:
+        if until is not None and until(projector):
+            stop.set()
+
+    await bus.consume(DURABLE, handle, stop=stop, idle=idle)
+    return projector

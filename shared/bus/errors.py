@@ -1,0 +1,17 @@
+"""Errors of the bus, one root so that services can catch all of them at once."""
+
+
+class BusError(Exception):
+    """Something went wrong talking to NATS."""
+
+
+class ConcurrencyConflict(BusError):
+    """The table moved on since it was loaded (JetStream error 10071): reload and decide again."""
+
+
+class Unavailable(BusError):
+    """NATS did not answer in time (a restart, a partition): the caller may retry."""
+
+
+class ServerFailed(BusError):
+    """The embedded nats-server did not start."""

@@ -1,0 +1,159 @@
+"""The append-only log of every table, one JetStream message per accepted command.
+
+Only this module knows the header names: the expected-sequence check that stops two workers
+from forking a table's history, and the message id that drops a retried append.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import nats.errors
+import nats.js.errors
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import StorageType, StreamConfig
+
+from shared.bus.errors import BusError, ConcurrencyConflict, Unavailable
+from shared.messages import subjects
+
+WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
+PAGE = 512  # messages per batched direct get
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBatch:
+    """One log message: its stream sequence and its body (an encoded EventBatch)."""
+
+    seq: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    seq: int
+    duplicate: bool  # the command id was appended before: nothing new was written
+
+
+TRANSIENT = (
+    nats.errors.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError, nats.js.errors.ServiceUnavailableError,
+    nats.js.errors.NoStreamResponseError,
+)
+
+
+class EventStore:
+    def __init__(
+        self, nc: Client, js: JetStreamContext, *, replicas: int = 1,
+        duplicate_window: float = 3600.0, timeout: float = 5.0,
+    ) -> None:
+        self.nc = nc
+        self.js = js
+        self.replicas = replicas
+        self.duplicate_window = duplicate_window
+        self.timeout = timeout
+
+    def stream_config(self) -> StreamConfig:
+        return StreamConfig(
+            name=subjects.STREAM,
+            subjects=[subjects.EVT_ALL],
+            storage=StorageType.FILE,
+            num_replicas=self.replicas,
+            duplicate_window=self.duplicate_window,
+            deny_delete=True,
+            deny_purge=True,
+            allow_direct=True,
+            description="tabletop: every accepted command of every table (append-only)",
+        )
+
+    async def ensure_stream(self) -> None:
+        """Create the stream, or bring an existing one to this configuration."""
+        config = self.stream_config()
+        try:
+            await self.js.stream_info(subjects.STREAM)
+        except nats.js.errors.NotFoundError:
+            await self.js.add_stream(config)
+        else:
+            await self.js.update_stream(config)
+
+    async def last_seq(self) -> int:
+        """The stream's last sequence (0 when empty)."""
+        info = await self.js.stream_info(subjects.STREAM)
+        return info.state.last_seq
+
+    async def last(self, game: str, table: str) -> StoredBatch | None:
+        """The table's last message, or None when the table has none."""
+        try:
+            msg = await self.js.get_last_msg(subjects.STREAM, subjects.evt(game, table), direct=True)
+        except nats.js.errors.NotFoundError:
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return StoredBatch(msg.seq, msg.data or b"")
+
+    async def read(
+        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+    ) -> list[StoredBatch]:
+        """The table's messages with `after` < sequence <= `upto`, in order."""
+        return [m async for m in self.iterate(subjects.evt(game, table), after=after, upto=upto)]
+
+    async def iterate(self, subject: str, *, after: int = 0, upto: int | None = None):
+        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
+        inbox = self.nc.new_inbox()
+        sub = await self.nc.subscribe(inbox)
+        try:
+            start = after + 1
+            while True:
+                request = {"seq": start, "next_by_subj": subject, "batch": PAGE}
+                await self.nc.publish(
+                    f"$JS.API.DIRECT.GET.{subjects.STREAM}", json.dumps(request).encode(),
+                    reply=inbox,
+                )
+                pending = 0
+                got = 0
+                while True:
+                    try:
+                        msg = await sub.next_msg(timeout=self.timeout)
+                    except nats.errors.TimeoutError as err:
+                        raise Unavailable("the log did not answer a read") from err
+                    headers = msg.headers or {}
+                    status = headers.get("Status")
+                    if status == "404":
+                        return
+                    if status:  # 204 end of batch
+                        if status != "204":
+                            raise BusError(f"direct get failed: {status} {headers}")
+                        pending = int(headers.get("Nats-Num-Pending", "0"))
+                        break
+                    seq = int(headers["Nats-Sequence"])
+                    if upto is not None and seq > upto:
+                        return
+                    got += 1
+                    start = seq + 1
+                    yield StoredBatch(seq, msg.data)
+                if not pending or not got:
+                    return
+        finally:
+            await sub.unsubscribe()
+
+    async def append(
+        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
+    ) -> Appended:
+        """Append one message if the table's last message is still at `expected_seq`."""
+        headers = {
+            "Nats-Msg-Id": f"{game}.{table}.{command_id}",
+            "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
+        }
+        try:
+            ack = await self.js.publish(
+                subjects.evt(game, table), data, stream=subjects.STREAM, headers=headers,
+                timeout=self.timeout,
+            )
+        except nats.js.errors.APIError as err:
+            if err.err_code == WRONG_LAST_SEQUENCE:
+                raise ConcurrencyConflict(f"{game}/{table} moved past {expected_seq}") from err
+            raise BusError(str(err)) from err
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return Appended(ack.seq, bool(ack.duplicate))

@@ -1,0 +1,1 @@
+"""The wire contract: subjects and JSON bodies (docs/protocol.md)."""

@@ -1,0 +1,120 @@
+"""JSON bodies of the protocol: command, reply, event batch, view, lobby, replay.
+
+Commands are decoded strictly (an unknown field is refused), events leniently (fields added
+later are ignored, so old services can read new logs and new services old ones).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from shared.games.decider import Rejection
+from shared.messages.subjects import is_id
+
+MAX_COMMAND_BYTES = 64 * 1024
+E = TypeVar("E")
+
+encoder = msgspec.json.Encoder()
+_decode_json = msgspec.json.Decoder().decode
+
+
+class ErrorBody(msgspec.Struct, frozen=True):
+    code: str
+    message: str
+
+
+class Reply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The answer to a command: `{"ok": true, "version": N}` or `{"ok": false, "error": ...}`."""
+
+    ok: bool
+    version: int | None = None
+    error: ErrorBody | None = None
+
+    @classmethod
+    def accepted(cls, version: int) -> Reply:
+        return cls(ok=True, version=version)
+
+    @classmethod
+    def rejected(cls, code: str, message: str) -> Reply:
+        return cls(ok=False, error=ErrorBody(code, message))
+
+    @classmethod
+    def of(cls, rejection: Rejection) -> Reply:
+        return cls.rejected(rejection.code, rejection.message)
+
+
+class BadCommand(Exception):
+    """A command body that is not a well-formed command: answered `bad_command`."""
+
+
+class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    command: Any  # the game's or the table's Command struct
+    expect: int | None = None
+
+
+def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
+    """`{"id", "type", ...fields, "expect"?}` -> envelope; BadCommand says what is wrong."""
+    if len(body) > MAX_COMMAND_BYTES:
+        raise BadCommand(f"The command is {len(body)} bytes; at most {MAX_COMMAND_BYTES}.")
+    try:
+        raw = _decode_json(body)
+    except msgspec.DecodeError as err:
+        raise BadCommand(f"The command is not valid JSON: {err}.") from None
+    if not isinstance(raw, dict):
+        raise BadCommand("The command must be a JSON object.")
+    command_id = raw.pop("id", None)
+    if not is_id(command_id):
+        raise BadCommand('The command needs an "id" of 1 to 64 letters, digits, "_" or "-".')
+    expect = raw.pop("expect", None)
+    if expect is not None and (type(expect) is not int or expect < 0):
+        raise BadCommand('"expect" must be a table version (an integer, 0 or more).')
+    if "type" not in raw:
+        raise BadCommand('The command needs a "type".')
+    try:
+        command = msgspec.convert(raw, command_type, strict=True)
+    except msgspec.ValidationError as err:
+        raise BadCommand(f"Bad command: {err}.") from None
+    return CommandEnvelope(id=command_id, command=command, expect=expect)
+
+
+class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
+    """One log message: all the events of one accepted command."""
+
+    game: str
+    table: str
+    version: int  # 1 for the table's first command, then +1 per accepted command
+    command_id: str
+    player: str
+    at: str  # ISO 8601 UTC, when the worker appended it
+    events: list[E]
+
+
+class ViewReply(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    view: dict[str, Any]
+
+
+class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):
+    from_: int = 0
+    to: int | None = None
+
+
+class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    player: str
+    at: str
+    events: list[Any]
+    view: dict[str, Any]
+
+
+def error_body(code: str, message: str) -> bytes:
+    """The body of a refused view, lobby or replay request."""
+    return encoder.encode({"error": ErrorBody(code, message)})
+
+
+def normalize(value: Any) -> Any:
+    """`value` as it reads after a trip through JSON (tuples become lists, and so on)."""
+    return _decode_json(encoder.encode(value))

@@ -1,0 +1,48 @@
+"""Settings from the environment, read once per process (12-factor style)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    # Where NATS is; unset: an embedded nats-server is started (or the one `tabletop up` runs).
+    nats_url: str = ""
+    # Where the embedded server keeps its store and `tabletop up` its state.
+    data_dir: str = str(Path.home() / ".local" / "share" / "tabletop")
+    # Replicas of the stream and buckets (3 on a cluster).
+    replicas: int = 1
+    # The embedded server fsyncs every write before acknowledging it unless this is false.
+    sync_always: bool = True
+    # How long the stream remembers command ids to drop retried appends (seconds).
+    duplicate_window: float = 3600.0
+    # Tables a worker keeps folded in memory.
+    cache_size: int = 2048
+    # Times a worker re-decides a command that lost a race before answering `conflict`.
+    max_retries: int = 8
+    # "json", "console", or "" for console on a terminal and JSON otherwise.
+    log_format: str = ""
+    log_level: str = "info"
+
+
+_ENV = {
+    "nats_url": "NATS_URL",
+    "data_dir": "TABLETOP_DATA",
+    "replicas": "TABLETOP_REPLICAS",
+    "sync_always": "TABLETOP_SYNC_ALWAYS",
+    "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
+    "cache_size": "TABLETOP_CACHE_SIZE",
+    "max_retries": "TABLETOP_MAX_RETRIES",
+    "log_format": "TABLETOP_LOG_FORMAT",
+    "log_level": "TABLETOP_LOG_LEVEL",
+}
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment variables above, then `overrides`."""
+    raw = {field: os.environ[env] for field, env in _ENV.items() if env in os.environ}
+    raw.update({k: v for k, v in overrides.items() if v is not None})
+    return msgspec.convert(raw, Settings, strict=False)
