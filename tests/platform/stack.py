@@ -1,0 +1,54 @@
+"""The services, started in this process on their own NATS connections, for tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from services.game_worker.app import serve_worker
+from services.history_projector.replay import serve_history_projector
+from services.table_projector.projector import serve_table_projector
+from shared.bus.connection import Bus
+from shared.settings import load_settings
+
+
+class Stack:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.services: dict[str, tuple[asyncio.Event, asyncio.Task[object], Bus]] = {}
+
+    async def start(self, name: str) -> None:
+        """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector` or
+        `history-projector`."""
+        bus = await Bus.connect(self.url, load_settings(), name=f"test-{name}", wait=10)
+        stop = asyncio.Event()
+        if name.startswith("worker:"):
+            coro = serve_worker(bus, name.split(":", 1)[1].split("#")[0], stop)
+        elif name == "table-projector":
+            coro = serve_table_projector(bus, stop)
+        else:
+            coro = serve_history_projector(bus, stop)
+        self.services[name] = (stop, asyncio.create_task(coro), bus)
+        await asyncio.sleep(0.2)  # its subscriptions are in place
+
+    async def stop(self, name: str) -> None:
+        stop, task, bus = self.services.pop(name)
+        stop.set()
+        await asyncio.wait_for(task, 15)
+        await bus.close()
+
+    async def stop_all(self) -> None:
+        for name in list(self.services):
+            await self.stop(name)
+
+
+@contextlib.asynccontextmanager
+async def stack(url: str, *names: str) -> AsyncIterator[Stack]:
+    s = Stack(url)
+    try:
+        for name in names:
+            await s.start(name)
+        yield s
+    finally:
+        await s.stop_all()

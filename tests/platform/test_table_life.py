@@ -1,0 +1,126 @@
+"""The table life shared by every game: create, join, leave, start, game ended."""
+
+import random
+
+import pytest
+
+from shared.games import get
+from shared.games.decider import Context, Rejection, fold
+from shared.games.table import Create, Join, Leave, PlayerJoined, Start, TableCreated
+from tests.highcard import PlayCard
+
+HIGHCARD = get("highcard")
+
+
+def given(*commands):
+    """The table after `(actor, command)` pairs, each of which must be accepted."""
+    table = HIGHCARD.initial_state
+    for actor, command in commands:
+        events = HIGHCARD.decide(table, command, Context(actor=actor, rng=random.Random(1)))
+        assert not isinstance(events, Rejection), events
+        table = fold(HIGHCARD.evolve, events, table)
+    return table
+
+
+def when(table, actor, command, seed=1):
+    return HIGHCARD.decide(table, command, Context(actor=actor, rng=random.Random(seed)))
+
+
+def code(outcome):
+    assert isinstance(outcome, Rejection), outcome
+    assert outcome.message
+    return outcome.code
+
+
+CREATED = [("ann", Create(options={"hand_size": 2}, seats=3))]
+
+
+def test_create_seats_the_creator_with_the_options_filled_in():
+    events = when(HIGHCARD.initial_state, "ann", Create(options={"hand_size": 2}, seats=3))
+    assert events == [TableCreated(creator="ann", options={"hand_size": 2, "deck_size": 30}, seats=3),
+                      PlayerJoined(player="ann")]
+
+
+@pytest.mark.parametrize("command", [
+    Create(options={"hand_size": 0}), Create(options={"colour": "red"}),
+    Create(options={"hand_size": "2"}), Create(seats=1), Create(seats=6),
+    Create(options={"hand_size": 10, "deck_size": 20}, seats=3),
+])
+def test_bad_options_or_seat_counts_are_refused(command):
+    assert code(when(HIGHCARD.initial_state, "ann", command)) == "bad_option"
+
+
+def test_a_table_is_created_once():
+    assert code(when(given(*CREATED), "bob", Create())) == "table_exists"
+
+
+@pytest.mark.parametrize("command", [Join(), Leave(), Start(), PlayCard(card=1)])
+def test_every_command_but_create_needs_the_table(command):
+    assert code(when(HIGHCARD.initial_state, "ann", command)) == "unknown_table"
+
+
+def test_join_until_full():
+    table = given(*CREATED, ("bob", Join()), ("cy", Join()))
+    assert table.players == ("ann", "bob", "cy")
+    assert code(when(table, "dan", Join())) == "table_full"
+    assert code(when(table, "bob", Join())) == "already_seated"
+
+
+def test_leave_before_the_start_frees_the_seat_and_passes_the_creator_on():
+    table = given(*CREATED, ("bob", Join()), ("ann", Leave()))
+    assert table.players == ("bob",) and table.creator == "bob"
+    assert code(when(table, "ann", Leave())) == "not_seated"
+
+
+def test_the_last_player_leaving_ends_the_table():
+    table = given(*CREATED, ("ann", Leave()))
+    assert table.status == "ended" and table.result.details == {"abandoned": True}
+    assert code(when(table, "ann", Join())) == "game_over"
+
+
+def test_start_needs_the_creator_and_the_minimum():
+    assert code(when(given(*CREATED), "ann", Start())) == "not_enough_players"
+    table = given(*CREATED, ("bob", Join()))
+    assert code(when(table, "bob", Start())) == "not_creator"
+    assert code(when(table, "cy", Start())) == "not_seated"
+    started = given(*CREATED, ("bob", Join()), ("ann", Start()))
+    assert started.status == "running" and started.game.hands["ann"]
+    assert code(when(started, "ann", Start())) == "already_started"
+    assert code(when(started, "cy", Join())) == "already_started"
+    assert code(when(started, "bob", Leave())) == "already_started"
+
+
+def test_game_commands_need_a_running_game_and_a_seat():
+    table = given(*CREATED, ("bob", Join()))
+    assert code(when(table, "ann", PlayCard(card=1))) == "not_started"
+    started = given(*CREATED, ("bob", Join()), ("ann", Start()))
+    assert code(when(started, "cy", PlayCard(card=1))) == "not_seated"
+
+
+def test_the_game_ended_event_closes_the_table_with_its_ranking():
+    table = given(*CREATED, ("bob", Join()), ("ann", Start()))
+    rng = random.Random(3)
+    while table.status == "running":
+        actor = HIGHCARD.players_to_act(table)[0]
+        command = rng.choice(HIGHCARD.legal_commands(table, actor))
+        events = when(table, actor, command)
+        table = fold(HIGHCARD.evolve, events, table)
+    assert type(events[-1]).__name__ == "GameEnded"
+    result = table.result
+    assert sorted(result.scores) == ["ann", "bob"]
+    assert result.winners == [s.player for s in result.ranking if s.rank == 1]
+    assert code(when(table, "ann", PlayCard(card=1))) == "game_over"
+
+
+def test_views_carry_the_platform_fields():
+    table = given(*CREATED, ("bob", Join()))
+    assert HIGHCARD.player_view(table, "ann")["legal"] == [{"type": "start"}]
+    assert "legal" not in HIGHCARD.player_view(table, "bob")
+    started = given(*CREATED, ("bob", Join()), ("ann", Start()))
+    view = HIGHCARD.player_view(started, "bob")
+    assert view["status"] == "running" and view["seats"] == ["ann", "bob"]
+    assert view["to_act"] == ["ann", "bob"]
+    assert view["legal"] == [{"type": "play_card", "card": c} for c in view["hand"]]
+    spectator = HIGHCARD.player_view(started, None)
+    assert spectator["hand"] is None and "legal" not in spectator
+    assert HIGHCARD.player_view(started, "stranger") == spectator

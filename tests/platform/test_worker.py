@@ -1,0 +1,169 @@
+"""The game worker over a real NATS: one message per accepted command, nothing for anything
+refused, every retry applied once, and no fork when workers race."""
+
+import asyncio
+import uuid
+
+import msgspec
+import pytest
+from structlog.testing import capture_logs
+
+from services.client import Client, new_id
+from shared.messages import subjects
+from shared.messages.envelopes import encoder
+from tests.platform.stack import stack
+
+
+def table_id() -> str:
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+async def log_of(bus, table, game="highcard"):
+    return [msgspec.json.decode(m.data) for m in await bus.events.read(game, table)]
+
+
+async def send_raw(bus, table, player, body: bytes, game="highcard"):
+    return msgspec.json.decode(await bus.request(subjects.cmd(game, table, player), body))
+
+
+@pytest.fixture
+async def worker(nats_url):
+    async with stack(nats_url, "worker:highcard", "worker:crashy") as s:
+        yield s
+
+
+async def started_table(client, table, game="highcard"):
+    assert (await client.command(game, table, "ann", {"type": "create", "seats": 2}))["ok"]
+    assert (await client.command(game, table, "bob", {"type": "join"}))["ok"]
+    assert (await client.command(game, table, "ann", {"type": "start"}))["ok"]
+
+
+async def test_an_accepted_command_appends_one_message_with_all_its_events(bus, worker):
+    client, table = Client(bus), table_id()
+    await started_table(client, table)
+    log = await log_of(bus, table)
+    assert [b["version"] for b in log] == [1, 2, 3]
+    start = log[2]
+    assert [e["type"] for e in start["events"]] == ["table_started", "hands_dealt"]
+    assert start["player"] == "ann" and start["game"] == "highcard" and start["table"] == table
+
+
+@pytest.mark.parametrize("body, code", [
+    (b"{not json", "bad_command"),
+    (b'{"id": "x1", "type": "teleport"}', "bad_command"),
+    (b'{"id": "x2", "type": "play_card"}', "bad_command"),
+    (b'{"id": "x3", "type": "play_card", "card": "one"}', "bad_command"),
+    (b'{"id": "bad id!", "type": "join"}', "bad_command"),
+    (b'{"id": "x4", "type": "join", "spare": true}', "bad_command"),
+    (b'{"id": "x5", "type": "join", "pad": "' + b"x" * 70_000 + b'"}', "bad_command"),
+    (b'{"id": "x6", "type": "play_card", "card": 999}', "card_not_in_hand"),
+    (b'{"id": "x7", "type": "start"}', "already_started"),
+    (b'{"id": "x8", "type": "join", "expect": 1}', "stale_version"),
+])
+async def test_refused_commands_append_nothing_and_the_worker_goes_on(bus, worker, body, code):
+    client, table = Client(bus), table_id()
+    await started_table(client, table)
+    before = await log_of(bus, table)
+    reply = await send_raw(bus, table, "ann", body)
+    assert reply["ok"] is False and reply["error"]["code"] == code and reply["error"]["message"]
+    assert await log_of(bus, table) == before
+    # the worker still serves: a legal command right after is accepted
+    legal = await first_legal(bus, table, "ann")
+    assert (await client.command("highcard", table, "ann", legal))["ok"]
+    assert len(await log_of(bus, table)) == len(before) + 1
+
+
+async def first_legal(bus, table, player):
+    """A legal command for `player`, worked out from the log (no projector in these tests)."""
+    from shared.games import get
+    from shared.messages.folding import decode_batch, empty
+
+    decider = get("highcard")
+    folded = empty(decider)
+    for m in await bus.events.read("highcard", table):
+        folded = folded.then(decider, m.seq, decode_batch(decider, m.data))
+    return msgspec.to_builtins(decider.legal_commands(folded.state, player)[0])
+
+
+async def test_unknown_tables_and_out_of_turn_commands_append_nothing(bus, worker):
+    client, table = Client(bus), table_id()
+    reply = await client.command("highcard", table, "ann", {"type": "join"})
+    assert reply["error"]["code"] == "unknown_table"
+    assert await log_of(bus, table) == []
+    await started_table(client, table)
+    card = (await first_legal(bus, table, "bob"))["card"]
+    assert (await client.command("highcard", table, "bob", {"type": "play_card", "card": card}))["ok"]
+    again = await client.command("highcard", table, "bob", {"type": "play_card", "card": card})
+    assert again["error"]["code"] == "already_chosen"  # bob's turn in this trick is over
+    assert len(await log_of(bus, table)) == 4
+    stranger = await client.command("highcard", table, "cy", {"type": "play_card", "card": 1})
+    assert stranger["error"]["code"] == "not_seated"
+
+
+async def test_a_bad_subject_is_refused(bus, worker):
+    reply = await send_raw(bus, "t.x", "ann", b'{"id": "a", "type": "join"}')
+    assert reply["error"]["code"] == "bad_command"
+
+
+async def test_the_same_command_id_is_applied_once_and_answered_alike(bus, worker):
+    client, table = Client(bus), table_id()
+    body = encoder.encode({"id": "create-1", "type": "create"})
+    first = await send_raw(bus, table, "ann", body)
+    again = await send_raw(bus, table, "ann", body)
+    assert first == again == {"ok": True, "version": 1}
+    # after a lost reply: the command was sent, nobody read the answer, then sent again
+    join = encoder.encode({"id": "join-1", "type": "join"})
+    await bus.nc.publish(subjects.cmd("highcard", table, "bob"), join)
+    await asyncio.sleep(0.3)
+    assert await send_raw(bus, table, "bob", join) == {"ok": True, "version": 2}
+    assert [b["command_id"] for b in await log_of(bus, table)] == ["create-1", "join-1"]
+
+
+async def test_a_crash_in_the_rules_is_answered_and_logged_and_the_worker_serves_on(bus, worker):
+    client, table = Client(bus), table_id()
+    await started_table(client, table, game="crashy")
+    with capture_logs() as logs:
+        reply = await client.command("crashy", table, "ann", {"type": "play_card", "card": 13})
+    assert reply["error"]["code"] == "internal_error"
+    crash = [e for e in logs if e["event"] == "command_crashed"]
+    assert crash and crash[0]["exc_info"]
+    assert len(await log_of(bus, table, game="crashy")) == 3
+    assert (await client.command("crashy", table, "bob", {"type": "leave"}))["error"]["code"] \
+        == "already_started"
+
+
+async def test_one_log_line_per_command(bus, worker):
+    client, table = Client(bus), table_id()
+    with capture_logs() as logs:
+        await client.command("highcard", table, "ann", {"type": "create"})
+        await client.command("highcard", table, "ann", {"type": "create"})
+    lines = [e for e in logs if e["event"] == "command_handled"]
+    assert [(e["outcome"], e.get("code")) for e in lines] == [
+        ("accepted", None), ("rejected", "table_exists")]
+    for line in lines:
+        assert {"game", "table", "player", "command", "retries", "duration_ms"} <= set(line)
+
+
+async def test_two_workers_and_200_concurrent_commands_never_fork_a_table(bus, nats_url):
+    async with stack(nats_url, "worker:highcard", "worker:highcard#2"):
+        client = Client(bus, timeout=20)
+        tables = [table_id() for _ in range(20)]
+        for table in tables:
+            assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
+        accepted: dict[str, dict[str, int]] = {t: {} for t in tables}
+
+        async def player(table: str, name: str) -> None:
+            for kind in ("join", "leave", "join"):
+                command_id = new_id()
+                reply = await client.command(
+                    "highcard", table, name, {"id": command_id, "type": kind})
+                if reply["ok"]:
+                    accepted[table][command_id] = reply["version"]
+
+        await asyncio.gather(*(player(t, f"p{i}") for t in tables for i in range(10)))
+        for table in tables:
+            log = await log_of(bus, table)
+            assert [b["version"] for b in log] == list(range(1, len(log) + 1))
+            in_log = {b["command_id"]: b["version"] for b in log[1:]}
+            assert in_log == accepted[table]
+        assert sum(map(len, accepted.values())) >= 200
