@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from services.client import Client, RequestFailed
+from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker
 from services.history_projector.replay import serve_history_projector
 from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
@@ -393,42 +393,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
 
     async def action(client: Client) -> int:
-        async def send(bot: str, command: dict[str, Any]) -> dict[str, Any]:
-            reply = await client.command(args.game, table, bot, command)
-            if not reply.get("ok") and reply["error"]["code"] != "stale_version":
-                raise RequestFailed(reply["error"]["code"], f"{bot}: {dump(command)}: "
-                                    f"{reply['error']['message']}")
-            return reply
-
-        def say(line: str) -> None:
+        def on_move(version: int, bot: str, command: dict[str, Any]) -> None:
             if not args.quiet:
-                print(line, flush=True)
+                print(f"v{version:<4} {bot}: {dump(command)}", flush=True)
 
-        reply = await send(bots[0], {"type": "create", "options": options, "seats": len(bots)})
-        say(f"table {table}: {game.title} with {', '.join(bots)}")
-        for bot in bots[1:]:
-            reply = await send(bot, {"type": "join"})
-        version = (await send(bots[0], {"type": "start"}))["version"]
-        while True:
-            spectator = await client.wait_view(args.game, table, subjects.SPECTATOR, version)
-            version = spectator["version"]
-            if spectator["view"]["status"] == "ended":
-                break
-            for bot in spectator["view"]["to_act"]:
-                seat = await client.wait_view(args.game, table, bot, version)
-                if seat["version"] != version or "legal" not in seat["view"]:
-                    continue
-                command = game.bot(seat["view"], rng)
-                reply = await send(bot, {**command, "expect": version})
-                if reply.get("ok"):
-                    version = reply["version"]
-                    say(f"v{version:<4} {bot}: {dump(command)}")
-                break
-        result = spectator["view"].get("result", {})
+        if not args.quiet:
+            print(f"table {table}: {game.title} with {', '.join(bots)}", flush=True)
+        final = await play_with_bots(client, args.game, table, bots, rng, options=options,
+                                     on_move=on_move)
+        result = final["view"].get("result", {})
         if args.json:
-            print(dump({"table": table, "version": version, "result": result}))
+            print(dump({"table": table, "version": final["version"], "result": result}))
         else:
-            print(f"table {table} ended at version {version}")
+            print(f"table {table} ended at version {final['version']}")
             show_result(result)
         return 0
 

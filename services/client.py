@@ -6,14 +6,16 @@ Used by the CLI and the tests; it knows subjects and bodies, nothing of the serv
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
 
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
+from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
@@ -115,3 +117,41 @@ class Client:
         if isinstance(reply, dict) and "error" in reply and "ok" not in reply:
             raise RequestFailed(reply["error"]["code"], reply["error"]["message"])
         return reply
+
+
+async def play_with_bots(
+    client: Client, game: str, table: str, bots: list[str], rng: random.Random, *,
+    options: dict[str, Any] | None = None,
+    on_move: Callable[[int, str, dict[str, Any]], None] = lambda version, bot, command: None,
+) -> dict[str, Any]:
+    """Seat `bots` at a new table and let each play from its own view until the end; the
+    final spectator view reply. Bots see only what a client sees: their view and its `legal`."""
+    bot_of = get(game).game.bot
+
+    async def send(bot: str, command: dict[str, Any]) -> dict[str, Any]:
+        reply = await client.command(game, table, bot, command)
+        if not reply.get("ok") and reply["error"]["code"] != "stale_version":
+            raise RequestFailed(reply["error"]["code"],
+                                f"{bot} sent {command}: {reply['error']['message']}")
+        return reply
+
+    await send(bots[0], {"type": "create", "options": dict(options or {}), "seats": len(bots)})
+    for bot in bots[1:]:
+        await send(bot, {"type": "join"})
+    version = (await send(bots[0], {"type": "start"}))["version"]
+    while True:
+        spectator = await client.wait_view(game, table, subjects.SPECTATOR, version)
+        version = spectator["version"]
+        if spectator["view"]["status"] == "ended":
+            return spectator
+        for bot in spectator["view"]["to_act"]:
+            seat = await client.wait_view(game, table, bot, version)
+            if seat["version"] != version or "legal" not in seat["view"]:
+                continue
+            command = bot_of(seat["view"], rng)
+            # `expect`: refused if the table moved on meanwhile; the loop then looks again
+            reply = await send(bot, {**command, "expect": version})
+            if reply.get("ok"):
+                version = reply["version"]
+                on_move(version, bot, command)
+            break

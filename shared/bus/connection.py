@@ -47,6 +47,14 @@ class Incoming:
 Handler = Callable[[Incoming], Awaitable[None]]
 
 
+async def _quietly_unsubscribe(sub: Any) -> None:
+    if sub is not None:
+        try:
+            await sub.unsubscribe()
+        except Exception:  # noqa: BLE001 - the connection may be gone already
+            pass
+
+
 def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
@@ -241,30 +249,30 @@ class Bus:
             max_deliver=-1,
         )
         sub = None
-        while not stop.is_set():
-            try:
-                if sub is None or self._reconnected.is_set():
-                    self._reconnected.clear()
-                    if sub is not None:
-                        try:
-                            await sub.unsubscribe()
-                        except Exception:  # noqa: BLE001
-                            pass
-                    sub = await self.js.pull_subscribe(
-                        subjects.EVT_ALL, durable=durable, stream=subjects.STREAM, config=config,
-                    )
+        try:
+            while not stop.is_set():
                 try:
-                    msgs = await sub.fetch(batch, timeout=0.5)
-                except nats.errors.TimeoutError:
-                    if idle is not None:
-                        await idle()
-                    continue
-                await handle([(m.metadata.sequence.stream, m.data) for m in msgs])
-                await msgs[-1].ack()  # AckPolicy.ALL: acknowledges the whole batch
-            except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
-                log.warning("consumer_retrying", durable=durable, error=repr(err))
-                sub = None
-                await asyncio.sleep(0.5)
+                    if sub is None or self._reconnected.is_set():
+                        self._reconnected.clear()
+                        await _quietly_unsubscribe(sub)
+                        sub = await self.js.pull_subscribe(
+                            subjects.EVT_ALL, durable=durable, stream=subjects.STREAM,
+                            config=config,
+                        )
+                    try:
+                        msgs = await sub.fetch(batch, timeout=0.5)
+                    except nats.errors.TimeoutError:
+                        if idle is not None:
+                            await idle()
+                        continue
+                    await handle([(m.metadata.sequence.stream, m.data) for m in msgs])
+                    await msgs[-1].ack()  # AckPolicy.ALL: acknowledges the whole batch
+                except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
+                    log.warning("consumer_retrying", durable=durable, error=repr(err))
+                    sub = None
+                    await asyncio.sleep(0.5)
+        finally:
+            await _quietly_unsubscribe(sub)  # else draining the connection waits for it
 
     async def delete_consumer(self, durable: str) -> None:
         try:

@@ -1,0 +1,195 @@
+"""Views, lobby and replays over a real NATS: exact after restarts, equal to a rebuild, and
+never showing a viewer what it may not see."""
+
+import asyncio
+import random
+import uuid
+
+import msgspec
+import pytest
+
+from services.client import Client, RequestFailed, play_with_bots
+from services.table_projector.projector import DURABLE, serve_table_projector
+from shared.games import get
+from shared.messages import subjects
+from shared.messages.envelopes import normalize
+from shared.messages.folding import decode_batch, empty
+from tests.platform.stack import stack
+
+HIGHCARD = get("highcard")
+
+
+def table_id() -> str:
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+async def services(nats_url):
+    async with stack(nats_url, "worker:highcard", "table-projector", "history-projector") as s:
+        yield s
+
+
+async def folded_from_log(bus, table):
+    folded = empty(HIGHCARD)
+    for m in await bus.events.read("highcard", table):
+        folded = folded.then(HIGHCARD, m.seq, decode_batch(HIGHCARD, m.data))
+    return folded
+
+
+async def test_views_follow_every_command_and_are_pushed(bus, services):
+    client, table = Client(bus), table_id()
+    updates = client.updates("highcard", table, subjects.SPECTATOR)
+    first = asyncio.ensure_future(anext(updates))
+    await asyncio.sleep(0.1)
+    await client.command("highcard", table, "ann", {"type": "create"})
+    pushed = await asyncio.wait_for(first, 5)
+    assert pushed["version"] == 1 and pushed["view"]["status"] == "open"
+    assert pushed["view"]["seats"] == ["ann"]
+    await updates.aclose()
+    view = await client.wait_view("highcard", table, "ann", 1)
+    assert "legal" not in view["view"]  # alone at the table: nothing to do yet
+
+
+async def test_an_unknown_table_has_no_view(bus, services):
+    with pytest.raises(RequestFailed) as caught:
+        await Client(bus).view("highcard", table_id())
+    assert caught.value.code == "unknown_table"
+
+
+async def test_the_lobby_lists_open_and_running_tables_only(bus, services):
+    client = Client(bus)
+    open_table, done_table = table_id(), table_id()
+    await client.command("highcard", open_table, "ann", {"type": "create", "seats": 3})
+    await play_with_bots(client, "highcard", done_table, ["b1", "b2"], random.Random(1))
+    await client.wait_view("highcard", open_table, subjects.SPECTATOR, 1)
+    tables = {t["table"]: t for t in (await client.lobby("highcard"))["tables"]}
+    assert tables[open_table]["status"] == "open" and tables[open_table]["seats"] == ["ann"]
+    assert tables[open_table]["seat_count"] == 3
+    assert done_table not in tables
+    with pytest.raises(RequestFailed):
+        await client.lobby("no_such_game")
+
+
+async def test_every_replay_step_equals_the_live_view_at_that_version(bus, services):
+    client, table = Client(bus), table_id()
+    live: dict[str, dict[int, dict]] = {"b1": {}, "b2": {}, subjects.SPECTATOR: {}}
+
+    async def record(viewer):
+        async for update in client.updates("highcard", table, viewer):
+            live[viewer][update["version"]] = update["view"]
+
+    recorders = [asyncio.create_task(record(v)) for v in live]
+    await asyncio.sleep(0.2)
+    final = await play_with_bots(client, "highcard", table, ["b1", "b2"], random.Random(7))
+    await asyncio.sleep(0.3)
+    for task in recorders:
+        task.cancel()
+    for viewer, views in live.items():
+        steps = await client.replay("highcard", table, viewer)
+        assert [s["version"] for s in steps] == list(range(1, final["version"] + 1))
+        assert len(views) >= final["version"] // 2  # most versions were pushed live
+        for step in steps:
+            if step["version"] in views:
+                assert step["view"] == views[step["version"]], (viewer, step["version"])
+        assert steps[-1]["view"] == normalize(
+            (await client.view("highcard", table, viewer))["view"])
+    partial = await client.replay("highcard", table, "b1", first=3, last=5)
+    assert [s["version"] for s in partial] == [3, 4, 5]
+
+
+async def test_replays_hide_what_the_viewer_may_not_see(bus, services):
+    client, table = Client(bus), table_id()
+    await play_with_bots(client, "highcard", table, ["b1", "b2", "b3"], random.Random(3))
+    for viewer in ("b1", subjects.SPECTATOR):
+        for step in await client.replay("highcard", table, viewer):
+            for event in step["events"]:
+                if event["type"] == "hands_dealt":
+                    assert all(not h for p, h in event["hands"].items() if p != viewer)
+                if event["type"] in ("card_chosen", "card_drawn") and event["player"] != viewer:
+                    assert event["card"] is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+async def test_seat_and_spectator_views_never_hold_another_seats_cards(bus, services, seed):
+    client, table = Client(bus), table_id()
+    rng = random.Random(seed)
+    bots = [f"b{i}" for i in range(rng.randint(2, 5))]
+    checked = 0
+
+    async def check(viewer):
+        nonlocal checked
+        async for update in client.updates("highcard", table, viewer):
+            view = update["view"]
+            state = (await folded_at(bus, table, update["version"])).state
+            if state.game is None:
+                continue
+            mine = set(state.game.hands.get(viewer, ()))
+            others = {c for p, h in state.game.hands.items() if p != viewer for c in h}
+            assert set(view.get("hand") or ()) == (mine if viewer != subjects.SPECTATOR else set())
+            assert not set(view.get("hand") or ()) & others
+            assert view["my_choice"] in (None, state.game.chosen.get(viewer))
+            checked += 1
+
+    watchers = [asyncio.create_task(check(v)) for v in (*bots, subjects.SPECTATOR)]
+    await asyncio.sleep(0.2)
+    await play_with_bots(client, "highcard", table, bots, rng,
+                         options={"hand_size": rng.randint(1, 4)})
+    await asyncio.sleep(0.3)
+    for task in watchers:
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+    assert checked > len(bots)
+
+
+async def folded_at(bus, table, version):
+    folded = empty(HIGHCARD)
+    for m in await bus.events.read("highcard", table):
+        if folded.version == version:
+            break
+        folded = folded.then(HIGHCARD, m.seq, decode_batch(HIGHCARD, m.data))
+    return folded
+
+
+async def all_views(bus):
+    return {k: msgspec.json.decode(v) for k, v in (await bus.view_entries("view.>")).items()}
+
+
+async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url):
+    client = Client(bus, timeout=20)
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        tables = [table_id() for _ in range(6)]
+        games = [asyncio.create_task(play_with_bots(client, "highcard", t, ["x", "y", "z"],
+                                                    random.Random(i)))
+                 for i, t in enumerate(tables[:3])]
+        await asyncio.sleep(0.3)
+        await s.stop("table-projector")  # in the middle of the stream
+        for i, t in enumerate(tables[3:]):  # commands keep coming while it is down
+            await client.command("highcard", t, "x", {"type": "create"})
+            await client.command("highcard", t, "y", {"type": "join"})
+        await s.start("table-projector")
+        await asyncio.gather(*games)
+        for t in tables[3:]:
+            await client.wait_view("highcard", t, subjects.SPECTATOR, 2)
+        await asyncio.sleep(0.5)
+        target = await bus.events.last_seq()
+        while True:  # caught up with the whole log
+            info = await bus.js.consumer_info(subjects.STREAM, DURABLE)
+            if info.delivered.stream_seq >= target and info.num_ack_pending == 0:
+                break
+            await asyncio.sleep(0.1)
+        restarted = await all_views(bus)
+    await bus.delete_consumer(DURABLE)
+    await bus.reset_views()
+    stop = asyncio.Event()
+    await serve_table_projector(bus, stop, until=lambda p: p.applied_seq >= target)
+    rebuilt = await all_views(bus)
+    assert rebuilt.keys() == restarted.keys()
+    assert rebuilt == restarted
+    for t in tables:
+        folded = await folded_from_log(bus, t)
+        key = subjects.view_key("highcard", t, subjects.SPECTATOR)
+        assert rebuilt[key]["version"] == folded.version
+        assert rebuilt[key]["view"] == normalize(HIGHCARD.player_view(folded.state, None))
