@@ -1,0 +1,577 @@
+"""Naishi's rules: setup, decide, evolve and the queries (RULES.md section 1, "Naishi N").
+
+How a turn maps to commands: a turn is one main action (`develop`, `impose_decree`,
+`recall_emissaries`, `declare_end`). A bonus action (`swap_cards`, `discard_river_cards`) may
+come before a `develop` (the player then must develop, and sees what the bonus revealed before
+choosing) or after it. The turn ends by itself after any main action but `develop`, and after a
+`develop` once no bonus is left to take; otherwise `end_turn` gives the bonus up. A bonus before
+the Develop is only offered when a Develop can follow, so a turn can never get stuck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+import msgspec
+
+from shared.games.decider import (
+    Command, Context, Event, PlayerId, Rejection, Result, rank_players,
+)
+from shared.games.naishi.components import (
+    COURT_SPOTS, DEALT_PER_PLAYER, EMISSARIES_PER_PLAYER, FIRST_PLAYER_CHOICES, HAND_MOUNTAINS,
+    LINE_MOUNTAINS, LINE_SIZE, MOUNTAIN, PILE_SIZE, RIVER_PILES, ROWS, SWAP_KINDS, TIE_BREAKS,
+    development_deck, kind_of, mountain_ids,
+)
+from shared.games.naishi.messages import (
+    CardGiven, CardsDealt, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
+    Developed, DiscardRiverCards, EmissariesRecalled, EndTriggered, EndTurn, GiveCard,
+    HandsRevealed, HandsShuffled, ImposeDecree, NaishiOptions, NinjaCopied, RecallEmissaries,
+    RiverCardsDiscarded, SwapCards, TurnEnded, TurnPassed,
+)
+from shared.games.naishi.scoring import cell_key, ninja_cells, parse_cell_key, score_grid
+from shared.games.naishi.state import State
+
+replace = msgspec.structs.replace
+
+TURN_COMMANDS = (
+    Develop, SwapCards, DiscardRiverCards, ImposeDecree, RecallEmissaries, DeclareEnd, EndTurn,
+)
+
+
+# --- options and setup (Naishi 1-4) ---------------------------------------------------------
+
+def check_options(options: NaishiOptions, seats: int) -> str | None:
+    if options.first_player not in FIRST_PLAYER_CHOICES:
+        return (f"first_player must be one of {', '.join(FIRST_PLAYER_CHOICES)}, "
+                f"not {options.first_player!r}.")
+    if seats != 2:
+        return f"Naishi is played by exactly 2 players, not {seats}."
+    return None
+
+
+def setup(
+    options: NaishiOptions, players: tuple[PlayerId, ...], rng: random.Random,
+) -> list[Event] | Rejection:
+    if len(players) != 2:
+        return Rejection("bad_player_count", "Naishi is played by exactly 2 players.")
+    problem = check_options(options, len(players))
+    if problem:
+        return Rejection("bad_option", problem)
+    if options.first_player == "random":
+        first = rng.choice(players)
+    else:
+        first = players[0] if options.first_player == "first_seat" else players[1]
+    deck = development_deck()
+    rng.shuffle(deck)
+    mountains = mountain_ids()
+    per_player = LINE_MOUNTAINS + HAND_MOUNTAINS
+    lines: dict[PlayerId, list[str]] = {}
+    hands: dict[PlayerId, list[str | None]] = {}
+    for i, p in enumerate(players):
+        own = mountains[i * per_player:(i + 1) * per_player]
+        lines[p] = own[:LINE_MOUNTAINS]
+        dealt = deck[i * DEALT_PER_PLAYER:(i + 1) * DEALT_PER_PLAYER]
+        hands[p] = [*own[LINE_MOUNTAINS:], *dealt]
+    rest = deck[len(players) * DEALT_PER_PLAYER:]
+    river: list[list[str | None]] = [
+        list(rest[i * PILE_SIZE:(i + 1) * PILE_SIZE]) for i in range(RIVER_PILES)
+    ]
+    return [CardsDealt(players=list(players), first_player=first, lines=lines, hands=hands,
+                       river=river)]
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
+    actor = ctx.actor
+    if state.phase == "setup" or actor not in state.players:
+        return Rejection("not_started", "The game has not been set up yet.")
+    match command:
+        case GiveCard():
+            return _give(state, command, actor, ctx.rng)
+        case ChooseNinjaCopy():
+            return _choose_ninja(state, command, actor)
+        case _ if isinstance(command, TURN_COMMANDS):
+            return _turn_command(state, command, actor)
+    return Rejection("unknown_command", f"Naishi has no command {type(command).__name__}.")
+
+
+def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random):
+    if state.phase != "exchange":
+        return Rejection("wrong_phase", "The opening exchange is over.")
+    if actor in state.given:
+        return Rejection("already_given", "You have already chosen the card you give.")
+    offer = _giveable(state, actor)
+    if command.card not in offer:
+        return Rejection(
+            "card_not_in_hand",
+            f"You can give one of your Development cards: {' or '.join(offer)}.",
+        )
+    events: list[Event] = [CardGiven(player=actor, card=command.card)]
+    given = {**state.given, actor: command.card}
+    if len(given) == len(state.players):
+        hands: dict[PlayerId, list[str | None]] = {}
+        for p in state.players:  # Naishi 5: the Hand goes into random positions
+            cards = [c for c in state.hands[p] if c != given[p]]
+            cards.append(given[state.opponent(p)])
+            cards.sort()
+            rng.shuffle(cards)
+            hands[p] = list(cards)
+        events.append(HandsShuffled(hands=hands))
+    return events
+
+
+def _giveable(state: State, player: PlayerId) -> list[str]:
+    return sorted(c for c in state.hands[player] if kind_of(c) != MOUNTAIN)
+
+
+def _bad_place(row: str | None, position: int) -> Rejection | None:
+    if row is not None and row not in ROWS:
+        return Rejection("bad_row", f"The row must be \"line\" or \"hand\", not {row!r}.")
+    if not isinstance(position, int) or not 1 <= position <= LINE_SIZE:
+        return Rejection("bad_position", f"Positions go from 1 to {LINE_SIZE}, not {position}.")
+    return None
+
+
+def _turn_command(state: State, command: Command, actor: PlayerId) -> list[Event] | Rejection:
+    if state.phase != "turns":
+        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
+        return Rejection("wrong_phase", f"No turns are played during {what}.")
+    if actor != state.active:
+        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
+    match command:
+        case Develop(row=row, position=position):
+            return _develop(state, actor, row, position)
+        case SwapCards():
+            return _swap(state, actor, command)
+        case DiscardRiverCards(first=first, second=second):
+            return _discard_river(state, actor, first, second)
+        case EndTurn():
+            if not state.developed:
+                return Rejection(
+                    "no_main_action_yet",
+                    "Take a main action first (develop, impose a decree, recall your "
+                    "emissaries or declare the end).",
+                )
+            return _finish_turn(state, actor)
+    # The main actions that are a whole turn by themselves.
+    if state.developed:
+        return Rejection("main_action_taken", "You have already developed this turn.")
+    if state.bonus_used:
+        return Rejection(
+            "must_develop", "You took a bonus action before developing: develop now.",
+        )
+    match command:
+        case ImposeDecree(row=row, position=position):
+            return _decree(state, actor, row, position)
+        case RecallEmissaries():
+            spots = state.recallable(actor)
+            if not spots:
+                return Rejection(
+                    "nothing_to_recall", "You have no Emissary on a Swap or Discard spot.",
+                )
+            return _then_finish(state, actor, [EmissariesRecalled(player=actor, spots=spots)])
+        case DeclareEnd():
+            if state.end_reason is not None:
+                return Rejection("end_already_triggered", "The end of the game is already set.")
+            if not state.empty_piles():
+                return Rejection(
+                    "no_empty_pile", "You may declare the end only once a River pile is empty.",
+                )
+            event = EndTriggered(player=actor, reason="declared",
+                                 final_player=state.opponent(actor))
+            return _then_finish(state, actor, [event])
+    return Rejection("unknown_command", f"Naishi has no command {type(command).__name__}.")
+
+
+def _develop(state: State, actor: PlayerId, row: str, position: int):
+    bad = _bad_place(row, position)
+    if bad:
+        return bad
+    if state.developed:
+        return Rejection("already_developed", "You have already developed this turn.")
+    pile = state.river[position - 1]
+    if not pile:
+        return Rejection("pile_empty", f"River pile {position} is empty.")
+    event = Developed(
+        player=actor, row=row, position=position,
+        discarded=state.row(actor, row)[position - 1], taken=pile[0],
+        revealed=pile[1] if len(pile) > 1 else None,
+    )
+    after = evolve(state, event)
+    if _bonus_open(after, actor):
+        return [event]
+    return [event, *_finish_turn(after, actor)]
+
+
+def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None:
+    if state.bonus_used:
+        return Rejection("bonus_already_used", "You have already taken a bonus action this turn.")
+    if state.reserve[actor] < 1:
+        return Rejection("no_emissary", "You have no Emissary left in your reserve.")
+    if state.free_spot(action) is None:
+        return Rejection("court_spot_taken", f"Every {action.title()} spot of the Court is taken.")
+    return None
+
+
+def _swap(state: State, actor: PlayerId, command: SwapCards):
+    kind, first, second = command.kind, command.first, command.second
+    if kind not in SWAP_KINDS:
+        return Rejection(
+            "bad_swap_kind", f"A swap is one of {', '.join(SWAP_KINDS)}, not {kind!r}.",
+        )
+    if kind == "hand_line":
+        if second is None:
+            second = first
+        elif second != first:
+            return Rejection(
+                "bad_position", "A Hand card can only be swapped with the Line card at the "
+                "same position.",
+            )
+    elif second is None:
+        return Rejection("bad_position", "Name the second position of the swap.")
+    for p in (first, second):
+        bad = _bad_place(None, p)
+        if bad:
+            return bad
+    if kind != "hand_line" and first == second:
+        return Rejection("same_position", "Swap two different positions.")
+    bad = _bonus_check(state, actor, "swap")
+    if bad:
+        return bad
+    if kind == "river":
+        for p in (first, second):
+            if not state.river[p - 1]:
+                return Rejection("pile_empty", f"River pile {p} is empty.")
+    if not state.developed and not state.river_size():
+        return Rejection("nothing_to_develop", "The River is empty: you could not develop.")
+    spot = state.free_spot("swap")
+    assert spot is not None
+    event = CardsSwapped(player=actor, spot=spot, kind=kind, first=first, second=second)
+    return _after_bonus(state, actor, event)
+
+
+def _discard_river(state: State, actor: PlayerId, first: int, second: int):
+    for p in (first, second):
+        bad = _bad_place(None, p)
+        if bad:
+            return bad
+    if first == second:
+        return Rejection("same_position", "Discard the cards of two different piles.")
+    bad = _bonus_check(state, actor, "discard")
+    if bad:
+        return bad
+    for p in (first, second):
+        if not state.river[p - 1]:
+            return Rejection("pile_empty", f"River pile {p} is empty.")
+    if not state.developed and state.river_size() <= 2:
+        return Rejection(
+            "nothing_to_develop",
+            "Discarding these cards would leave no River card to develop afterwards.",
+        )
+    spot = state.free_spot("discard")
+    assert spot is not None
+    piles = [first, second]
+    event = RiverCardsDiscarded(
+        player=actor, spot=spot, piles=piles,
+        discarded=[state.river[p - 1][0] for p in piles],
+        revealed=[state.river[p - 1][1] if len(state.river[p - 1]) > 1 else None for p in piles],
+    )
+    return _after_bonus(state, actor, event)
+
+
+def _after_bonus(state: State, actor: PlayerId, event: Event) -> list[Event]:
+    if state.developed:  # the bonus after the Develop closes the turn
+        return _then_finish(state, actor, [event])
+    return [event]
+
+
+def _decree(state: State, actor: PlayerId, row: str, position: int):
+    bad = _bad_place(row, position)
+    if bad:
+        return bad
+    if state.reserve[actor] < 1:
+        return Rejection("no_emissary", "You have no Emissary left in your reserve.")
+    if state.free_spot("decree") is None:
+        return Rejection("court_spot_taken", "The Imperial Decree has already been imposed.")
+    return _then_finish(state, actor, [DecreeImposed(player=actor, row=row, position=position)])
+
+
+def _then_finish(state: State, actor: PlayerId, events: list[Event]) -> list[Event]:
+    after = state
+    for e in events:
+        after = evolve(after, e)
+    return [*events, *_finish_turn(after, actor)]
+
+
+def _bonus_open(state: State, player: PlayerId) -> bool:
+    """After the Develop: may the player still take a bonus action (Naishi 8)?"""
+    if state.bonus_used or state.reserve[player] < 1:
+        return False
+    return state.free_spot("swap") is not None or (
+        state.free_spot("discard") is not None and len(state.open_piles()) >= 2
+    )
+
+
+def has_main_action(state: State, player: PlayerId) -> bool:
+    """Naishi 13: may the player take any main action at the start of a turn?"""
+    return bool(
+        state.river_size()
+        or (state.reserve[player] > 0 and state.free_spot("decree") is not None)
+        or state.recallable(player)
+        or (state.end_reason is None and state.empty_piles())
+    )
+
+
+def _finish_turn(state: State, player: PlayerId) -> list[Event]:
+    """The events that close `player`'s turn: the end checks (Naishi 11-12), the next turn or
+    the end of the game (Naishi 14), and the passes of a player with no action (Naishi 13)."""
+    events: list[Event] = []
+    over = False
+    if state.end_reason is None and state.empty_piles() >= 2:
+        final = None if player == state.second_player else state.second_player
+        trigger = EndTriggered(player=player, reason="two_piles_empty", final_player=final)
+        events.append(trigger)
+        state = evolve(state, trigger)
+        over = final is None
+    elif state.end_reason is not None and state.final_player == player:
+        over = True
+    if over:
+        return [*events, *_end_of_game(state, player)]
+    following = state.opponent(player)
+    ended = TurnEnded(player=player, next_player=following)
+    events.append(ended)
+    state = evolve(state, ended)
+    if not has_main_action(state, following):
+        passed = TurnPassed(player=following)
+        events.append(passed)
+        events += _finish_turn(evolve(state, passed), following)
+    return events
+
+
+def _end_of_game(state: State, player: PlayerId) -> list[Event]:
+    events: list[Event] = [
+        TurnEnded(player=player, next_player=None),
+        HandsRevealed(hands={p: list(state.hands[p]) for p in state.players}),
+    ]
+    for p in state.players:  # Naishi 16: automatic when there is at most one candidate
+        choices = state.ninja_choices(p)
+        if len(choices) > 1:
+            continue
+        for row, col in ninja_cells(state.grid(p)):
+            events.append(NinjaCopied(
+                player=p, row=ROWS[row], position=col + 1,
+                copies=choices[0] if choices else None, automatic=True,
+            ))
+    return events
+
+
+def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId):
+    if state.phase != "end":
+        return Rejection("wrong_phase", "Ninjas choose what they copy at the end of the game.")
+    if not state.pending_ninjas(actor):
+        return Rejection("not_your_turn", "You have no Ninja left to choose a copy for.")
+    bad = _bad_place(command.row, command.position)
+    if bad:
+        return bad
+    cell = (ROWS.index(command.row), command.position - 1)
+    if state.grid(actor)[cell] != "ninja":
+        return Rejection("not_a_ninja", f"Your {command.row} {command.position} is not a Ninja.")
+    if cell not in state.pending_ninjas(actor):
+        return Rejection("already_chosen", "This Ninja has already chosen what it copies.")
+    choices = state.ninja_choices(actor)
+    if command.copies not in choices:
+        return Rejection(
+            "cannot_copy",
+            f"This Ninja can copy a character of your territory: {', '.join(choices)}.",
+        )
+    return [NinjaCopied(player=actor, row=command.row, position=command.position,
+                        copies=command.copies, automatic=False)]
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+def _set(row: Sequence[str], index: int, card: str) -> tuple[str, ...]:
+    out = list(row)
+    out[index] = card
+    return tuple(out)
+
+
+def _swapped(row: Sequence[str], i: int, j: int) -> tuple[str, ...]:
+    out = list(row)
+    out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def _placed(state: State, player: PlayerId, row: str, cards: tuple[str, ...]) -> State:
+    if row == ROWS[0]:
+        return replace(state, lines={**state.lines, player: cards})
+    return replace(state, hands={**state.hands, player: cards})
+
+
+def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
+    return replace(
+        state, court={**state.court, spot: player},
+        reserve={**state.reserve, player: state.reserve[player] - 1},
+    )
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case CardsDealt():
+            return State(
+                phase="exchange", players=tuple(event.players), first_player=event.first_player,
+                lines={p: tuple(c) for p, c in event.lines.items()},
+                hands={p: tuple(c) for p, c in event.hands.items()},  # type: ignore[misc]
+                river=tuple(tuple(pile) for pile in event.river),  # type: ignore[misc]
+                reserve={p: EMISSARIES_PER_PLAYER for p in event.players},
+                court={spot: None for spot in COURT_SPOTS},
+                copies={p: {} for p in event.players},
+            )
+        case CardGiven(player=p, card=card):
+            return replace(state, given={**state.given, p: card})
+        case HandsShuffled(hands=hands):
+            return replace(
+                state, phase="turns", given={},
+                hands={p: tuple(c) for p, c in hands.items()},  # type: ignore[misc]
+                turn=1, active=state.first_player, developed=False, bonus_used=False,
+            )
+        case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
+            river = list(state.river)
+            river[pos - 1] = river[pos - 1][1:]
+            state = _placed(state, p, row, _set(state.row(p, row), pos - 1, card))
+            return replace(state, river=tuple(river), discard=(*state.discard, out),
+                           developed=True)
+        case CardsSwapped(player=p, spot=spot, kind=kind, first=a, second=b):
+            state = replace(_with_emissary(state, p, spot), bonus_used=True)
+            i, j = a - 1, b - 1
+            if kind == "river":
+                river = [list(pile) for pile in state.river]
+                river[i][0], river[j][0] = river[j][0], river[i][0]
+                return replace(state, river=tuple(tuple(pile) for pile in river))
+            if kind in ROWS:
+                return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
+            line, hand = state.lines[p], state.hands[p]
+            state = _placed(state, p, "line", _set(line, i, hand[i]))
+            return _placed(state, p, "hand", _set(hand, i, line[i]))
+        case RiverCardsDiscarded(player=p, spot=spot, piles=piles, discarded=cards):
+            state = replace(_with_emissary(state, p, spot), bonus_used=True)
+            river = list(state.river)
+            for pos in piles:
+                river[pos - 1] = river[pos - 1][1:]
+            return replace(state, river=tuple(river), discard=(*state.discard, *cards))
+        case DecreeImposed(player=p, row=row, position=pos):
+            state = _with_emissary(state, p, "decree")
+            other = state.opponent(p)
+            mine, theirs = state.row(p, row), state.row(other, row)
+            i = pos - 1
+            state = _placed(state, p, row, _set(mine, i, theirs[i]))
+            return _placed(state, other, row, _set(theirs, i, mine[i]))
+        case EmissariesRecalled(player=p, spots=spots):
+            return replace(
+                state, court={**state.court, **{s: None for s in spots}},
+                reserve={**state.reserve, p: state.reserve[p] + len(spots)},
+            )
+        case EndTriggered(reason=reason, final_player=final):
+            return replace(state, end_reason=reason, final_player=final)
+        case TurnPassed():
+            return state
+        case TurnEnded(next_player=None):
+            return replace(state, active=None, developed=False, bonus_used=False)
+        case TurnEnded(next_player=following):
+            return replace(state, active=following, turn=state.turn + 1, developed=False,
+                           bonus_used=False)
+        case HandsRevealed():
+            return replace(state, phase="end", active=None)
+        case NinjaCopied(player=p, row=row, position=pos, copies=copied):
+            key = cell_key((ROWS.index(row), pos - 1))
+            return replace(state, copies={**state.copies, p: {**state.copies[p], key: copied}})
+    return state
+
+
+# --- queries --------------------------------------------------------------------------------
+
+def is_terminal(state: State) -> bool:
+    return state.phase == "end" and not any(state.pending_ninjas(p) for p in state.players)
+
+
+def players_to_act(state: State) -> list[PlayerId]:
+    if state.phase == "exchange":
+        return [p for p in state.players if p not in state.given]
+    if state.phase == "turns" and state.active is not None:
+        return [state.active]
+    if state.phase == "end":
+        return [p for p in state.players if state.pending_ninjas(p)]
+    return []
+
+
+def legal_commands(state: State, player: PlayerId) -> list[Command]:
+    if player not in players_to_act(state):
+        return []
+    if state.phase == "exchange":
+        return [GiveCard(card=c) for c in _giveable(state, player)]
+    if state.phase == "end":
+        choices = state.ninja_choices(player)
+        return [
+            ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
+            for row, col in state.pending_ninjas(player) for kind in choices
+        ]
+    out: list[Command] = []
+    open_piles = state.open_piles()
+    positions = range(1, LINE_SIZE + 1)
+    if not state.developed:
+        out += [Develop(row=row, position=p) for p in open_piles for row in ROWS]
+    if not state.bonus_used and state.reserve[player] > 0:
+        can_follow = state.developed or state.river_size() > 0
+        if state.free_spot("swap") and can_follow:
+            out += [SwapCards(kind="river", first=a, second=b)
+                    for a, b in combinations(open_piles, 2)]
+            for row in ROWS:
+                out += [SwapCards(kind=row, first=a, second=b)
+                        for a, b in combinations(positions, 2)]
+            out += [SwapCards(kind="hand_line", first=p) for p in positions]
+        if state.free_spot("discard") and (state.developed or state.river_size() > 2):
+            out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(open_piles, 2)]
+    if state.developed:
+        out.append(EndTurn())
+    elif not state.bonus_used:
+        if state.reserve[player] > 0 and state.free_spot("decree"):
+            out += [ImposeDecree(row=row, position=p) for row in ROWS for p in positions]
+        if state.recallable(player):
+            out.append(RecallEmissaries())
+        if state.end_reason is None and state.empty_piles():
+            out.append(DeclareEnd())
+    return out
+
+
+def copies_of(state: State, player: PlayerId) -> dict[tuple[int, int], str | None]:
+    return {parse_cell_key(k): v for k, v in state.copies.get(player, {}).items()}
+
+
+def scores(state: State) -> dict[PlayerId, dict[str, object]]:
+    """Each territory's score breakdown (Naishi 14-16)."""
+    return {p: score_grid(state.grid(p), copies_of(state, p)) for p in state.players}
+
+
+def result(state: State) -> Result:
+    table = scores(state)
+
+    def tiebreak(p: PlayerId) -> tuple[int, ...]:
+        return tuple(int(table[p][name]) for name in TIE_BREAKS)  # type: ignore[call-overload]
+
+    return rank_players(
+        state.players,
+        lambda p: int(table[p]["total"]),  # type: ignore[call-overload]
+        tiebreak,
+        details={
+            "tie_breaks": list(TIE_BREAKS),
+            "scores": table,
+            "territories": {
+                p: {"line": list(state.lines[p]), "hand": list(state.hands[p])}
+                for p in state.players
+            },
+            "ninja_copies": {p: dict(state.copies.get(p, {})) for p in state.players},
+        },
+    )

@@ -1,0 +1,140 @@
+"""What each viewer sees of a Naishi table, the replay redaction, and the bot.
+
+Hidden until the end of the game: the opponent's Hand (its cards and their positions; a seat
+sees only how many cards it holds), the River's face-down cards (only each pile's top card and
+size show), and the card given in the opening exchange (only its giver sees it; the receiver
+finds it in its Hand once both have given).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from shared.games.decider import Event, PlayerId, View
+from shared.games.naishi.components import COURT_SPOTS, MOUNTAIN, kind_of
+from shared.games.naishi.messages import CardGiven, CardsDealt, HandsShuffled
+from shared.games.naishi.rules import scores
+from shared.games.naishi.scoring import best_copies, cell_key, grid_of, score_grid
+from shared.games.naishi.state import State
+
+
+def player_view(state: State, viewer: PlayerId | None) -> View:
+    if state.phase == "setup":
+        return {"phase": "setup"}
+    revealed = state.phase == "end"
+    seat = viewer if viewer in state.players else None
+
+    def hand(p: PlayerId) -> list[str | None]:
+        if state.phase == "exchange":
+            return [None] * len(state.hands[p])
+        if revealed or p == seat:
+            return list(state.hands[p])
+        return [None] * len(state.hands[p])
+
+    view: View = {
+        "phase": state.phase,
+        "you": seat,
+        "players": list(state.players),
+        "first_player": state.first_player,
+        "turn": state.turn,
+        "active_player": state.active,
+        "developed": state.developed,
+        "bonus_used": state.bonus_used,
+        "territories": {
+            p: {"line": list(state.lines[p]), "hand": hand(p), "reserve": state.reserve[p]}
+            for p in state.players
+        },
+        "river": [{"top": pile[0] if pile else None, "size": len(pile)} for pile in state.river],
+        "discard": list(state.discard),
+        "court": {spot: state.court[spot] for spot in COURT_SPOTS},
+        "end_triggered": state.end_reason is not None,
+        "end_reason": state.end_reason,
+        "final_player": state.final_player,
+    }
+    if state.phase == "exchange":
+        view["exchange_given"] = [p for p in state.players if p in state.given]
+        if seat is not None:
+            view["my_cards"] = sorted(state.hands[seat])
+            view["my_gift"] = state.given.get(seat)
+    if revealed:
+        view["ninja_copies"] = {p: dict(state.copies.get(p, {})) for p in state.players}
+        if seat is not None and state.pending_ninjas(seat):
+            view["ninja_choices"] = {
+                cell_key(c): state.ninja_choices(seat) for c in state.pending_ninjas(seat)
+            }
+        view["scores"] = scores(state)
+    return view
+
+
+def redact(event: Event, viewer: PlayerId | None) -> Event | None:
+    replace = msgspec.structs.replace
+    match event:
+        case CardsDealt(hands=hands, river=river):
+            return replace(
+                event,
+                hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
+                river=[[c if i == 0 else None for i, c in enumerate(pile)] for pile in river],
+            )
+        case CardGiven(player=p) if p != viewer:
+            return replace(event, card=None)
+        case HandsShuffled(hands=hands):
+            return replace(
+                event, hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
+            )
+    return event
+
+
+# --- bot ------------------------------------------------------------------------------------
+
+def _own_score(line: list[str], hand: list[str]) -> int:
+    """The territory's score with its Ninjas copying nothing (cheap, and good enough to
+    compare two Develops)."""
+    return int(score_grid(grid_of(line, hand))["total"])  # type: ignore[call-overload]
+
+
+def greedy_bot(view: View, rng: random.Random) -> dict[str, Any]:
+    """Plays from its own seat's view only: the best copy for its Ninjas; otherwise the Develop
+    that most improves its own territory (as far as it knows it), ending the turn after it,
+    with a random legal command now and then so that every action gets played."""
+    legal: list[dict[str, Any]] = view["legal"]
+    me = view["you"]
+    if legal[0]["type"] == "choose_ninja_copy":
+        return _best_ninja(view, me, legal)
+    if view["phase"] != "turns" or rng.random() < 0.3:
+        return dict(rng.choice(legal))
+    line = list(view["territories"][me]["line"])
+    hand = list(view["territories"][me]["hand"])
+    base = _own_score(line, hand)
+    best: tuple[int, dict[str, Any]] | None = None
+    for command in legal:
+        if command["type"] != "develop":
+            continue
+        position = command["position"] - 1
+        row = line if command["row"] == "line" else hand
+        old = row[position]
+        row[position] = view["river"][position]["top"]
+        gain = _own_score(line, hand) - base
+        row[position] = old
+        if kind_of(old) == MOUNTAIN:
+            gain += 1  # Mountains mostly cost points: trade them away first
+        if best is None or gain > best[0]:
+            best = (gain, command)
+    if best is not None:
+        return dict(best[1])
+    for command in legal:
+        if command["type"] == "end_turn":
+            return dict(command)
+    return dict(rng.choice(legal))
+
+
+def _best_ninja(view: View, me: PlayerId, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    territory = view["territories"][me]
+    best = best_copies(grid_of(territory["line"], territory["hand"]))
+    for command in legal:
+        row = 0 if command["row"] == "line" else 1
+        if best.get((row, command["position"] - 1)) == command["copies"]:
+            return dict(command)
+    return dict(legal[0])

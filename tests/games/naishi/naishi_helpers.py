@@ -1,0 +1,89 @@
+"""Given/when/then helpers for the Naishi tests: histories of events, folded and decided."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from random import Random
+
+from shared.games.decider import Context, Event, Rejection, fold
+from shared.games.naishi.components import development_deck
+from shared.games.naishi.messages import CardsDealt, HandsShuffled
+from shared.games.naishi.rules import decide, evolve
+from shared.games.naishi.state import State
+
+ANN, BOB = "ann", "bob"
+
+# Letters of RULES.md 1.4 -> kinds.
+LETTERS = {
+    "M": "mountain", "N": "naishi", "A": "councillor", "F": "fort", "S": "sentinel",
+    "T": "torii", "K": "monk", "R": "rice", "B": "banner", "H": "knight", "O": "ronin",
+    "X": "ninja",
+}
+
+ANN_LINE = [f"mountain_{n}" for n in range(1, 6)]
+ANN_HAND = ["mountain_6", "naishi_1", "mountain_7", "fort_1", "mountain_8"]
+BOB_LINE = [f"mountain_{n}" for n in range(9, 14)]
+BOB_HAND = ["councillor_1", "mountain_14", "sentinel_1", "mountain_15", "mountain_16"]
+USED = set(ANN_HAND) | set(BOB_HAND)
+RIVER_CARDS = [c for c in development_deck() if c not in USED]  # 30 cards
+FULL_RIVER = [RIVER_CARDS[i * 6:(i + 1) * 6] for i in range(5)]
+
+
+def grid_from(line: str, hand: str) -> dict[tuple[int, int], str]:
+    """`"F,S,A,B,R"`, `"F,M,N,R,R"` -> the kinds on a 2x5 grid."""
+    grid = {(0, i): LETTERS[c] for i, c in enumerate(line.split(","))}
+    grid.update({(1, i): LETTERS[c] for i, c in enumerate(hand.split(","))})
+    return grid
+
+
+def cards_from(letters: str, used: set[str] | None = None) -> list[str]:
+    """`"F,S,A"` -> distinct card ids of those kinds (`fort_1`, `sentinel_1`, ...)."""
+    used = set() if used is None else used
+    out = []
+    for letter in letters.split(","):
+        kind = LETTERS[letter]
+        n = 1
+        while f"{kind}_{n}" in used:
+            n += 1
+        card = f"{kind}_{n}"
+        used.add(card)
+        out.append(card)
+    return out
+
+
+def start(
+    *, first: str = ANN, ann_line: Sequence[str] = ANN_LINE, ann_hand: Sequence[str] = ANN_HAND,
+    bob_line: Sequence[str] = BOB_LINE, bob_hand: Sequence[str] = BOB_HAND,
+    river: Sequence[Sequence[str]] = FULL_RIVER,
+) -> list[Event]:
+    """A game after the opening exchange, with these cards: the first player to act."""
+    hands = {ANN: list(ann_hand), BOB: list(bob_hand)}
+    return [
+        CardsDealt(players=[ANN, BOB], first_player=first,
+                   lines={ANN: list(ann_line), BOB: list(bob_line)},
+                   hands=hands,  # type: ignore[arg-type]
+                   river=[list(p) for p in river]),  # type: ignore[misc]
+        HandsShuffled(hands=hands),  # type: ignore[arg-type]
+    ]
+
+
+def given(events: Iterable[Event]) -> State:
+    return fold(evolve, events, State())
+
+
+def when(events: Iterable[Event], command, actor: str, seed: int = 0):
+    return decide(given(events), command, Context(actor=actor, rng=Random(seed)))
+
+
+def then(events: list[Event], command, actor: str, seed: int = 0) -> list[Event]:
+    """Decide, require acceptance, and return the history with the new events appended."""
+    new = when(events, command, actor, seed)
+    assert not isinstance(new, Rejection), new
+    return [*events, *new]
+
+
+def rejected(events: Iterable[Event], command, actor: str) -> str:
+    out = when(events, command, actor)
+    assert isinstance(out, Rejection), out
+    assert out.message  # for a person
+    return out.code
