@@ -1,0 +1,122 @@
+"""Decrypto's wire types: the table options, the commands players send and the events logged.
+
+Teams are named by the strings "white" and "black"; codes are lists of three digits 1..4.
+Fields that some viewers may not see are typed `... | None`: `redact` blanks them to None.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from shared.games.decider import Command, Event, Options, PlayerId
+
+
+class DecryptoOptions(Options, frozen=True, kw_only=True):
+    """Table options; `check_options` in rules.py validates them at `create`."""
+
+    language: str = "en"  # the keyword list: "en" or "fr"
+    max_rounds: int | None = 8  # RULES 4.3-1: the 8-round cap, on by default; None = no cap
+    white: list[PlayerId] = []  # players the creator puts in White, in encryptor order
+    black: list[PlayerId] = []  # players the creator puts in Black, in encryptor order
+    clue_uniqueness: str = "game"  # ASSUMED scope (4.1-15): "game" both teams, "team" own team
+    code_draw: str = "with_replacement"  # 4.3-6: BGA reshuffles; or "without_replacement"
+    timer_seconds: int = 30  # ASSUMED sand timer; advisory only (the rules have no clock)
+
+
+# --- commands -------------------------------------------------------------------------------
+
+class GiveClues(Command, frozen=True, kw_only=True):
+    """The encryptor's three clues, one per digit of the code, in order."""
+
+    clues: list[str]
+
+
+class SubmitGuess(Command, frozen=True, kw_only=True):
+    """A team's answer for the code of `team` (its own code, or the other team's: interception)."""
+
+    team: str
+    code: list[int]
+
+
+class GuessKeywords(Command, frozen=True, kw_only=True):
+    """Tie-break: a team's guesses of the other team's 4 keywords, by position (blank = pass)."""
+
+    words: list[str]
+
+
+COMMANDS: tuple[type[Command], ...] = (GiveClues, SubmitGuess, GuessKeywords)
+
+
+# --- events ---------------------------------------------------------------------------------
+
+class GameSetUp(Event, frozen=True, kw_only=True):
+    players: list[PlayerId]  # seat order
+    teams: dict[str, list[PlayerId]]  # team -> members, in encryptor order
+    keywords: dict[str, list[str] | None]  # None where the viewer may not see them
+    language: str
+    max_rounds: int | None
+    clue_uniqueness: str
+    code_draw: str
+    timer_seconds: int
+
+
+class RoundStarted(Event, frozen=True, kw_only=True):
+    round: int
+    encryptors: dict[str, PlayerId]
+    codes: dict[str, list[int] | None]  # the secret codes drawn; None for all but its encryptor
+
+
+class CluesGiven(Event, frozen=True, kw_only=True):
+    team: str
+    player: PlayerId
+    clues: list[str]
+
+
+class GuessSubmitted(Event, frozen=True, kw_only=True):
+    team: str  # whose code is guessed
+    guessing_team: str
+    player: PlayerId
+    code: list[int] | None  # None for viewers outside the guessing team
+    visible_to: list[PlayerId]  # the guessing team: redact is stateless, so the event says who
+
+
+class CodeRevealed(Event, frozen=True, kw_only=True):
+    team: str
+    code: list[int]
+    guesses: dict[str, list[int]]  # guessing team -> its answer (no interception in round 1)
+    interception: bool  # the other team guessed exactly: it takes an Interception token
+    miscommunication: bool  # the team itself guessed wrong: it takes a Miscommunication token
+
+
+class KeywordGuessingStarted(Event, frozen=True, kw_only=True):
+    cause: str  # "both_flags" or "last_round"
+    scores: dict[str, int]  # equal: that is why keywords decide
+
+
+class KeywordsGuessed(Event, frozen=True, kw_only=True):
+    team: str
+    player: PlayerId
+    words: list[str] | None  # None for viewers outside the team
+    visible_to: list[PlayerId]
+
+
+class GameDecided(Event, frozen=True, kw_only=True):
+    winner: str | None  # None: a draw
+    reason: str  # two_interceptions | two_miscommunications | token_score | keywords | draw
+    tiebreak: str | None  # None, or why the tie-break ran: "both_flags" | "last_round"
+    scores: dict[str, int]  # Interceptions minus Miscommunications, per team
+    keywords: dict[str, list[str]]  # every keyword, now public
+    keyword_guesses: dict[str, list[str]]  # the tie-break guesses, if keywords were guessed
+    keywords_found: dict[str, int]
+
+
+EVENTS: tuple[type[Event], ...] = (
+    GameSetUp, RoundStarted, CluesGiven, GuessSubmitted, CodeRevealed, KeywordGuessingStarted,
+    KeywordsGuessed, GameDecided,
+)
+
+DecryptoCommand = Union[GiveClues, SubmitGuess, GuessKeywords]  # noqa: UP007
+DecryptoEvent = Union[  # noqa: UP007
+    GameSetUp, RoundStarted, CluesGiven, GuessSubmitted, CodeRevealed, KeywordGuessingStarted,
+    KeywordsGuessed, GameDecided,
+]

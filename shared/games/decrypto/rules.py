@@ -1,0 +1,568 @@
+"""Decrypto's rules (RULES.md section 4): setup, decide, evolve, turn queries, result, bot.
+
+Rule numbers in comments ("Decrypto 8") are those of RULES.md 4.1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+import msgspec
+
+from shared.games.decider import (
+    Command, Context, Event, PlayerId, Rejection, Result, Standing, View,
+)
+from shared.games.decrypto.messages import (
+    CluesGiven, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
+    GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    SubmitGuess,
+)
+from shared.games.decrypto.state import (
+    CLUE_MAX_CHARS, CLUE_UNIQUENESS, CODE_DRAWS, CODE_LENGTH, CODES, FIRST_INTERCEPTION_ROUND,
+    KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, LANGUAGES, MAX_ROUNDS_RANGE, TEAM_SIZE, TEAMS,
+    TIMER_RANGE, WIN_INTERCEPTIONS, Reveal, State, Tokens, encryptor_for, end_flags, normalize,
+    other,
+)
+from shared.games.decrypto.words import WORDS
+
+CLUE_EXAMPLES = 4  # example GiveClues commands offered in `legal`
+KEYWORD_EXAMPLES = 3  # example GuessKeywords commands offered in `legal`
+
+PHASE_NAMES = {
+    "setup": "the game has not started",
+    "clues": "the encryptors are writing their clues",
+    "decode": "the teams are decoding a code",
+    "keywords": "the teams are guessing each other's keywords",
+    "over": "the game is over",
+}
+
+
+# --- options and setup ----------------------------------------------------------------------
+
+def check_options(options: DecryptoOptions, seats: int) -> str | None:
+    """The options' problems at `create` (a message for a person), else None."""
+    if options.language not in LANGUAGES:
+        return f"language must be one of {', '.join(LANGUAGES)}, not {options.language!r}."
+    low, high = MAX_ROUNDS_RANGE
+    if options.max_rounds is not None and not low <= options.max_rounds <= high:
+        return f"max_rounds must be between {low} and {high}, or null for no cap."
+    if options.clue_uniqueness not in CLUE_UNIQUENESS:
+        return f"clue_uniqueness must be one of {', '.join(CLUE_UNIQUENESS)}."
+    if options.code_draw not in CODE_DRAWS:
+        return f"code_draw must be one of {', '.join(CODE_DRAWS)}."
+    low, high = TIMER_RANGE
+    if not low <= options.timer_seconds <= high:
+        return f"timer_seconds must be between {low} and {high} (0: no timer)."
+    named = [*options.white, *options.black]
+    if len(set(named)) != len(named):
+        return "A player is named twice in the teams (white, black)."
+    for team in TEAMS:
+        members = getattr(options, team)
+        if len(members) > TEAM_SIZE[1]:
+            return f"A team has at most {TEAM_SIZE[1]} players; {team} names {len(members)}."
+    if len(named) > seats:
+        return f"The teams name {len(named)} players but the table has {seats} seats."
+    for team in TEAMS:
+        free = seats - len(named)
+        if len(getattr(options, team)) + free < TEAM_SIZE[0]:
+            return (
+                f"With {seats} seats, {team} can have at most "
+                f"{len(getattr(options, team)) + free} players; a team needs {TEAM_SIZE[0]}."
+            )
+    return None
+
+
+def setup(
+    options: DecryptoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+) -> list[Event] | Rejection:
+    """Decrypto 1-4: teams, 4 keywords each, then round 1's encryptors and codes."""
+    teams = _deal_teams(options, players, rng)
+    low, high = TEAM_SIZE
+    for team, members in teams.items():
+        if not low <= len(members) <= high:
+            return Rejection(
+                "bad_teams",
+                f"Each team needs {low} to {high} players; {team} would have {len(members)} "
+                f"({', '.join(members) or 'nobody'}). Seat more players or change the teams.",
+            )
+    chosen = rng.sample(WORDS[options.language], KEYWORD_COUNT * len(TEAMS))
+    keywords: dict[str, list[str] | None] = {
+        t: chosen[i * KEYWORD_COUNT:(i + 1) * KEYWORD_COUNT] for i, t in enumerate(TEAMS)
+    }
+    set_up = GameSetUp(
+        players=list(players), teams=teams, keywords=keywords, language=options.language,
+        max_rounds=options.max_rounds, clue_uniqueness=options.clue_uniqueness,
+        code_draw=options.code_draw, timer_seconds=options.timer_seconds,
+    )
+    state = evolve(State(), set_up)
+    return [set_up, _start_round(state, 1, rng)]
+
+
+def _deal_teams(
+    options: DecryptoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+) -> dict[str, list[PlayerId]]:
+    """Named players where the creator put them (if seated); the others dealt at random,
+    each to the smaller team (a coin decides between equal teams)."""
+    teams = {t: [p for p in getattr(options, t) if p in players] for t in TEAMS}
+    rest = [p for p in players if not any(p in m for m in teams.values())]
+    rng.shuffle(rest)
+    for p in rest:
+        white, black = (len(teams[t]) for t in TEAMS)
+        team = TEAMS[0] if white < black else TEAMS[1] if black < white else rng.choice(TEAMS)
+        teams[team].append(p)
+    return teams
+
+
+def _start_round(state: State, round_: int, rng: random.Random) -> RoundStarted:
+    """Decrypto 5-6: the next encryptor of each team and a code drawn for each."""
+    codes: dict[str, list[int] | None] = {}
+    for t in TEAMS:
+        pool = state.code_pools.get(t) or CODES
+        codes[t] = list(rng.choice(pool if state.code_draw == "without_replacement" else CODES))
+    return RoundStarted(
+        round=round_,
+        encryptors={t: encryptor_for(state.teams[t], round_) for t in TEAMS},
+        codes=codes,
+    )
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
+    if state.phase == "over":
+        return Rejection("game_over", "The game is over.")
+    if state.team_of(ctx.actor) is None:
+        return Rejection("not_your_turn", "You are not in a team at this table.")
+    match command:
+        case GiveClues():
+            return _give_clues(state, command, ctx.actor)
+        case SubmitGuess():
+            return _submit_guess(state, command, ctx)
+        case GuessKeywords():
+            return _guess_keywords(state, command, ctx.actor)
+    return Rejection("bad_command", f"Decrypto has no command {type(command).__name__}.")
+
+
+def _wrong_phase(state: State, wanted: str) -> Rejection:
+    return Rejection("wrong_phase", f"Not now: {PHASE_NAMES[state.phase]} ({wanted}).")
+
+
+def used_clues(state: State, team: str) -> set[str]:
+    """Decrypto 15: the normalized clues `team` may not give again (scope: an option)."""
+    if state.clue_uniqueness == "team":
+        return set(state.used_clues.get(team, ()))
+    return {c for t in TEAMS for c in state.used_clues.get(t, ())}
+
+
+def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | None:
+    """Decrypto 13 and 15: three non-empty, new clues, none of them one of the own keywords."""
+    if len(clues) != CODE_LENGTH:
+        return Rejection(
+            "wrong_clue_count", f"Give exactly {CODE_LENGTH} clues, one per digit of the code.",
+        )
+    texts = [c.strip() for c in clues]
+    if any(not c for c in texts):
+        return Rejection("empty_clue", "Every clue must have some text.")
+    long = [c for c in texts if len(c) > CLUE_MAX_CHARS]
+    if long:
+        return Rejection(
+            "clue_too_long", f"A clue is at most {CLUE_MAX_CHARS} characters: {long[0]!r}.",
+        )
+    norms = [normalize(c) for c in texts]
+    if len(set(norms)) != len(norms):
+        return Rejection("duplicate_clue", "Your three clues must all be different.")
+    used = used_clues(state, team)
+    for text, norm in zip(texts, norms):
+        if norm in used:
+            scope = "by your team" if state.clue_uniqueness == "team" else "in this game"
+            return Rejection(
+                "clue_already_used", f"{text!r} was already given as a clue {scope}.",
+            )
+    own = {normalize(k) for k in state.keywords[team]}
+    for text, norm in zip(texts, norms):
+        if norm in own:
+            return Rejection("clue_is_keyword", f"{text!r} is one of your own keywords.")
+    return None
+
+
+def _give_clues(state: State, command: GiveClues, actor: PlayerId) -> list[Event] | Rejection:
+    """Decrypto 7: each encryptor writes 3 clues; both encryptors write at the same time."""
+    if state.phase != "clues":
+        return _wrong_phase(state, "clues are given at the start of a round")
+    team = state.team_of(actor)
+    assert team is not None
+    if actor != state.encryptors[team]:
+        return Rejection(
+            "not_your_turn",
+            f"Only your team's encryptor this round, {state.encryptors[team]}, gives clues.",
+        )
+    if team in state.clues:
+        return Rejection("not_your_turn", "You have already given your clues this round.")
+    problem = clue_problem(state, team, command.clues)
+    if problem:
+        return problem
+    return [CluesGiven(team=team, player=actor, clues=[c.strip() for c in command.clues])]
+
+
+def guess_role(state: State, player: PlayerId) -> str | None:
+    """Why `player` may answer for the code being decoded now ("decode", "intercept"), if so."""
+    target = state.decoding
+    team = state.team_of(player)
+    if state.phase != "decode" or target is None or team is None or team in state.answers:
+        return None
+    if team == target:
+        return None if player == state.encryptors[target] else "decode"
+    return "intercept" if state.round >= FIRST_INTERCEPTION_ROUND else None
+
+
+def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Event] | Rejection:
+    """Decrypto 8-9: the team decodes its code without its encryptor; the other team intercepts
+    from round 2; the code is revealed once the answers are in."""
+    actor = ctx.actor
+    if state.phase != "decode":
+        return _wrong_phase(state, "codes are guessed once both encryptors gave their clues")
+    target = state.decoding
+    assert target is not None
+    if command.team != target:
+        return Rejection(
+            "wrong_team", f"The {target} code is being decoded now, not the {command.team} one.",
+        )
+    team = state.team_of(actor)
+    assert team is not None
+    if guess_role(state, actor) is None:
+        if team in state.answers:
+            message = "Your team has already answered for this code."
+        elif team == target:
+            message = "You wrote these clues: your teammates decode them without you."
+        else:
+            message = "There is no interception in round 1."
+        return Rejection("not_your_turn", message)
+    if tuple(command.code) not in CODES:
+        return Rejection(
+            "invalid_code",
+            "A code is 3 different digits from 1 to 4, such as [3, 1, 4].",
+        )
+    events: list[Event] = [GuessSubmitted(
+        team=target, guessing_team=team, player=actor, code=list(command.code),
+        visible_to=list(state.teams[team]),
+    )]
+    answers = {**state.answers, team: tuple(command.code)}
+    needed = {target} | ({other(target)} if state.round >= FIRST_INTERCEPTION_ROUND else set())
+    if needed - set(answers):
+        return events
+    code = state.codes[target]
+    intercepted = answers.get(other(target))
+    events.append(CodeRevealed(
+        team=target, code=list(code), guesses={t: list(a) for t, a in answers.items()},
+        interception=intercepted == code, miscommunication=answers[target] != code,
+    ))
+    if target == TEAMS[-1]:
+        after = fold_events(state, events)
+        events.append(_end_of_round(after, ctx.rng))
+    return events
+
+
+def _end_of_round(state: State, rng: random.Random) -> Event:
+    """Decrypto 11: one flag wins; both flags, or the last round, go to the tie-break (12)."""
+    flags = end_flags(state.tokens)
+    raised = [t for t in TEAMS if flags[t]]
+    if len(raised) == 1:
+        winner = raised[0]
+        reason = (
+            "two_interceptions" if state.tokens[winner].interceptions >= WIN_INTERCEPTIONS
+            else "two_miscommunications"
+        )
+        return _decided(state, winner, reason, None)
+    if raised:
+        return _tiebreak(state, "both_flags")
+    if state.max_rounds is not None and state.round >= state.max_rounds:
+        return _tiebreak(state, "last_round")  # 4.3-2: the same chain as both flags
+    return _start_round(state, state.round + 1, rng)
+
+
+def _tiebreak(state: State, cause: str) -> Event:
+    """Decrypto 12: the token score first; equal scores -> the keywords are guessed."""
+    scores = state.scores()
+    white, black = (scores[t] for t in TEAMS)
+    if white != black:
+        return _decided(state, TEAMS[0] if white > black else TEAMS[1], "token_score", cause)
+    return KeywordGuessingStarted(cause=cause, scores=scores)
+
+
+def _decided(
+    state: State, winner: str | None, reason: str, tiebreak: str | None,
+    guesses: dict[str, tuple[str, ...]] | None = None,
+) -> GameDecided:
+    guesses = guesses or {}
+    return GameDecided(
+        winner=winner, reason=reason, tiebreak=tiebreak, scores=state.scores(),
+        keywords={t: list(state.keywords[t]) for t in TEAMS},
+        keyword_guesses={t: list(g) for t, g in guesses.items()},
+        keywords_found={t: keywords_found(state, t, guesses[t]) for t in TEAMS if t in guesses},
+    )
+
+
+def keywords_found(state: State, team: str, guesses: Sequence[str]) -> int:
+    """Decrypto 12: how many of the other team's keywords `team` named at the right position
+    (compared without case or accents)."""
+    return sum(
+        1 for guess, word in zip(guesses, state.keywords[other(team)])
+        if normalize(guess) == normalize(word)
+    )
+
+
+def _guess_keywords(
+    state: State, command: GuessKeywords, actor: PlayerId,
+) -> list[Event] | Rejection:
+    """Decrypto 12: equal scores -> each team names the other's 4 keywords, by position."""
+    if state.phase != "keywords":
+        return _wrong_phase(state, "keywords are guessed only in a tie-break")
+    team = state.team_of(actor)
+    assert team is not None
+    if team in state.keyword_guesses:
+        return Rejection("not_your_turn", "Your team has already guessed the keywords.")
+    if len(command.words) != KEYWORD_COUNT:
+        return Rejection(
+            "wrong_word_count",
+            f"Name {KEYWORD_COUNT} words, one per position 1-{KEYWORD_COUNT} (\"\" to pass).",
+        )
+    words = [w.strip() for w in command.words]
+    if any(len(w) > KEYWORD_GUESS_MAX_CHARS for w in words):
+        return Rejection(
+            "word_too_long", f"A keyword guess is at most {KEYWORD_GUESS_MAX_CHARS} characters.",
+        )
+    events: list[Event] = [KeywordsGuessed(
+        team=team, player=actor, words=words, visible_to=list(state.teams[team]),
+    )]
+    guesses = {**state.keyword_guesses, team: tuple(words)}
+    if len(guesses) < len(TEAMS):
+        return events
+    found = {t: keywords_found(state, t, guesses[t]) for t in TEAMS}
+    white, black = (found[t] for t in TEAMS)
+    if white == black:
+        events.append(_decided(state, None, "draw", state.tiebreak, guesses))
+    else:
+        winner = TEAMS[0] if white > black else TEAMS[1]
+        events.append(_decided(state, winner, "keywords", state.tiebreak, guesses))
+    return events
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+def evolve(state: State, event: Event) -> State:
+    replace = msgspec.structs.replace
+    match event:
+        case GameSetUp():
+            return replace(
+                state,
+                players=tuple(event.players),
+                teams={t: tuple(m) for t, m in event.teams.items()},
+                player_teams={p: t for t, m in event.teams.items() for p in m},
+                keywords={t: tuple(k or ()) for t, k in event.keywords.items()},
+                language=event.language, max_rounds=event.max_rounds,
+                clue_uniqueness=event.clue_uniqueness, code_draw=event.code_draw,
+                timer_seconds=event.timer_seconds,
+                tokens={t: Tokens() for t in TEAMS},
+                used_clues={t: () for t in TEAMS},
+                code_pools={t: CODES for t in TEAMS},
+            )
+        case RoundStarted():
+            codes = {t: tuple(c or ()) for t, c in event.codes.items()}
+            pools = state.code_pools
+            if state.code_draw == "without_replacement":
+                pools = {t: _without(pools.get(t) or CODES, codes[t]) for t in TEAMS}
+            return replace(
+                state, phase="clues", round=event.round, encryptors=dict(event.encryptors),
+                codes=codes, code_pools=pools, clues={}, decoding=None, answers={},
+            )
+        case CluesGiven():
+            clues = {**state.clues, event.team: tuple(event.clues)}
+            used = {
+                **state.used_clues,
+                event.team: (*state.used_clues.get(event.team, ()),
+                             *(normalize(c) for c in event.clues)),
+            }
+            both = len(clues) == len(TEAMS)
+            return replace(
+                state, clues=clues, used_clues=used,
+                phase="decode" if both else state.phase,
+                decoding=TEAMS[0] if both else state.decoding,
+            )
+        case GuessSubmitted():
+            return replace(
+                state, answers={**state.answers, event.guessing_team: tuple(event.code or ())},
+            )
+        case CodeRevealed():
+            team, opponent = event.team, other(event.team)
+            tokens = dict(state.tokens)
+            if event.interception:
+                tokens[opponent] = replace(
+                    tokens[opponent], interceptions=tokens[opponent].interceptions + 1,
+                )
+            if event.miscommunication:
+                tokens[team] = replace(
+                    tokens[team], miscommunications=tokens[team].miscommunications + 1,
+                )
+            intercepted = event.guesses.get(opponent)
+            reveal = Reveal(
+                round=state.round, team=team, encryptor=state.encryptors[team],
+                clues=state.clues[team], code=tuple(event.code),
+                guess=tuple(event.guesses[team]),
+                interception=tuple(intercepted) if intercepted is not None else None,
+            )
+            last = team == TEAMS[-1]
+            return replace(
+                state, tokens=tokens, reveals=(*state.reveals, reveal), answers={},
+                decoding=None if last else TEAMS[TEAMS.index(team) + 1],
+            )
+        case KeywordGuessingStarted():
+            return replace(state, phase="keywords", tiebreak=event.cause, decoding=None)
+        case KeywordsGuessed():
+            return replace(
+                state,
+                keyword_guesses={**state.keyword_guesses, event.team: tuple(event.words or ())},
+            )
+        case GameDecided():
+            return replace(
+                state, phase="over", winner=event.winner, reason=event.reason,
+                tiebreak=event.tiebreak, keywords_found=dict(event.keywords_found),
+                keywords={t: tuple(k) for t, k in event.keywords.items()},
+                decoding=None,
+            )
+    return state
+
+
+def _without(pool: tuple[tuple[int, ...], ...], code: tuple[int, ...]):
+    left = list(pool)
+    if code in left:
+        left.remove(code)
+    return tuple(left) or CODES
+
+
+def fold_events(state: State, events: Sequence[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- queries --------------------------------------------------------------------------------
+
+def is_terminal(state: State) -> bool:
+    return state.phase == "over"
+
+
+def players_to_act(state: State) -> list[PlayerId]:
+    """Simultaneous steps: both encryptors; then every player who may answer the code being
+    decoded; then, in a keyword tie-break, every player of a team that has not guessed."""
+    if state.phase == "clues":
+        acting = {state.encryptors[t] for t in TEAMS if t not in state.clues}
+    elif state.phase == "decode":
+        acting = {p for p in state.players if guess_role(state, p)}
+    elif state.phase == "keywords":
+        acting = {
+            p for t in TEAMS if t not in state.keyword_guesses for p in state.teams[t]
+        }
+    else:
+        acting = set()
+    return [p for p in state.players if p in acting]
+
+
+def legal_commands(state: State, player: PlayerId) -> list[Command]:
+    """Every guess; for free text (clues, keyword guesses), examples from the word list."""
+    if player not in players_to_act(state):
+        return []
+    team = state.team_of(player)
+    assert team is not None
+    if state.phase == "clues":
+        words = _example_words(state, team, used_clues(state, team), CLUE_EXAMPLES * CODE_LENGTH)
+        return [
+            GiveClues(clues=words[i:i + CODE_LENGTH])
+            for i in range(0, len(words), CODE_LENGTH)
+        ]
+    if state.phase == "decode":
+        return [SubmitGuess(team=state.decoding or "", code=list(c)) for c in CODES]
+    words = _example_words(state, team, set(), KEYWORD_EXAMPLES * KEYWORD_COUNT)
+    return [
+        GuessKeywords(words=words[i:i + KEYWORD_COUNT])
+        for i in range(0, len(words), KEYWORD_COUNT)
+    ]
+
+
+def _example_words(state: State, team: str, used: set[str], count: int) -> list[str]:
+    """`count` distinct words a player of `team` may write, chosen only from what that team
+    knows (its own keywords, the clues given), so the examples reveal nothing."""
+    own = {normalize(k) for k in state.keywords[team]}
+    words: list[str] = []
+    taken: set[str] = set()
+    for word in _candidates(state, team):
+        norm = normalize(word)
+        if norm not in own and norm not in used and norm not in taken:
+            words.append(word)
+            taken.add(norm)
+            if len(words) == count:
+                break
+    return words
+
+
+def _candidates(state: State, team: str) -> Iterator[str]:
+    """The word list from a point that moves with the round and team; then numbered phrases
+    (so that examples never run out, however long a game without a round cap lasts)."""
+    words = WORDS[state.language]
+    start = (state.round * 37 + TEAMS.index(team) * 191) % len(words)
+    ordered = words[start:] + words[:start]
+    yield from ordered
+    n = 2
+    while True:
+        for word in ordered:
+            yield f"{word} {n}"
+        n += 1
+
+
+# --- result and bot -------------------------------------------------------------------------
+
+def result(state: State) -> Result:
+    """The winning team's players rank first (score 1), the others second (score 0); in a draw
+    everyone shares rank 1 and nobody wins. Token scores and keyword counts are in details."""
+    def points(p: PlayerId) -> int:
+        return 1 if state.winner is not None and state.team_of(p) == state.winner else 0
+
+    ordered = sorted(state.players, key=lambda p: -points(p))
+    ranking = [
+        Standing(player=p, rank=1 if state.winner is None or points(p) else 2, score=points(p))
+        for p in ordered
+    ]
+    winners = [] if state.winner is None else list(state.teams[state.winner])
+    return Result(
+        scores={p: points(p) for p in state.players},
+        ranking=ranking,
+        winners=winners,
+        details={
+            "outcome": "draw" if state.winner is None else f"{state.winner}_wins",
+            "winning_team": state.winner,
+            "reason": state.reason,
+            "tiebreak": state.tiebreak,
+            "rounds": state.round,
+            "teams": {t: list(state.teams[t]) for t in TEAMS},
+            "tokens": {t: msgspec.to_builtins(state.tokens[t]) for t in TEAMS},
+            "token_scores": state.scores(),
+            "keywords_found": dict(state.keywords_found),
+            "players": {
+                p: {"team": state.team_of(p), "won": bool(points(p))} for p in state.players
+            },
+        },
+    )
+
+
+def bot(view: View, rng: random.Random) -> dict:
+    """Plays its own seat from its view only. Writing (clues, keyword guesses): a random
+    example, since a bot cannot relate words. Guessing a code: any code, except, when codes are
+    drawn without replacement, those already revealed for that team (they cannot come again
+    before the 24 are used up), which is strictly better than chance."""
+    legal = view["legal"]
+    if legal[0]["type"] != "submit_guess" or view.get("code_draw") != "without_replacement":
+        return dict(rng.choice(legal))
+    team = legal[0]["team"]
+    seen = {tuple(r["code"]) for r in view.get("history", []) if r["team"] == team}
+    fresh = [c for c in legal if tuple(c["code"]) not in seen]
+    return dict(rng.choice(fresh or legal))

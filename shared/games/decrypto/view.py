@@ -1,0 +1,93 @@
+"""What each viewer sees of Decrypto: the live view and the replay's redacted events.
+
+Hidden: a team's keywords from the other team (until the game is decided); a code from everyone
+but its encryptor until it is revealed; a team's answer from the other team until the reveal
+(and its keyword guesses until the game is decided). Spectators see only what is public.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from shared.games.decider import Event, PlayerId, View
+from shared.games.decrypto.messages import GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted
+from shared.games.decrypto.state import TEAMS, Reveal, State
+
+
+def player_view(state: State, viewer: PlayerId | None) -> View:
+    team = state.team_of(viewer)
+    over = state.phase == "over"
+    encryptor_of = {p: t for t, p in state.encryptors.items()}
+    my_code = None
+    if viewer in encryptor_of and state.phase != "setup":
+        my_code = list(state.codes[encryptor_of[viewer]])
+    if state.phase == "keywords":
+        answered = {t: t in state.keyword_guesses for t in TEAMS}
+    else:
+        answered = {t: t in state.answers for t in TEAMS}
+    return {
+        "phase": state.phase,
+        "round": state.round,
+        "max_rounds": state.max_rounds,
+        "language": state.language,
+        "clue_uniqueness": state.clue_uniqueness,
+        "code_draw": state.code_draw,
+        "timer_seconds": state.timer_seconds,
+        "teams": {t: list(m) for t, m in state.teams.items()},
+        "my_team": team,
+        "encryptors": dict(state.encryptors),
+        "keywords": {
+            t: list(k) if (over or t == team) else None for t, k in state.keywords.items()
+        },
+        "my_code": my_code,
+        "clues": {t: list(state.clues[t]) if t in state.clues else None for t in TEAMS},
+        "decoding": state.decoding,
+        "answered": answered,
+        "team_answer": list(state.answers[team]) if team in state.answers else None,
+        "tokens": {t: msgspec.to_builtins(k) for t, k in state.tokens.items()},
+        "token_scores": state.scores() if state.tokens else {},
+        "history": [_reveal(r) for r in state.reveals],
+        "keyword_guesses": {
+            t: list(g) if (over or t == team) else None for t, g in state.keyword_guesses.items()
+        },
+        "outcome": None if not over else {
+            "winner": state.winner,
+            "reason": state.reason,
+            "tiebreak": state.tiebreak,
+            "keywords_found": dict(state.keywords_found),
+        },
+    }
+
+
+def _reveal(reveal: Reveal) -> dict:
+    return {
+        "round": reveal.round,
+        "team": reveal.team,
+        "encryptor": reveal.encryptor,
+        "clues": list(reveal.clues),
+        "code": list(reveal.code),
+        "guess": list(reveal.guess),
+        "interception": None if reveal.interception is None else list(reveal.interception),
+    }
+
+
+def redact(event: Event, viewer: PlayerId | None) -> Event | None:
+    replace = msgspec.structs.replace
+    match event:
+        case GameSetUp():
+            keywords = {
+                t: (k if viewer in event.teams.get(t, ()) else None)
+                for t, k in event.keywords.items()
+            }
+            return replace(event, keywords=keywords)
+        case RoundStarted():
+            codes = {
+                t: (c if event.encryptors.get(t) == viewer else None)
+                for t, c in event.codes.items()
+            }
+            return replace(event, codes=codes)
+        case GuessSubmitted() if viewer not in event.visible_to:
+            return replace(event, code=None)
+        case KeywordsGuessed() if viewer not in event.visible_to:
+            return replace(event, words=None)
+    return event

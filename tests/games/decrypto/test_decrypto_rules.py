@@ -1,0 +1,581 @@
+"""Decrypto rules, given events / when a command / then events or a rejection (RULES.md 4.1)."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from shared.games.decider import Command, Context, Rejection, fold
+from shared.games.decrypto import GAME
+from shared.games.decrypto.messages import (
+    CluesGiven, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
+    GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    SubmitGuess,
+)
+from shared.games.decrypto.state import CODES, TEAMS, TOKEN_SUPPLY, State, Tokens, normalize
+from shared.games.decrypto.words import WORDS
+from shared.games.table import Create, GameEnded, Join, Start, TableDecider
+
+from tests.games.decrypto.decrypto_support import (
+    KEYWORDS, give_both_clues, given, play, play_round, round_started, set_up, when, wrong,
+)
+
+DECIDER = TableDecider(GAME)
+
+
+def start_table(players, options=None, seed=0):
+    """A table through the platform: create, join, start; returns (table, start events)."""
+    table = DECIDER.initial_state
+    steps = [(players[0], Create(options=dict(options or {}), seats=len(players)))]
+    steps += [(p, Join()) for p in players[1:]]
+    steps += [(players[0], Start())]
+    events = []
+    for actor, command in steps:
+        events = DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(seed)))
+        if isinstance(events, Rejection):
+            return table, events
+        table = fold(DECIDER.evolve, events, table)
+    return table, events
+
+
+def round_one(white=(3, 1, 4), black=(2, 4, 1), **options):
+    setup = set_up(**options)
+    return given([setup, round_started(setup, 1, white, black)])
+
+
+def decoding(white=(3, 1, 4), black=(2, 4, 1), round_=1):
+    """State with both clue sets given, White's code being decoded, in round `round_`."""
+    setup = set_up()
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    log = [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))]
+    for _ in range(1, round_):
+        state, events = play_round(state, white_ok=True, black_ok=True)
+        log += events
+    log[-1] = round_started(setup, round_, white, black)
+    if round_ == 1:
+        log = [setup, round_started(setup, 1, white, black)]
+    state = given(log)
+    state, _ = give_both_clues(state)
+    return state
+
+
+# --- setup: Decrypto 1-4 ------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", [4, 5, 6, 7, 8])
+def test_teams_are_dealt_two_to_four_and_unequal_for_odd_counts(count):
+    """Decrypto 1: two teams of 2-4; 5 or 7 players -> unequal teams."""
+    players = [f"p{i}" for i in range(count)]
+    table, events = start_table(players, seed=count)
+    set_up_event = next(e for e in events if isinstance(e, GameSetUp))
+    sizes = sorted(len(set_up_event.teams[t]) for t in TEAMS)
+    assert sizes == [count // 2, count - count // 2]
+    assert sorted(p for t in TEAMS for p in set_up_event.teams[t]) == sorted(players)
+
+
+def test_creator_sets_teams_and_the_rest_are_dealt():
+    """Decrypto 1: the creator may set the teams (in encryptor order); the others are dealt."""
+    players = ["a", "b", "c", "d", "e", "f"]
+    table, _ = start_table(players, {"white": ["e", "a"], "black": ["b"]})
+    teams = table.game.teams
+    assert teams["white"][:2] == ("e", "a") and teams["black"][0] == "b"
+    assert sorted(len(m) for m in teams.values()) == [3, 3]
+
+
+def test_start_with_teams_that_cannot_be_completed_is_refused():
+    """Decrypto 1: a team of fewer than 2 -> bad_teams at start, nothing appended."""
+    players = ["a", "b", "c", "d", "e"]
+    table = DECIDER.initial_state
+    for actor, command in [("a", Create(options={"white": ["a", "b", "c", "d"]}, seats=6))] + [
+        (p, Join()) for p in players[1:]
+    ]:
+        table = fold(DECIDER.evolve, DECIDER.decide(
+            table, command, Context(actor=actor, rng=random.Random(0))), table)
+    refused = DECIDER.decide(table, Start(), Context(actor="a", rng=random.Random(0)))
+    assert isinstance(refused, Rejection) and refused.code == "bad_teams"
+    assert "black would have 1" in refused.message
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"language": "de"}, "language must be one of en, fr"),
+    ({"max_rounds": 0}, "max_rounds must be between 1 and 99"),
+    ({"clue_uniqueness": "none"}, "clue_uniqueness"),
+    ({"code_draw": "deck"}, "code_draw"),
+    ({"timer_seconds": -1}, "timer_seconds"),
+    ({"white": ["a", "a"]}, "named twice"),
+    ({"white": ["a"], "black": ["a", "b"]}, "named twice"),
+    ({"white": ["a", "b", "c", "d", "e"]}, "at most 4"),
+    ({"white": ["a", "b", "c"], "black": ["d"]}, "a team needs 2"),
+    ({"max_rounds": "8"}, "Invalid option"),
+    ({"rounds": 8}, "Invalid option"),
+])
+def test_bad_options_are_refused_at_create(options, fragment):
+    """Every option is validated at create with a clear message (bad_option)."""
+    refused = DECIDER.decide(
+        DECIDER.initial_state, Create(options=options, seats=4),
+        Context(actor="a", rng=random.Random(0)),
+    )
+    assert isinstance(refused, Rejection) and refused.code == "bad_option"
+    assert fragment in refused.message
+
+
+def test_options_have_the_documented_defaults():
+    options = DecryptoOptions()
+    assert (options.language, options.max_rounds, options.clue_uniqueness, options.code_draw,
+            options.timer_seconds, options.white, options.black) == (
+        "en", 8, "game", "with_replacement", 30, [], [])
+    assert GAME.check_options(DecryptoOptions(max_rounds=None), 4) is None
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_keywords_are_eight_distinct_words_of_the_language(language):
+    """Decrypto 2: 4 keywords per team, 8 distinct words from the language's word list."""
+    table, events = start_table(["a", "b", "c", "d"], {"language": language}, seed=3)
+    keywords = table.game.keywords
+    words = [w for t in TEAMS for w in keywords[t]]
+    assert all(len(keywords[t]) == 4 for t in TEAMS)
+    assert len({normalize(w) for w in words}) == 8
+    assert set(words) <= set(WORDS[language])
+
+
+def test_word_lists_hold_at_least_400_distinct_common_nouns():
+    """Decrypto 2: the shipped lists (English, French)."""
+    for language in ("en", "fr"):
+        words = WORDS[language]
+        assert len(words) >= 400
+        assert len({normalize(w) for w in words}) == len(words)
+    assert "éléphant" in WORDS["fr"]
+
+
+def test_codes_are_the_24_ordered_triples_and_tokens_start_at_zero():
+    """Decrypto 3-4: 24 codes; Interceptions and Miscommunications start at 0."""
+    assert len(CODES) == 24 and len(set(CODES)) == 24
+    assert all(len(set(c)) == 3 and set(c) <= {1, 2, 3, 4} for c in CODES)
+    state = round_one()
+    assert state.tokens == {"white": Tokens(), "black": Tokens()}
+    assert TOKEN_SUPPLY == {"interceptions": 4, "miscommunications": 4}
+
+
+def test_keywords_are_seen_by_the_own_team_only():
+    """Decrypto 2: keywords visible to the own team only (until the end)."""
+    state = round_one()
+    assert GAME.player_view(state, "ann")["keywords"] == {"white": KEYWORDS["white"], "black": None}
+    assert GAME.player_view(state, "cy")["keywords"] == {"white": None, "black": KEYWORDS["black"]}
+    assert GAME.player_view(state, None)["keywords"] == {"white": None, "black": None}
+    setup = set_up()
+    assert GAME.redact(setup, "dee").keywords == {"white": None, "black": KEYWORDS["black"]}
+    assert GAME.redact(setup, None).keywords == {"white": None, "black": None}
+
+
+# --- rounds: Decrypto 5-10 -----------------------------------------------------------------
+
+def test_encryptor_rotates_through_a_team_of_three_and_alternates_in_a_team_of_two():
+    """Decrypto 5 (4.3-4): each member in turn; a 2-player team alternates."""
+    setup = set_up(white=["a", "b", "c"], black=["x", "y"])
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    seen = {"white": [], "black": []}
+    for _ in range(5):
+        for t in TEAMS:
+            seen[t].append(state.encryptors[t])
+        state, _ = play_round(state, white_ok=True, black_ok=True)
+    assert seen == {"white": ["a", "b", "c", "a", "b"], "black": ["x", "y", "x", "y", "x"]}
+
+
+def test_each_round_draws_a_code_for_each_encryptor_recorded_in_the_event():
+    """Decrypto 6: a code from the 24, drawn by decide and written in round_started; it is
+    seen only by its encryptor (view and replay)."""
+    state = decoding(round_=1)
+    state, events = play(state, SubmitGuess(team="white", code=[3, 1, 4]), "bob", seed=11)
+    state, events = play(state, SubmitGuess(team="black", code=[2, 4, 1]), "dee", seed=11)
+    started = events[-1]
+    assert isinstance(started, RoundStarted) and started.round == 2
+    assert all(tuple(started.codes[t]) in CODES for t in TEAMS)
+    assert started.encryptors == {"white": "bob", "black": "dee"}
+    assert GAME.player_view(state, "bob")["my_code"] == started.codes["white"]
+    assert GAME.player_view(state, "ann")["my_code"] is None
+    assert GAME.player_view(state, None)["my_code"] is None
+    assert GAME.redact(started, "dee").codes == {"white": None, "black": started.codes["black"]}
+    assert GAME.redact(started, "ann").codes == {"white": None, "black": None}
+
+
+def test_codes_without_replacement_do_not_repeat_within_24_rounds():
+    """Decrypto 6 (4.3-6): the code_draw option; BGA's default draws with replacement."""
+    setup = set_up(code_draw="without_replacement", max_rounds=None)
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    for round_ in range(12):
+        state, _ = play_round(state, white_ok=True, black_ok=True, seed=round_)
+    codes = [r.code for r in state.reveals if r.team == "white"]
+    assert len(codes) == 12 and len(set(codes)) == 12
+
+
+def test_both_encryptors_give_three_clues_at_once():
+    """Decrypto 7: each encryptor writes 3 clues; both at the same time."""
+    state = round_one()
+    assert GAME.players_to_act(state) == ["ann", "cy"]
+    state, events = play(state, GiveClues(clues=["fin", "tide", "  grand piano "]), "ann")
+    assert events == [CluesGiven(team="white", player="ann", clues=["fin", "tide", "grand piano"])]
+    assert GAME.players_to_act(state) == ["cy"]
+    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
+    assert state.phase == "decode" and state.decoding == "white"
+
+
+def test_round_one_white_decodes_without_its_encryptor_and_nobody_intercepts():
+    """Decrypto 8: White's members but its encryptor answer; no interception in round 1."""
+    state = decoding(round_=1)
+    assert GAME.players_to_act(state) == ["bob"]
+    refused = when(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
+    assert refused == Rejection("not_your_turn", "There is no interception in round 1.")
+    refused = when(state, SubmitGuess(team="white", code=[1, 2, 3]), "ann")
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn"
+
+
+def test_from_round_two_the_other_team_intercepts_with_its_encryptor():
+    """Decrypto 8-9: from round 2 the other team, encryptor included, intercepts; the code is
+    revealed once both answers are in; White's code first, then Black's."""
+    state = decoding(white=(2, 4, 1), black=(4, 3, 2), round_=2)
+    assert state.encryptors == {"white": "bob", "black": "dee"}
+    assert GAME.players_to_act(state) == ["ann", "cy", "dee"]
+    state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "dee")
+    assert GAME.players_to_act(state) == ["ann"]
+    assert isinstance(events[0], GuessSubmitted) and events[0].guessing_team == "black"
+    state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "ann")
+    assert events[-1] == CodeRevealed(
+        team="white", code=[2, 4, 1], guesses={"black": [2, 4, 1], "white": [2, 4, 1]},
+        interception=True, miscommunication=False,
+    )
+    assert state.decoding == "black"
+    assert GAME.players_to_act(state) == ["ann", "bob", "cy"]  # Black's encryptor dee waits
+    state, events = play(state, SubmitGuess(team="black", code=[4, 3, 1]), "bob")
+    state, events = play(state, SubmitGuess(team="black", code=[4, 3, 2]), "cy")
+    assert events[1] == CodeRevealed(
+        team="black", code=[4, 3, 2], guesses={"white": [4, 3, 1], "black": [4, 3, 2]},
+        interception=False, miscommunication=False,
+    )
+    assert state.tokens == {"white": Tokens(), "black": Tokens(interceptions=1)}
+    assert isinstance(events[2], RoundStarted) and events[2].round == 3
+
+
+def test_an_answer_is_hidden_from_the_other_team_until_the_reveal():
+    """Decrypto 8 (hidden answers): a team's answer is seen by its own team only."""
+    state = decoding(white=(2, 4, 1), round_=2)
+    state, events = play(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
+    assert GAME.player_view(state, "dee")["team_answer"] == [1, 2, 3]
+    assert GAME.player_view(state, "ann")["team_answer"] is None
+    assert GAME.player_view(state, "ann")["answered"] == {"white": False, "black": True}
+    assert GAME.redact(events[0], "dee").code == [1, 2, 3]
+    assert GAME.redact(events[0], "ann").code is None
+    assert GAME.redact(events[0], None).code is None
+
+
+def test_clues_and_revealed_codes_stay_public():
+    """Decrypto 10: every clue and revealed code stays in every view, spectators included."""
+    state = round_one()
+    state, _ = play_round(state, white_ok=True, black_ok=False)
+    view = GAME.player_view(state, None)
+    assert [(r["team"], r["code"]) for r in view["history"]] == [
+        ("white", [3, 1, 4]), ("black", [2, 4, 1])]
+    assert all(len(r["clues"]) == 3 for r in view["history"])
+    assert view["history"][1]["guess"] != [2, 4, 1] and view["history"][1]["interception"] is None
+
+
+# --- end: Decrypto 11-12 -------------------------------------------------------------------
+
+def test_two_miscommunications_lose_for_the_other_team():
+    """Decrypto 11: a team with two Miscommunications loses (only the other flag is raised)."""
+    state = round_one()
+    state, _ = play_round(state, white_ok=False, black_ok=True)
+    state, events = play_round(state, white_ok=False, black_ok=True)
+    assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
+    assert GAME.result(state).winners == ["cy", "dee"]
+
+
+def test_the_game_ends_after_the_last_round_only_when_the_cap_is_on():
+    """Decrypto 11 (4.3-1): after the round cap the tie-break runs; with no cap play goes on."""
+    setup = set_up(max_rounds=2)
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    state, _ = play_round(state, white_ok=True, black_ok=True)
+    state, events = play_round(state, white_ok=True, black_ok=True)
+    assert events[-1] == KeywordGuessingStarted(cause="last_round", scores={"white": 0, "black": 0})
+    setup = set_up(max_rounds=None)
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    for _ in range(10):
+        state, events = play_round(state, white_ok=True, black_ok=True)
+    assert isinstance(events[-1], RoundStarted) and events[-1].round == 11
+
+
+def tiebreak_state():
+    setup = set_up(max_rounds=1)
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    state, _ = play_round(state, white_ok=True, black_ok=True)
+    assert state.phase == "keywords"
+    return state
+
+
+def test_keyword_guessing_by_any_member_hidden_until_both_are_in():
+    """Decrypto 12: each team, through any one member, names the other's 4 keywords; the
+    guesses stay hidden from the other team until the game is decided."""
+    state = tiebreak_state()
+    assert GAME.players_to_act(state) == ["ann", "bob", "cy", "dee"]
+    state, events = play(state, GuessKeywords(words=["Forêt", "king", "", "x"]), "bob")
+    assert events == [KeywordsGuessed(
+        team="white", player="bob", words=["Forêt", "king", "", "x"], visible_to=["ann", "bob"])]
+    assert GAME.players_to_act(state) == ["cy", "dee"]
+    assert GAME.redact(events[0], "cy").words is None
+    assert GAME.player_view(state, "cy")["keyword_guesses"] == {"white": None}
+    assert GAME.player_view(state, "ann")["keyword_guesses"] == {
+        "white": ["Forêt", "king", "", "x"]}
+    state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
+    decided = events[-1]
+    assert isinstance(decided, GameDecided)
+    # "Forêt" is not "forest": one keyword found each (king, shark) -> a draw.
+    assert (decided.winner, decided.reason, decided.keywords_found) == (
+        None, "draw", {"white": 1, "black": 1})
+
+
+def test_after_the_end_every_keyword_and_guess_is_public():
+    """Decrypto 2/12: the keywords are hidden until the end, then everybody sees them."""
+    state = tiebreak_state()
+    state, _ = play(state, GuessKeywords(words=["forest", "", "", ""]), "ann")
+    state, events = play(state, GuessKeywords(words=["", "", "", ""]), "dee")
+    assert events[-1].winner == "white" and events[-1].reason == "keywords"
+    view = GAME.player_view(state, None)
+    assert view["keywords"] == KEYWORDS
+    assert view["keyword_guesses"] == {"white": ["forest", "", "", ""], "black": ["", "", "", ""]}
+    assert view["outcome"]["winner"] == "white"
+    assert GAME.redact(events[-1], None) == events[-1]
+    assert GAME.players_to_act(state) == [] and GAME.legal_commands(state, "ann") == []
+
+
+def test_game_ended_comes_from_the_platform_with_the_result():
+    """Decrypto 11-12: the table appends game_ended with the result once decided."""
+    players = ["a", "b", "c", "d"]
+    table, _ = start_table(players, {"max_rounds": 1})
+    rng = random.Random(5)
+    while table.status == "running":
+        actor = DECIDER.players_to_act(table)[0]
+        command = msgspec.convert(DECIDER.legal_commands(table, actor)[0], DECIDER.command_type)
+        events = DECIDER.decide(table, command, Context(actor=actor, rng=rng))
+        assert not isinstance(events, Rejection)
+        table = fold(DECIDER.evolve, events, table)
+    assert isinstance(events[-1], GameEnded)
+    assert table.result.details["tiebreak"] in ("both_flags", "last_round", None)
+    assert DECIDER.player_view(table, "a")["result"]["ranking"]
+
+
+# --- clues: Decrypto 13-16 -----------------------------------------------------------------
+
+@pytest.mark.parametrize("clues, code", [
+    (["one", "two"], "wrong_clue_count"),
+    (["one", "two", "three", "four"], "wrong_clue_count"),
+    (["one", "  ", "three"], "empty_clue"),
+    (["one", "x" * 61, "three"], "clue_too_long"),
+    (["Tide", "tide", "three"], "duplicate_clue"),
+    (["Shark", "tide", "three"], "clue_is_keyword"),
+    (["CHÂTEAU", "tide", "three"], "clue_is_keyword"),
+])
+def test_bad_clues_are_refused(clues, code):
+    """Decrypto 13 and 15: three non-empty clues, none an own keyword (case and accents
+    ignored); a refused command appends nothing."""
+    state = round_one(keywords={**KEYWORDS, "white": ["shark", "moon", "piano", "chateau"]})
+    refused = when(state, GiveClues(clues=clues), "ann")
+    assert isinstance(refused, Rejection) and refused.code == code, refused
+
+
+def test_a_phrase_is_a_valid_clue():
+    """Decrypto 13: a clue may be a word or a phrase."""
+    state = round_one()
+    state, events = play(state, GiveClues(clues=["under the sea", "night light", "keys"]), "ann")
+    assert events[0].clues == ["under the sea", "night light", "keys"]
+
+
+def test_social_clue_rules_are_not_enforced():
+    """Decrypto 14: meaning, spelling, position or translation rules are social, not checked
+    by the engine: a clue like "first" or a translation is accepted."""
+    state = round_one()
+    state, events = play(state, GiveClues(clues=["first", "requin", "P"]), "ann")
+    assert isinstance(events[0], CluesGiven)
+
+
+def test_a_clue_text_is_used_only_once_per_game_by_either_team():
+    """Decrypto 15 (4.3-5, ASSUMED scope): compared without case or accents, both teams."""
+    state = round_one()
+    state, _ = play(state, GiveClues(clues=["Café", "tide", "keys"]), "ann")
+    refused = when(state, GiveClues(clues=["cafe", "trees", "crown"]), "cy")
+    assert refused == Rejection(
+        "clue_already_used", "'cafe' was already given as a clue in this game.")
+    state, _ = play(state, GiveClues(clues=["cafés", "trees", "crown"]), "cy")
+
+
+def test_clue_uniqueness_scope_team_allows_the_other_teams_clues():
+    """Decrypto 15: option clue_uniqueness="team" only forbids the team's own past clues."""
+    state = round_one(clue_uniqueness="team")
+    state, _ = play(state, GiveClues(clues=["cafe", "tide", "keys"]), "ann")
+    state, _ = play(state, GiveClues(clues=["CAFE", "trees", "crown"]), "cy")
+    state, _ = play(state, SubmitGuess(team="white", code=[3, 1, 4]), "bob")
+    state, _ = play(state, SubmitGuess(team="black", code=[2, 4, 1]), "dee")
+    refused = when(state, GiveClues(clues=["tide", "a", "b"]), "bob")
+    assert isinstance(refused, Rejection) and refused.code == "clue_already_used"
+
+
+def test_clue_spelling_is_kept_as_written():
+    """Decrypto 16: spelling matters: the clues are shown exactly as written (trimmed)."""
+    state = round_one()
+    state, _ = play(state, GiveClues(clues=["Colour", "théâtre", "O'Neil"]), "ann")
+    assert GAME.player_view(state, "cy")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
+    assert GAME.player_view(state, None)["clues"] == {
+        "white": ["Colour", "théâtre", "O'Neil"], "black": None}
+
+
+# --- every other rejection ----------------------------------------------------------------
+
+def test_only_the_encryptor_gives_clues_and_only_once():
+    """Decrypto 7: not_your_turn for a non-encryptor or a second set of clues."""
+    state = round_one()
+    refused = when(state, GiveClues(clues=["a", "b", "c"]), "bob")
+    assert refused == Rejection(
+        "not_your_turn", "Only your team's encryptor this round, ann, gives clues.")
+    state, _ = play(state, GiveClues(clues=["a", "b", "c"]), "ann")
+    refused = when(state, GiveClues(clues=["d", "e", "f"]), "ann")
+    assert refused == Rejection("not_your_turn", "You have already given your clues this round.")
+
+
+def test_a_second_answer_from_the_same_team_is_refused():
+    """Decrypto 8: one answer per team, by any one of its eligible members."""
+    state = decoding(round_=2)
+    state, _ = play(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
+    refused = when(state, SubmitGuess(team="white", code=[1, 2, 4]), "dee")
+    assert refused == Rejection("not_your_turn", "Your team has already answered for this code.")
+
+
+def test_commands_of_another_step_are_refused_as_wrong_phase():
+    state = round_one()
+    assert when(state, SubmitGuess(team="white", code=[1, 2, 3]), "bob").code == "wrong_phase"
+    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "bob").code == "wrong_phase"
+    state = decoding()
+    assert when(state, GiveClues(clues=["a", "b", "c"]), "ann").code == "wrong_phase"
+
+
+def test_guess_for_the_code_not_being_decoded_is_refused():
+    """Decrypto 8-9: White's code first; an answer for Black's is wrong_team."""
+    state = decoding()
+    refused = when(state, SubmitGuess(team="black", code=[1, 2, 3]), "cy")
+    assert isinstance(refused, Rejection) and refused.code == "wrong_team"
+
+
+@pytest.mark.parametrize("code", [[1, 1, 2], [1, 2], [1, 2, 3, 4], [0, 1, 2], [5, 1, 2]])
+def test_a_guess_must_be_one_of_the_24_codes(code):
+    """4.3-3: a guess is one of the 24 codes, else invalid_code."""
+    refused = when(decoding(), SubmitGuess(team="white", code=code), "bob")
+    assert isinstance(refused, Rejection) and refused.code == "invalid_code"
+
+
+@pytest.mark.parametrize("words, code", [
+    (["a", "b", "c"], "wrong_word_count"),
+    (["a", "b", "c", "d", "e"], "wrong_word_count"),
+    (["a", "b", "c", "x" * 61], "word_too_long"),
+])
+def test_bad_keyword_guesses_are_refused(words, code):
+    refused = when(tiebreak_state(), GuessKeywords(words=words), "ann")
+    assert isinstance(refused, Rejection) and refused.code == code
+
+
+def test_second_keyword_guess_of_a_team_is_refused():
+    state, _ = play(tiebreak_state(), GuessKeywords(words=["a", "b", "c", "d"]), "ann")
+    refused = when(state, GuessKeywords(words=["e", "f", "g", "h"]), "bob")
+    assert refused == Rejection("not_your_turn", "Your team has already guessed the keywords.")
+
+
+def test_commands_after_the_end_are_refused():
+    state, _ = play(tiebreak_state(), GuessKeywords(words=["a", "b", "c", "d"]), "ann")
+    state, _ = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "cy")
+    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "bob").code == "game_over"
+
+
+def test_an_unknown_command_is_refused():
+    class Dance(Command, frozen=True, kw_only=True):
+        pass
+
+    assert when(round_one(), Dance(), "ann").code == "bad_command"
+
+
+def test_refusals_through_the_table_append_nothing():
+    """Every rejection through the platform is a value, and the table does not change."""
+    table, _ = start_table(["a", "b", "c", "d"], seed=2)
+    acting = set(DECIDER.players_to_act(table))
+    idle = next(p for p in table.players if p not in acting)
+    refused = DECIDER.decide(table, GiveClues(clues=["x", "y", "z"]), Context(
+        actor=idle, rng=random.Random(0)))
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn"
+
+
+# --- legal commands, bot, views -----------------------------------------------------------
+
+def test_every_legal_command_is_accepted():
+    """legal: complete commands (examples for free text), each accepted by decide."""
+    for state in (round_one(), decoding(round_=2), tiebreak_state()):
+        for player in GAME.players_to_act(state):
+            legal = GAME.legal_commands(state, player)
+            assert legal
+            for command in legal:
+                assert not isinstance(when(state, command, player), Rejection), command
+        idle = [p for p in state.players if p not in GAME.players_to_act(state)]
+        assert all(GAME.legal_commands(state, p) == [] for p in idle)
+
+
+def test_legal_clue_examples_avoid_own_keywords_and_used_clues():
+    state = round_one(keywords={"white": list(WORDS["en"][:4]), "black": list(WORDS["en"][4:8])})
+    examples = [c for command in GAME.legal_commands(state, "ann") for c in command.clues]
+    assert not {normalize(w) for w in WORDS["en"][:4]} & {normalize(c) for c in examples}
+
+
+def test_bot_plays_from_its_view():
+    state = decoding(round_=2)
+    table = msgspec.structs.replace(
+        DECIDER.initial_state, status="running", players=state.players, game=state)
+    view = DECIDER.player_view(table, "cy")
+    choice = GAME.bot(view, random.Random(1))
+    assert choice in view["legal"]
+
+
+def test_views_have_the_platform_keys():
+    table, _ = start_table(["a", "b", "c", "d"])
+    for viewer in ("a", "b", "c", "d", None):
+        view = DECIDER.player_view(table, viewer)
+        assert {"status", "seats", "to_act", "phase", "tokens", "history"} <= set(view)
+    acting = DECIDER.players_to_act(table)[0]
+    assert DECIDER.player_view(table, acting)["legal"]
+
+
+def test_events_round_trip_through_json():
+    state = tiebreak_state()
+    state, events = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "ann")
+    state, events2 = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "cy")
+    for event in [set_up(), *events, *events2]:
+        assert msgspec.json.decode(msgspec.json.encode(event), type=DECIDER.event_type) == event
+
+
+def test_evolve_does_not_mutate_its_input():
+    state = round_one()
+    before = msgspec.json.encode(state)
+    play_round(state, white_ok=True, black_ok=False)
+    assert msgspec.json.encode(state) == before
+    assert isinstance(state, State)
+
+
+def test_wrong_helper_gives_another_valid_code():
+    assert wrong([1, 2, 3]) != [1, 2, 3] and tuple(wrong([1, 2, 3])) in CODES
+
+
+def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
+    """Decrypto 6 (4.3-6): without replacement a revealed code cannot come again soon."""
+    setup = set_up(code_draw="without_replacement")
+    state = given([setup, round_started(setup, 1, (3, 1, 4), (2, 4, 1))])
+    state, _ = play_round(state, white_ok=True, black_ok=True)
+    state, _ = give_both_clues(state)
+    table = msgspec.structs.replace(
+        DECIDER.initial_state, status="running", players=state.players, game=state)
+    view = DECIDER.player_view(table, "cy")
+    rng = random.Random(3)
+    picks = {tuple(GAME.bot(view, rng)["code"]) for _ in range(300)}
+    assert (3, 1, 4) not in picks and len(picks) == 23
