@@ -45,11 +45,12 @@ class EmbeddedServer:
 
     def __init__(
         self, data_dir: str | Path, *, port: int = 0, sync_always: bool = True,
-        host: str = "127.0.0.1",
+        host: str = "127.0.0.1", exact_port: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.host = host
-        self.port = free_port(port, host)
+        # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT
+        self.port = port if exact_port else free_port(port, host)
         self.sync_always = sync_always
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -1,0 +1,131 @@
+"""Nothing lost, nothing doubled: a worker killed in the middle of a load, and the nats-server
+itself killed and restarted in the middle of a load."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import uuid
+
+import msgspec
+
+from services.client import Client
+from shared.bus.connection import Bus
+from shared.bus.errors import Unavailable
+from shared.bus.server import EmbeddedServer
+from shared.settings import load_settings
+from tests.conftest import TABLETOP, cli_env
+from tests.platform.stack import stack
+
+
+def table_id() -> str:
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+async def load(client: Client, tables: list[str], players: int, rounds=("join", "leave", "join"),
+               replies: dict | None = None) -> dict[str, dict[str, int]]:
+    """Every player of every table joins and leaves; each command keeps its id through retries.
+    Returns table -> {command id: version} for the accepted ones."""
+    accepted: dict[str, dict[str, int]] = {t: {} for t in tables}
+
+    async def player(table: str, name: str) -> None:
+        for kind in rounds:
+            command = {"id": uuid.uuid4().hex, "type": kind}
+            while True:
+                try:
+                    reply = await client.command("highcard", table, name, command)
+                except Unavailable:
+                    continue  # the same id again, until someone answers
+                if reply["ok"] or reply["error"]["code"] not in ("unavailable", "conflict"):
+                    break
+                await asyncio.sleep(0.05)
+            if reply["ok"]:
+                accepted[table][command["id"]] = reply["version"]
+
+    await asyncio.gather(*(player(t, f"p{i}") for t in tables for i in range(players)))
+    return accepted
+
+
+async def check_log(bus: Bus, tables: list[str], accepted: dict[str, dict[str, int]]) -> int:
+    total = 0
+    for table in tables:
+        log = [msgspec.json.decode(m.data) for m in await bus.events.read("highcard", table)]
+        assert [b["version"] for b in log] == list(range(1, len(log) + 1)), table
+        ids = [b["command_id"] for b in log]
+        assert len(ids) == len(set(ids)), "a command applied twice"
+        in_log = {b["command_id"]: b["version"] for b in log}
+        for command_id, version in accepted[table].items():
+            assert in_log.get(command_id) == version, "an accepted command is missing"
+        total += len(log)
+    return total
+
+
+async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url):
+    env = cli_env(NATS_URL=nats_url, TABLETOP_LOG_LEVEL="warning")
+    workers = [subprocess.Popen([*TABLETOP, "worker", "highcard"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(2)]
+    try:
+        client = Client(bus, timeout=2, attempts=20)
+        tables = [table_id() for _ in range(10)]
+        while True:  # both workers subscribed
+            try:
+                if (await client.command("highcard", tables[0], "ann", {"type": "create"}))["ok"]:
+                    break
+            except Unavailable:
+                await asyncio.sleep(0.2)
+        for table in tables[1:]:
+            assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
+        await asyncio.sleep(1.0)
+
+        loading = asyncio.create_task(load(client, tables, players=8))
+        await asyncio.sleep(0.3)
+        assert not loading.done()  # the kill lands in the middle of the load
+        workers[0].send_signal(signal.SIGKILL)
+        accepted = await loading
+        assert workers[0].wait(5) == -signal.SIGKILL
+        total = await check_log(bus, tables, accepted)
+        assert total >= len(tables) * 5
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.send_signal(signal.SIGTERM)
+                w.wait(15)
+
+
+async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(tmp_path):
+    server = EmbeddedServer(tmp_path / "nats").start()
+    port = server.port
+    bus = await Bus.connect(server.url, load_settings(), name="test-client", wait=10)
+    await bus.ensure_streams()
+    try:
+        async with stack(server.url, "worker:highcard", "table-projector", "history-projector"):
+            client = Client(bus, timeout=2, attempts=60)
+            tables = [table_id() for _ in range(6)]
+            for table in tables:
+                assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
+
+            loading = asyncio.create_task(
+                load(client, tables, players=6, rounds=("join", "leave") * 3))
+            await asyncio.sleep(0.3)
+            assert not loading.done()  # the restart lands in the middle of the load
+            server.kill()  # abrupt: acknowledged writes must be on disk already
+            await asyncio.sleep(1.0)
+            server = EmbeddedServer(tmp_path / "nats", port=port, exact_port=True).start()
+            accepted = await loading
+            await check_log(bus, tables, accepted)
+            # the services serve again on their own: commands, views and replays
+            fresh = table_id()
+            reply = await client.command("highcard", fresh, "ann", {"type": "create"})
+            assert reply == {"ok": True, "version": 1}
+            view = await client.wait_view("highcard", fresh, "ann", 1, timeout=30)
+            assert view["view"]["seats"] == ["ann"]
+            last = max(max(a.values(), default=1) for a in accepted.values())
+            busiest = max(tables, key=lambda t: max(accepted[t].values(), default=1))
+            view = await client.wait_view("highcard", busiest, "spectator", last, timeout=30)
+            assert view["version"] >= last
+            steps = await client.replay("highcard", busiest)
+            assert steps[-1]["version"] == view["version"]
+    finally:
+        await bus.close()
+        server.stop()
