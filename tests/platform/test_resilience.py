@@ -23,7 +23,7 @@ def table_id() -> str:
 
 
 async def load(client: Client, tables: list[str], players: int, rounds=("join", "leave", "join"),
-               replies: dict | None = None) -> dict[str, dict[str, int]]:
+               answered: list[int] | None = None) -> dict[str, dict[str, int]]:
     """Every player of every table joins and leaves; each command keeps its id through retries.
     Returns table -> {command id: version} for the accepted ones."""
     accepted: dict[str, dict[str, int]] = {t: {} for t in tables}
@@ -41,9 +41,16 @@ async def load(client: Client, tables: list[str], players: int, rounds=("join", 
                 await asyncio.sleep(0.05)
             if reply["ok"]:
                 accepted[table][command["id"]] = reply["version"]
+            if answered is not None:
+                answered[0] += 1
 
     await asyncio.gather(*(player(t, f"p{i}") for t in tables for i in range(players)))
     return accepted
+
+
+async def until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.002)
 
 
 async def check_log(bus: Bus, tables: list[str], accepted: dict[str, dict[str, int]]) -> int:
@@ -78,8 +85,9 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
             assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
         await asyncio.sleep(1.0)
 
-        loading = asyncio.create_task(load(client, tables, players=8))
-        await asyncio.sleep(0.3)
+        answered = [0]
+        loading = asyncio.create_task(load(client, tables, players=10, answered=answered))
+        await until(lambda: answered[0] >= 40)
         assert not loading.done()  # the kill lands in the middle of the load
         workers[0].send_signal(signal.SIGKILL)
         accepted = await loading
@@ -105,9 +113,10 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(tmp_path
             for table in tables:
                 assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
 
-            loading = asyncio.create_task(
-                load(client, tables, players=6, rounds=("join", "leave") * 3))
-            await asyncio.sleep(0.3)
+            answered = [0]
+            loading = asyncio.create_task(load(
+                client, tables, players=6, rounds=("join", "leave") * 4, answered=answered))
+            await until(lambda: answered[0] >= 40)
             assert not loading.done()  # the restart lands in the middle of the load
             server.kill()  # abrupt: acknowledged writes must be on disk already
             await asyncio.sleep(1.0)
