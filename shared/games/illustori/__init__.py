@@ -1,0 +1,52 @@
+"""Illustori: a word chain on illustrated cards, decided by the players' votes (RULES.md 5).
+
+What is special about it:
+
+* **Free text.** Players type texts, so a command cannot be picked from a finite list:
+  `legal_commands` gives examples built from the shipped word list (`words.txt`), and the
+  referee is the table itself: every other player votes on each chained text.
+* **Simultaneous, secret votes.** During a vote every other seat acts at once; each vote stays
+  hidden (views, replays) until the last is in, when `vote_closed` reveals them all.
+* **Letter rules checked by the engine.** Input validation and the chaining mode refuse a
+  text outright (nothing changes, the player tries again); the penalty rules (the mode's own,
+  and the optional no-repeated-letter and no-used-letters prohibitions) fail it at once,
+  without a vote. Letters are compared case-free, folded to a-z (5.3-4).
+* **Hidden information:** the hands (each seat sees its own) and the draw stack (its order,
+  also after a reshuffle of the discard pile). The discard pile is face up.
+* **Randomness:** the deal and each reshuffle are drawn from the context's rng and recorded.
+
+Docs: docs/games/illustori.md.
+"""
+
+from __future__ import annotations
+
+from shared.games.decider import Game
+from shared.games.illustori import rules, view
+from shared.games.illustori.data import MAX_PLAYERS, MIN_PLAYERS
+from shared.games.illustori.messages import COMMANDS, EVENTS, IllustoriOptions
+from shared.games.illustori.state import State
+
+GAME = Game(
+    name="illustori",
+    title="Illustori",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    options=IllustoriOptions,
+    check_options=rules.check_options,
+    commands=COMMANDS,
+    events=EVENTS,
+    initial_state=State(),
+    setup=rules.setup,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    is_terminal=rules.is_terminal,
+    players_to_act=rules.players_to_act,
+    legal_commands=rules.legal_commands,
+    player_view=view.player_view,
+    redact=view.redact,
+    result=rules.result,
+    bot=rules.bot,
+    description="Chain texts on illustrated cards; the other players vote on each one.",
+)
+
+__all__ = ["GAME"]

@@ -1,0 +1,54 @@
+"""Illustori's tables: every value RULES.md section 5 gives (or marks ASSUMED) lives here.
+
+The card catalogue and the bots' word list are data files shipped with the package
+(`cards.json`, `words.txt`); they are read once, at import.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import MappingProxyType
+
+# --- players and cards ----------------------------------------------------------------------
+
+MIN_PLAYERS = 3  # Illustori 5.2: 3-6 physical; the BGA range is ASSUMED the same
+MAX_PLAYERS = 6
+HAND_SIZE = 5  # Illustori 1 (seed 000/001)
+DEFAULT_DECK_SIZE = 60  # 5.2: "60 (low-confidence site)", ASSUMED; a table option
+
+_PACKAGE = Path(__file__).parent
+
+# The illustrated cards: id -> a short description of the picture. The deck of a table is the
+# first `deck_size` cards of this catalogue.
+CARDS: MappingProxyType[str, str] = MappingProxyType({
+    card["id"]: card["picture"]
+    for card in json.loads(_PACKAGE.joinpath("cards.json").read_text(encoding="utf-8"))
+})
+CARD_IDS: tuple[str, ...] = tuple(CARDS)
+
+# --- texts and letters ----------------------------------------------------------------------
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"  # letters are compared folded to these (5.3-4)
+# English modes: after stripping diacritics (NFD), these letters fold to their first letter.
+ENGLISH_FOLDS = MappingProxyType({"ß": "s", "æ": "a", "œ": "o"})
+# German reverse (Illustori 11): the alphabet adds ä, ö, ü, ß, which stand for a, o, u, s.
+GERMAN_FOLDS = MappingProxyType({"ä": "a", "ö": "o", "ü": "u", "ß": "s"})
+ENGLISH_PENALTY_ENDING = "xx"  # Illustori 9 and 5.3-1: a text ending in "xx" is penalised
+GERMAN_PENALTY_STARTS = frozenset("qxz")  # Illustori 11: a text starting with q, x or z
+# Not in the rules: a bound on what an untrusted client may send as one text.
+MAX_TEXT_LENGTH = 100
+
+# --- options --------------------------------------------------------------------------------
+
+MODES = ("english", "english_reverse", "german_reverse")  # Illustori 9-11 (12, Japanese, is out)
+REVERSE_MODES = frozenset({"english_reverse", "german_reverse"})
+REVERSE_DIRECTIONS = ("start", "end")  # Illustori 10 and 5.3-2; "start" by default
+
+# --- the bots' words ------------------------------------------------------------------------
+
+WORDS: tuple[str, ...] = tuple(sorted({
+    line.strip()
+    for line in _PACKAGE.joinpath("words.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+}))

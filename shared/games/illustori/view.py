@@ -1,0 +1,76 @@
+"""What each viewer may see of Illustori: hands (each seat its own), the draw stack and the
+votes (until the vote closes) are hidden; the table, the discard pile and U are public."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from shared.games.decider import Event, PlayerId, View
+from shared.games.illustori.chaining import allowed_letters, forced_end
+from shared.games.illustori.data import CARDS
+from shared.games.illustori.messages import CardsDrawn, GameSetUp, StackReshuffled, VoteCast
+from shared.games.illustori.state import Placed, State
+
+replace = msgspec.structs.replace
+
+
+def _card(card: str) -> dict[str, str]:
+    return {"card": card, "picture": CARDS[card]}
+
+
+def _placed(placed: Placed) -> dict[str, str]:
+    return {**_card(placed.card), "player": placed.player, "text": placed.text}
+
+
+def player_view(state: State, viewer: PlayerId | None) -> View:
+    if not state.players:
+        return {"phase": state.phase}
+    seated = viewer in state.hands
+    current = state.current_text
+    view: dict[str, Any] = {
+        "phase": state.phase,
+        "turn_order": list(state.players),
+        "first_player": state.first_player,
+        "active_player": state.active or None,
+        "rules": msgspec.to_builtins(state.rules),
+        "start_card": _card(state.start_card),
+        "current_text": current,
+        "chain": [_placed(p) for p in state.chain],
+        "pending": _placed(state.pending) if state.pending else None,
+        "voted": [p for p in state.players if p in state.votes],
+        "my_vote": state.votes.get(viewer) if seated and viewer else None,
+        "hand": [_card(c) for c in state.hands[viewer]] if seated and viewer else None,
+        "hand_sizes": {p: len(state.hands[p]) for p in state.players},
+        "stack_size": len(state.stack),
+        "discard": [_card(c) for c in state.discard],
+        "used_letters": list(state.used),
+        "must_chain": (
+            {"end": forced_end(state.rules), "letters": list(allowed_letters(state.rules, current))}
+            if current else None
+        ),
+        "failed_turns": state.failed_turns,
+        "last_round": state.last_round,
+        "turns": state.turns,
+        "last_outcome": state.last_outcome,
+    }
+    return view
+
+
+def redact(event: Event, viewer: PlayerId | None) -> Event | None:
+    """The event as `viewer` may see it in a replay."""
+    match event:
+        case GameSetUp(hands=hands, stack=stack):
+            return replace(
+                event,
+                hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
+                stack=[None] * len(stack),
+            )
+        case StackReshuffled(stack=stack):
+            return replace(event, stack=[None] * len(stack))
+        case CardsDrawn(player=p, cards=cards) if p != viewer:
+            return replace(event, cards=[None] * len(cards))
+        case VoteCast(player=p) if p != viewer:
+            return replace(event, yes=None)
+    return event

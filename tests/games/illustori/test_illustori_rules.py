@@ -1,0 +1,701 @@
+"""Illustori rules, given/when/then (RULES.md section 5): every numbered rule, the worked
+examples I-1..I-7, every rejection code."""
+
+from __future__ import annotations
+
+from random import Random
+
+import msgspec
+import pytest
+
+from shared.games.decider import Command, Context, Rejection, fold
+from shared.games.illustori import GAME
+from shared.games.illustori.chaining import Rules, allowed_letters, letters
+from shared.games.illustori.data import CARD_IDS, CARDS, HAND_SIZE, MAX_TEXT_LENGTH
+from shared.games.illustori.messages import (
+    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, IllustoriOptions,
+    LastRoundStarted, PassTurn, PlayCard, ProposeStart, StackReshuffled, StartPenalised,
+    StartProposed, SwapCards, TurnEnded, TurnPassed, UsedLettersCleared, Vote, VoteCast,
+    VoteClosed,
+)
+from shared.games.illustori.rules import decide, evolve, legal_commands, players_to_act, result
+from shared.games.illustori.state import State
+from shared.games.table import Create, Join, Start, TableDecider
+
+P = ("ann", "bob", "cid", "dan", "eve", "fay")
+ENGLISH = Rules()
+REVERSE = Rules(mode="english_reverse")
+REVERSE_END = Rules(mode="english_reverse", reverse_direction="end")
+GERMAN = Rules(mode="german_reverse")
+NO_REPEAT = Rules(no_repeated_letter=True)
+USED = Rules(no_used_letters=True)
+
+
+def card(n: int) -> str:
+    return f"c{n:02d}"
+
+
+def dealt(n: int = 4, rules: Rules = ENGLISH, stack: list[str] | None = None) -> GameSetUp:
+    """ann gets c01-c05, bob c06-c10, ...; the starting card follows; the stack is the rest."""
+    players = list(P[:n])
+    hands: dict[str, list[str | None]] = {
+        p: [card(HAND_SIZE * i + j + 1) for j in range(HAND_SIZE)] for i, p in enumerate(players)
+    }
+    start = card(HAND_SIZE * n + 1)
+    rest = [card(k) for k in range(HAND_SIZE * n + 2, 61)] if stack is None else stack
+    return GameSetUp(players=players, rules=rules, hands=hands, stack=list(rest), start_card=start)
+
+
+def given(*events) -> State:
+    return fold(evolve, events, State())
+
+
+def when(state: State, actor: str, command: Command, seed: int = 0):
+    return decide(state, command, Context(actor=actor, rng=Random(seed)))
+
+
+def run(state: State, actor: str, command: Command, seed: int = 0) -> tuple[State, list]:
+    events = when(state, actor, command, seed)
+    assert not isinstance(events, Rejection), events
+    return fold(evolve, events, state), list(events)
+
+
+def vote_all(state: State, ballots: list[bool]) -> tuple[State, list]:
+    """The waiting voters vote in seat order with `ballots`."""
+    events: list = []
+    for voter, yes in zip(list(players_to_act(state)), ballots, strict=True):
+        state, new = run(state, voter, Vote(yes=yes))
+        events += new
+    return state, events
+
+
+def started(text: str = "Moon", n: int = 4, rules: Rules = ENGLISH, **kw) -> State:
+    """The starting card named `text` and accepted; bob (the second seat) to play."""
+    state, _ = run(given(dealt(n, rules, **kw)), "ann", ProposeStart(text=text))
+    state, _ = vote_all(state, [True] * (n - 1))
+    return state
+
+
+def chain(state: State, actor: str, text: str, accept: bool = True) -> tuple[State, list]:
+    """`actor` chains its first card with `text`; everyone votes `accept`."""
+    state, events = run(state, actor, PlayCard(card=state.hands[actor][0], text=text))
+    if state.phase == "voting":
+        state, more = vote_all(state, [accept] * (len(state.players) - 1))
+        events += more
+    return state, events
+
+
+def rejected(state: State, actor: str, command: Command) -> Rejection:
+    outcome = when(state, actor, command)
+    assert isinstance(outcome, Rejection), outcome
+    return outcome
+
+
+def is_refused(state: State, actor: str, text: str) -> bool:
+    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
+    return isinstance(outcome, Rejection)
+
+
+def is_penalised(state: State, actor: str, text: str) -> bool:
+    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
+    assert not isinstance(outcome, Rejection), outcome
+    return isinstance(outcome[0], CardPenalised)
+
+
+def is_put_to_vote(state: State, actor: str, text: str) -> bool:
+    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
+    return not isinstance(outcome, Rejection) and isinstance(outcome[0], CardPlayed)
+
+
+# --- setup (Illustori 1-3) ------------------------------------------------------------------
+
+def test_setup_deals_five_each_and_reveals_the_starting_card_illustori_1():
+    """Illustori 1: shuffle, 5 cards each, the rest is the stack; 2: the top card is revealed."""
+    events = GAME.setup(IllustoriOptions(), ("ann", "bob", "cid"), Random(3))
+    [setup] = events
+    assert all(len(h) == HAND_SIZE for h in setup.hands.values())
+    cards = [c for h in setup.hands.values() for c in h] + [setup.start_card] + setup.stack
+    assert sorted(cards) == sorted(CARD_IDS) and len(CARD_IDS) == 60
+    state = given(setup)
+    assert state.phase == "naming" and players_to_act(state) == ["ann"]
+    assert state.cards_on_table() == [setup.start_card]
+
+
+def test_deck_size_option_sets_the_deck_illustori_1():
+    [setup] = GAME.setup(IllustoriOptions(deck_size=20), ("ann", "bob", "cid"), Random(1))
+    assert len(setup.stack) == 20 - 3 * HAND_SIZE - 1
+    cards = [c for h in setup.hands.values() for c in h] + [setup.start_card] + setup.stack
+    assert sorted(cards) == sorted(CARD_IDS[:20])
+
+
+def test_every_card_has_an_id_and_a_picture():
+    assert all(cid.startswith("c") and len(CARDS[cid]) > 5 for cid in CARD_IDS)
+
+
+def test_first_player_names_the_start_without_a_hand_card_illustori_2():
+    state = given(dealt())
+    after, events = run(state, "ann", ProposeStart(text="  Moon  "))
+    assert events == [StartProposed(player="ann", text="Moon")]
+    assert after.hands == state.hands and after.phase == "voting"
+    assert players_to_act(after) == ["bob", "cid", "dan"]
+
+
+def test_rejected_start_is_named_again_by_the_same_player_illustori_2():
+    """Illustori 2 and 5.3-8 (ASSUMED): the same player names the same card again."""
+    state, _ = run(given(dealt()), "ann", ProposeStart(text="Moon"))
+    state, events = vote_all(state, [True, False, False])
+    assert events[-1] == VoteClosed(votes={"bob": True, "cid": False, "dan": False}, accepted=False)
+    assert state.phase == "naming" and players_to_act(state) == ["ann"]
+    assert state.chain == () and state.cards_on_table() == [card(21)]
+
+
+def test_penalised_start_is_named_again_without_a_vote_illustori_2_and_13():
+    state = given(dealt(rules=NO_REPEAT))
+    after, events = run(state, "ann", ProposeStart(text="Annapurna"))
+    assert events == [StartPenalised(player="ann", text="Annapurna", reasons=["repeated_letter"])]
+    assert after.phase == "naming" and players_to_act(after) == ["ann"]
+
+
+def test_turn_passes_to_the_player_after_the_first_illustori_3():
+    state = started("Moon")
+    assert state.current_text == "Moon" and players_to_act(state) == ["bob"]
+    state, _ = chain(state, "bob", "Night")
+    state, _ = chain(state, "cid", "Train")
+    state, _ = chain(state, "dan", "Nest")
+    assert players_to_act(state) == ["ann"]  # the first player is the last of each cycle
+    state, events = chain(state, "ann", "Tea")
+    assert events[-1] == TurnEnded(player="ann", accepted=True, next_player="bob")
+
+
+# --- a turn (Illustori 4-8) -----------------------------------------------------------------
+
+def test_chain_puts_the_card_on_the_table_and_opens_the_vote_illustori_4():
+    state = started("Moon")
+    after, events = run(state, "bob", PlayCard(card="c07", text="Night sky"))
+    assert events == [CardPlayed(player="bob", card="c07", text="Night sky")]
+    assert "c07" not in after.hands["bob"] and after.pending.card == "c07"
+    assert players_to_act(after) == ["ann", "cid", "dan"]
+
+
+def test_accepted_chain_becomes_the_current_text_illustori_6():
+    state, events = chain(started("Moon"), "bob", "Night sky")
+    assert events[-2] == VoteClosed(votes={"ann": True, "cid": True, "dan": True}, accepted=True)
+    assert state.current_text == "Night sky" and len(state.hands["bob"]) == 4
+    assert [p.card for p in state.chain] == [card(21), "c06"]
+
+
+def test_swap_discards_and_draws_as_many_illustori_5():
+    state = started("Moon")
+    after, events = run(state, "bob", SwapCards(cards=["c06", "c08"]))
+    assert events == [
+        CardsSwapped(player="bob", cards=["c06", "c08"]),
+        CardsDrawn(player="bob", cards=["c22", "c23"]),
+        TurnEnded(player="bob", accepted=False, next_player="cid"),
+    ]
+    assert sorted(after.hands["bob"]) == ["c07", "c09", "c10", "c22", "c23"]
+    assert after.discard == ("c06", "c08") and after.current_text == "Moon"
+
+
+def test_swap_with_an_empty_stack_reshuffles_the_discard_illustori_5_and_18():
+    """Illustori 18 (ASSUMED): the discard pile is shuffled into a new stack."""
+    state = msgspec.structs.replace(started("Moon", stack=[]), discard=("c30",))
+    after, events = run(state, "bob", SwapCards(cards=["c06"]), seed=2)
+    assert events[0] == CardsSwapped(player="bob", cards=["c06"])
+    assert isinstance(events[1], StackReshuffled) and sorted(events[1].stack) == ["c06", "c30"]
+    assert events[2] == CardsDrawn(player="bob", cards=events[1].stack[:1])
+    assert len(after.hands["bob"]) == HAND_SIZE and len(after.stack) == 1 and after.discard == ()
+
+
+def test_draw_takes_the_rest_of_the_stack_then_the_reshuffled_discard_illustori_18():
+    state = started("Moon", stack=["c22"])
+    state = msgspec.structs.replace(state, discard=("c30",))
+    after, events = run(state, "bob", SwapCards(cards=["c06", "c07"]), seed=1)
+    assert events[1] == CardsDrawn(player="bob", cards=["c22"])
+    assert isinstance(events[2], StackReshuffled)
+    assert sorted(events[2].stack) == ["c06", "c07", "c30"]
+    assert events[3] == CardsDrawn(player="bob", cards=[events[2].stack[0]])
+    assert len(after.hands["bob"]) == HAND_SIZE
+
+
+def test_pass_only_when_stack_and_discard_are_empty_illustori_5():
+    state = started("Moon", stack=[])
+    assert rejected(state, "bob", SwapCards(cards=["c06"])).code == "stack_empty"
+    assert PassTurn() in legal_commands(state, "bob")
+    after, events = run(state, "bob", PassTurn())
+    assert events == [
+        TurnPassed(player="bob"), TurnEnded(player="bob", accepted=False, next_player="cid"),
+    ]
+    assert rejected(started("Moon"), "bob", PassTurn()).code == "pass_not_allowed"
+
+
+@pytest.mark.parametrize(("n", "ballots", "accepted"), [
+    (4, [True, True, False], True),  # I-5: 2 x 2 >= 3
+    (4, [True, False, False], False),  # I-5: 2 < 3
+    (3, [True, False], True),  # I-5: one yes of two
+    (3, [False, False], False),
+    (5, [True, True, False, False], True),  # 5 players: 2 of 4
+    (5, [True, False, False, False], False),
+    (6, [True, True, True, False, False], True),  # 6 players: 3 of 5
+    (6, [True, True, False, False, False], False),
+])
+def test_votes_accept_with_at_least_half_example_i5_illustori_6(n, ballots, accepted):
+    """Example I-5 and Illustori 6: accepted iff yes x 2 >= voters."""
+    state = started("Moon", n=n)
+    hand, top = len(state.hands["bob"]), state.stack[0]
+    state, events = run(state, "bob", PlayCard(card="c07", text="Night"))
+    state, events = vote_all(state, ballots)
+    assert events[len(ballots) - 1 + 1].accepted is accepted
+    if accepted:
+        assert state.current_text == "Night" and len(state.hands["bob"]) == hand - 1
+    else:  # card discarded, draw 1, hand size unchanged; the next chains on the same text
+        assert state.current_text == "Moon" and len(state.hands["bob"]) == hand
+        assert "c07" in state.discard
+        assert CardsDrawn(player="bob", cards=[top]) in events
+    assert players_to_act(state) == ["cid"]
+
+
+def test_votes_stay_secret_until_the_last_is_in_illustori_6():
+    state, _ = run(started("Moon"), "bob", PlayCard(card="c07", text="Night"))
+    state, events = run(state, "ann", Vote(yes=False))
+    assert GAME.redact(events[0], "cid") == VoteCast(player="ann", yes=None)
+    assert GAME.redact(events[0], None) == VoteCast(player="ann", yes=None)
+    assert GAME.redact(events[0], "ann") == VoteCast(player="ann", yes=False)
+    view = GAME.player_view(state, "cid")
+    assert view["voted"] == ["ann"] and view["my_vote"] is None
+    flipped = msgspec.structs.replace(state, votes={"ann": True})
+    assert GAME.player_view(flipped, "cid") == view  # nothing in the view depends on it
+    assert GAME.player_view(flipped, None) == GAME.player_view(state, None)
+    assert GAME.player_view(state, "ann")["my_vote"] is False
+
+
+def test_penalty_discards_draws_and_skips_the_vote_illustori_7():
+    state = started("Swim")
+    after, events = run(state, "bob", PlayCard(card="c06", text="Maxx"))
+    assert events == [
+        CardPenalised(player="bob", card="c06", text="Maxx", reasons=["ends_with_xx"]),
+        CardsDrawn(player="bob", cards=["c22"]),
+        TurnEnded(player="bob", accepted=False, next_player="cid"),
+    ]
+    assert after.current_text == "Swim" and after.discard == ("c06",)
+    assert len(after.hands["bob"]) == HAND_SIZE
+
+
+@pytest.mark.parametrize("text", ["", "   ", "1 night", "Night!", "night 2", "-moon", "🌙 night"])
+def test_text_must_begin_and_end_with_a_letter_illustori_8(text):
+    state = started("Moon")
+    assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "bad_text"
+    assert rejected(given(dealt()), "ann", ProposeStart(text=text)).code == "bad_text"
+
+
+def test_text_is_trimmed_and_compared_without_case_illustori_8():
+    state = started("MOON")
+    after, events = run(state, "bob", PlayCard(card="c06", text="  night sky \n"))
+    assert events == [CardPlayed(player="bob", card="c06", text="night sky")]
+
+
+def test_overlong_text_is_refused():
+    state = started("Moon")
+    text = "N" + "o" * MAX_TEXT_LENGTH
+    assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "text_too_long"
+
+
+def test_refused_text_changes_nothing_and_the_player_tries_again_illustori_8():
+    state = started("Moon")
+    rejection = rejected(state, "bob", PlayCard(card="c06", text="Apple"))
+    assert rejection.code == "does_not_chain" and "N or O" in rejection.message
+    assert players_to_act(state) == ["bob"]
+
+
+# --- chaining modes (Illustori 9-12) --------------------------------------------------------
+
+def test_english_worked_example_i1_illustori_9():
+    """I-1: "Moon": "Night sky" and "Orange" chain, "Apple" is refused; after "Swim", "Maxx"
+    is penalised (current text stays "Swim") and "Max" is fine."""
+    moon = started("Moon")
+    assert is_put_to_vote(moon, "bob", "Night sky")
+    assert is_put_to_vote(moon, "bob", "Orange")
+    assert rejected(moon, "bob", PlayCard(card="c06", text="Apple")).code == "does_not_chain"
+    swim = started("Swim")
+    after, events = run(swim, "bob", PlayCard(card="c06", text="Maxx"))
+    assert isinstance(events[0], CardPenalised) and after.current_text == "Swim"
+    assert CardsDrawn(player="bob", cards=["c22"]) in events and "c06" in after.discard
+    assert is_put_to_vote(swim, "bob", "Max")
+
+
+def test_english_xx_penalty_needs_two_consecutive_x_5_3_1():
+    swim = started("Swim")
+    assert is_penalised(swim, "bob", "MAXX")
+    assert not is_penalised(swim, "bob", "Max x")  # two x, not consecutive
+
+
+def test_last_two_letters_skip_spaces_and_punctuation_5_3_3():
+    state = started("Big cat!?".rstrip("!?"))  # "Big cat"
+    assert allowed_letters(ENGLISH, "Big cat") == ("t", "a")
+    assert is_put_to_vote(state, "bob", "Apple") and is_put_to_vote(state, "bob", "Tiger")
+    assert is_refused(state, "bob", "Gold")
+
+
+def test_english_reverse_worked_example_i4_illustori_10():
+    """I-4: after "Moon", direction "start": "Mars" chains, "Broom" is refused; direction
+    "end": "Broom" chains, "Mars" is refused."""
+    start = started("Moon", rules=REVERSE)
+    assert is_put_to_vote(start, "bob", "Mars")
+    assert rejected(start, "bob", PlayCard(card="c06", text="Broom")).code == "does_not_chain"
+    end = started("Moon", rules=REVERSE_END)
+    assert is_put_to_vote(end, "bob", "Broom")
+    assert rejected(end, "bob", PlayCard(card="c06", text="Mars")).code == "does_not_chain"
+
+
+def test_english_reverse_has_no_penalty_illustori_10():
+    state = started("Maxx", rules=REVERSE)
+    assert is_put_to_vote(state, "bob", "Mixx")
+
+
+def test_reverse_direction_is_a_validated_table_option_5_3_2():
+    decider = TableDecider(GAME)
+    bad = decider.decide(
+        decider.initial_state, Create(options={"reverse_direction": "middle"}), ctx("ann"),
+    )
+    assert isinstance(bad, Rejection) and bad.code == "bad_option"
+    assert "reverse_direction" in bad.message
+
+
+def test_german_reverse_umlauts_and_qxz_penalty_illustori_11():
+    """Illustori 11: ä/ö/ü/ß stand for a/o/u/s; a text starting with q, x or z is penalised."""
+    state = started("Ärger", rules=GERMAN)
+    assert is_put_to_vote(state, "bob", "Apfel") and is_put_to_vote(state, "bob", "Äpfel")
+    assert is_refused(state, "bob", "Birne")
+    end = started("Mast", rules=Rules(mode="german_reverse", reverse_direction="end"))
+    assert is_penalised(end, "bob", "Zoom")  # ends with m as chained, starts with z
+    assert is_put_to_vote(end, "bob", "Baum")
+    assert is_put_to_vote(end, "bob", "Straße warm")  # ß is a letter of the German alphabet
+
+
+def test_german_start_with_qxz_is_penalised_illustori_11():
+    state, events = run(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Zebra"))
+    assert events == [StartPenalised(player="ann", text="Zebra", reasons=["starts_with_qxz"])]
+
+
+def test_german_alphabet_has_no_other_accents_5_3_4():
+    state = started("Ärger", rules=GERMAN)
+    assert rejected(state, "bob", PlayCard(card="c06", text="Apfel é")).code == "bad_text"
+
+
+def test_english_folds_accents_and_ligatures_5_3_4():
+    """5.3-4: NFD without marks, ß -> s, æ -> a, œ -> o, compared without case."""
+    assert letters("Œuvre Café Straße Æon", "english") == tuple("ouvrecafestraseaon")
+    state = started("Café")
+    assert is_put_to_vote(state, "bob", "Éclair") and is_put_to_vote(state, "bob", "fall")
+    assert is_put_to_vote(started("Lœ"), "bob", "Oak")
+
+
+def test_japanese_mode_is_not_offered_illustori_12():
+    """Illustori 12 (Japanese) is out of scope: the option is refused with a clear message."""
+    decider = TableDecider(GAME)
+    bad = decider.decide(decider.initial_state, Create(options={"mode": "japanese"}), ctx("ann"))
+    assert isinstance(bad, Rejection) and bad.code == "bad_option" and "english" in bad.message
+
+
+# --- prohibitions (Illustori 13-15) ---------------------------------------------------------
+
+def test_no_repeat_worked_example_i2_illustori_13():
+    """I-2: after "Moon", must start with N; "Nation" penalised, "Night" fine, "Oasis" refused."""
+    state = started("Moon", rules=NO_REPEAT)
+    assert is_penalised(state, "bob", "Nation")
+    assert is_put_to_vote(state, "bob", "Night")
+    assert rejected(state, "bob", PlayCard(card="c06", text="Oasis")).code == "does_not_chain"
+
+
+def test_used_letters_worked_example_i3_illustori_14():
+    """I-3: "New apple" -> U={n,e}; "Evening" -> U={n,e,g}; "Gown" penalised; "Gold" -> U+d."""
+    state = started("New apple", rules=USED)
+    assert state.used == ("e", "n")
+    state, _ = chain(state, "bob", "Evening")
+    assert state.used == ("e", "g", "n")
+    assert is_penalised(state, "cid", "Gown")
+    state, _ = chain(state, "cid", "Gold")
+    assert state.used == ("d", "e", "g", "n")
+
+
+def test_used_letters_switches_english_to_the_last_letter_illustori_14():
+    state = started("New apple", rules=USED)
+    assert rejected(state, "bob", PlayCard(card="c06", text="Lemon")).code == "does_not_chain"
+
+
+def test_used_letters_exempts_the_forced_letter_in_reverse_end_illustori_14():
+    """Reverse, direction "end": the forced letter is the last one, the free one the first."""
+    rules = Rules(mode="english_reverse", reverse_direction="end", no_used_letters=True)
+    state = started("Moon", rules=rules)  # U = {m, n}
+    assert state.used == ("m", "n")
+    assert is_put_to_vote(state, "bob", "Broom")  # ends with m (forced, exempt)
+    assert is_penalised(state, "bob", "Nim")  # starts with n (free, used)
+
+
+def test_rejected_text_adds_nothing_to_used_letters_illustori_14():
+    state = started("New apple", rules=USED)
+    state, _ = chain(state, "bob", "Evening", accept=False)
+    assert state.used == ("e", "n")
+
+
+def test_clearing_after_every_player_failed_example_i6_illustori_15():
+    """I-6: P2 swaps, P3 rejected, P4 penalised, P1 swaps -> U cleared before P2's turn."""
+    rules = Rules(no_used_letters=True)
+    state = started("New apple", rules=rules)
+    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
+    state, _ = chain(state, "cid", "Eagle", accept=False)
+    state, events = run(state, "dan", PlayCard(card="c16", text="Emu xx"))
+    assert isinstance(events[0], CardPenalised)
+    assert state.used == ("e", "n") and state.failed_turns == 3
+    state, events = run(state, "ann", SwapCards(cards=["c01"]))
+    assert events[-2:] == [
+        TurnEnded(player="ann", accepted=False, next_player="bob"),
+        UsedLettersCleared(reason="all_failed"),
+    ]
+    assert state.used == () and state.failed_turns == 0 and players_to_act(state) == ["bob"]
+    # the chaining requirement on the current text still applies after clearing
+    assert is_refused(state, "bob", "Apple") and is_put_to_vote(state, "bob", "Echo")
+
+
+def test_an_accepted_chain_resets_the_failure_count_illustori_15():
+    state = started("New apple", rules=USED)
+    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
+    state, _ = chain(state, "cid", "Eagle", accept=False)
+    state, _ = chain(state, "dan", "Egg")
+    assert state.failed_turns == 0
+    state, events = run(state, "ann", SwapCards(cards=["c01"]))
+    assert not any(isinstance(e, UsedLettersCleared) for e in events)
+
+
+def test_clearing_when_every_letter_is_used_illustori_15():
+    state = started("New apple", rules=USED)
+    state = msgspec.structs.replace(state, used=tuple("abcdefhijklmnopqrstuvwxyz"))  # no g
+    state, events = chain(state, "bob", "Evening")
+    assert events[-1] == UsedLettersCleared(reason="alphabet_full")
+    assert state.used == ()
+
+
+# --- end (Illustori 16-18) ------------------------------------------------------------------
+
+def test_last_round_worked_example_i7_illustori_16_17():
+    """I-7: P3 empties their hand -> P4 and P1 still play; after P1's turn the game ends;
+    the winners are every player with 0 cards."""
+    state = started("Moon")
+    one_card = {p: state.hands[p][:1] for p in state.players}
+    state = msgspec.structs.replace(state, hands={**state.hands, "cid": one_card["cid"]})
+    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
+    state, events = chain(state, "cid", "Night")
+    assert LastRoundStarted(player="cid") in events and state.last_round
+    assert events[-1] == TurnEnded(player="cid", accepted=True, next_player="dan")
+    assert not GAME.is_terminal(state)
+    state, _ = run(state, "dan", SwapCards(cards=["c16"]))
+    assert players_to_act(state) == ["ann"]
+    state = msgspec.structs.replace(state, hands={**state.hands, "ann": ("c01",)})
+    state, events = chain(state, "ann", "Train")
+    assert events[-1] == TurnEnded(player="ann", accepted=True, next_player=None)
+    assert GAME.is_terminal(state) and players_to_act(state) == []
+    res = result(state)
+    assert sorted(res.winners) == ["ann", "cid"]
+    assert res.details["cards_left"] == {"ann": 0, "bob": 5, "cid": 0, "dan": 5}
+    assert [s.rank for s in res.ranking if s.player in ("ann", "cid")] == [1, 1]
+
+
+def test_first_player_emptying_their_hand_ends_the_game_at_once_illustori_16():
+    state = started("Moon", n=3)
+    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
+    state, _ = run(state, "cid", SwapCards(cards=["c11"]))
+    state = msgspec.structs.replace(state, hands={**state.hands, "ann": ("c01",)})
+    state, events = chain(state, "ann", "Night")
+    assert events[-2:] == [
+        LastRoundStarted(player="ann"), TurnEnded(player="ann", accepted=True, next_player=None),
+    ]
+    assert result(state).winners == ["ann"]
+
+
+def test_nobody_with_an_empty_hand_means_no_winner_illustori_17():
+    """Illustori 17 (ASSUMED): no empty hand, no winner (a draw)."""
+    state = msgspec.structs.replace(started("Moon"), phase="over")
+    res = result(state)
+    assert res.winners == [] and all(s.rank == 1 for s in res.ranking)
+
+
+def test_whole_game_through_the_table_ends_with_game_ended_illustori_16():
+    """Through the platform's table: the first player chains their last card, the last
+    round ends with their turn, and the table appends `game_ended` with the winners."""
+    decider = TableDecider(GAME)
+    table = decider.initial_state
+
+    def send(actor: str, command: Command) -> list:
+        nonlocal table
+        events = decider.decide(table, command, ctx(actor))
+        assert not isinstance(events, Rejection), events
+        table = fold(decider.evolve, events, table)
+        return list(events)
+
+    send("ann", Create(seats=3))
+    send("bob", Join())
+    send("cid", Join())
+    send("ann", Start())
+    assert table.status == "running"
+    game = table.game
+    one_card = msgspec.structs.replace(game, hands={**game.hands, "ann": game.hands["ann"][:1]})
+    table = msgspec.structs.replace(table, game=one_card)
+    send("ann", ProposeStart(text="Moon"))
+    send("bob", Vote(yes=True))
+    send("cid", Vote(yes=True))
+    send("bob", SwapCards(cards=[table.game.hands["bob"][0]]))
+    send("cid", SwapCards(cards=[table.game.hands["cid"][0]]))
+    send("ann", PlayCard(card=table.game.hands["ann"][0], text="Night"))
+    send("bob", Vote(yes=True))
+    events = send("cid", Vote(yes=False))
+    assert type(events[-1]).__name__ == "GameEnded"
+    assert table.status == "ended" and table.result.winners == ["ann"]
+    assert decider.player_view(table, None)["result"]["winners"] == ["ann"]
+
+
+def test_evolve_never_mutates_its_input():
+    state = given(dealt(rules=USED))
+    for actor, command in [("ann", ProposeStart(text="New apple")), ("bob", Vote(yes=True)),
+                           ("cid", Vote(yes=True)), ("dan", Vote(yes=True)),
+                           ("bob", PlayCard(card="c06", text="Evening")),
+                           ("ann", Vote(yes=False)), ("cid", Vote(yes=False)),
+                           ("dan", Vote(yes=False)), ("cid", SwapCards(cards=["c11", "c12"]))]:
+        for event in when(state, actor, command):
+            before = msgspec.to_builtins(state)
+            after = evolve(state, event)
+            assert msgspec.to_builtins(state) == before and after is not state
+            state = after
+
+
+# --- rejections and options -----------------------------------------------------------------
+
+def ctx(actor: str, seed: int = 0) -> Context:
+    return Context(actor=actor, rng=Random(seed))
+
+
+def test_not_your_turn():
+    state = started("Moon")
+    assert rejected(state, "cid", PlayCard(card="c11", text="Night")).code == "not_your_turn"
+    assert rejected(given(dealt()), "bob", ProposeStart(text="Moon")).code == "not_your_turn"
+    voting, _ = run(state, "bob", PlayCard(card="c06", text="Night"))
+    assert rejected(voting, "bob", Vote(yes=True)).code == "not_your_turn"  # own text
+
+
+def test_already_voted():
+    state, _ = run(started("Moon"), "bob", PlayCard(card="c06", text="Night"))
+    state, _ = run(state, "cid", Vote(yes=True))
+    assert rejected(state, "cid", Vote(yes=False)).code == "already_voted"
+
+
+def test_wrong_phase():
+    state = started("Moon")
+    assert rejected(state, "bob", Vote(yes=True)).code == "wrong_phase"
+    assert rejected(state, "bob", ProposeStart(text="Moon")).code == "wrong_phase"
+    naming = given(dealt())
+    assert rejected(naming, "ann", PlayCard(card="c01", text="Moon")).code == "wrong_phase"
+    assert rejected(naming, "ann", SwapCards(cards=["c01"])).code == "wrong_phase"
+    assert rejected(naming, "ann", PassTurn()).code == "wrong_phase"
+    voting, _ = run(state, "bob", PlayCard(card="c06", text="Night"))
+    assert rejected(voting, "cid", SwapCards(cards=["c11"])).code == "wrong_phase"
+
+
+def test_card_not_in_hand():
+    state = started("Moon")
+    assert rejected(state, "bob", PlayCard(card="c01", text="Night")).code == "card_not_in_hand"
+    assert rejected(state, "bob", SwapCards(cards=["c06", "c99"])).code == "card_not_in_hand"
+
+
+def test_swap_needs_distinct_cards():
+    state = started("Moon")
+    assert rejected(state, "bob", SwapCards(cards=[])).code == "no_cards"
+    assert rejected(state, "bob", SwapCards(cards=["c06", "c06"])).code == "duplicate_card"
+
+
+def test_foreign_command_is_bad_command():
+    class Shout(Command, frozen=True, kw_only=True):
+        pass
+
+    assert rejected(started("Moon"), "bob", Shout()).code == "bad_command"
+
+
+@pytest.mark.parametrize("options", [
+    {"mode": "klingon"},
+    {"reverse_direction": "up"},
+    {"deck_size": 10},
+    {"deck_size": 61},
+    {"no_used_letters": "yes"},
+    {"colour": "red"},
+])
+def test_bad_options_are_refused_at_create(options):
+    decider = TableDecider(GAME)
+    outcome = decider.decide(decider.initial_state, Create(options=options, seats=4), ctx("ann"))
+    assert isinstance(outcome, Rejection) and outcome.code == "bad_option", outcome
+
+
+def test_deck_size_must_cover_every_seat():
+    decider = TableDecider(GAME)
+    empty = decider.initial_state
+    outcome = decider.decide(empty, Create(options={"deck_size": 30}, seats=6), ctx("ann"))
+    assert isinstance(outcome, Rejection) and "31" in outcome.message
+    ok = decider.decide(empty, Create(options={"deck_size": 31}, seats=6), ctx("ann"))
+    assert not isinstance(ok, Rejection)
+
+
+def test_setup_refuses_a_deck_too_small_for_the_players():
+    outcome = GAME.setup(IllustoriOptions(deck_size=15), ("ann", "bob", "cid"), Random(0))
+    assert isinstance(outcome, Rejection) and outcome.code == "bad_option"
+
+
+def test_player_range_is_three_to_six():
+    assert (GAME.min_players, GAME.max_players) == (3, 6)
+
+
+# --- views, redaction, events ---------------------------------------------------------------
+
+def test_each_seat_sees_only_its_own_hand_and_nobody_the_stack():
+    state = started("Moon")
+    view = GAME.player_view(state, "bob")
+    assert [c["card"] for c in view["hand"]] == list(state.hands["bob"])
+    assert view["hand_sizes"] == {"ann": 5, "bob": 5, "cid": 5, "dan": 5}
+    text = repr(view)
+    assert not any(c in text for p in ("ann", "cid", "dan") for c in state.hands[p])
+    assert not any(c in text for c in state.stack) and view["stack_size"] == len(state.stack)
+    spectator = GAME.player_view(state, None)
+    assert spectator["hand"] is None
+    assert not any(c in repr(spectator) for h in state.hands.values() for c in h)
+
+
+def test_redact_hides_hands_stack_and_draws():
+    setup = dealt()
+    for viewer in ("bob", None):
+        seen = GAME.redact(setup, viewer)
+        assert all(h == [None] * 5 for p, h in seen.hands.items() if p != viewer)
+        assert seen.stack == [None] * len(setup.stack)
+    assert GAME.redact(setup, "bob").hands["bob"] == setup.hands["bob"]
+    drawn = CardsDrawn(player="bob", cards=["c22"])
+    assert GAME.redact(drawn, "bob") == drawn
+    assert GAME.redact(drawn, "cid").cards == [None]
+    assert GAME.redact(StackReshuffled(stack=["c01", "c02"]), "bob").stack == [None, None]
+
+
+def test_events_round_trip_through_json():
+    decider = TableDecider(GAME)
+    state = started("New apple", rules=USED)
+    _, events = run(state, "bob", SwapCards(cards=["c06"]))
+    for event in [dealt(rules=USED), *events, VoteCast(player="ann", yes=None)]:
+        wire = msgspec.json.encode(event)
+        assert msgspec.json.decode(wire, type=decider.event_type) == event
+
+
+def test_legal_commands_are_all_accepted():
+    for rules in (ENGLISH, REVERSE, REVERSE_END, GERMAN, NO_REPEAT, USED,
+                  Rules(mode="german_reverse", reverse_direction="end", no_used_letters=True,
+                        no_repeated_letter=True)):
+        naming = given(dealt(rules=rules))
+        for command in legal_commands(naming, "ann"):
+            assert not isinstance(when(naming, "ann", command), Rejection)
+        state = started("Moon" if rules.mode == "english" else "Mond", rules=rules)
+        commands = legal_commands(state, "bob")
+        assert any(isinstance(c, PlayCard) for c in commands)
+        for command in commands:
+            assert not isinstance(when(state, "bob", command), Rejection), (rules, command)
+        assert legal_commands(state, "cid") == []
