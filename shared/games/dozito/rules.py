@@ -1,0 +1,370 @@
+"""Dozito's rules (RULES.md section 2): options, setup, decide, evolve and the queries."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import msgspec
+
+from shared.games.decider import (
+    Command, Context, Event, Options, PlayerId, Rejection, Result, Standing,
+)
+from shared.games.dozito.cards import (
+    CARDS_PER_DISCARD_PILE_AT_SETUP, DECKS, DEFAULT_DECK, DEFAULT_ROUNDS, DISCARD_PILES,
+    ROUND_CHOICES, SLOTS, cards_needed,
+)
+from shared.games.dozito.messages import (
+    CardDiscarded, CardDrawn, CardPlaced, DiscardCard, DiscardTaken, DrawCard, DrawPileRebuilt,
+    GameSetUp, OneColourGridCompleted, PlaceCard, RoundDealt, RoundEndTriggered, RoundScored,
+    TakeDiscard, TurnStarted,
+)
+from shared.games.dozito.state import (
+    State, is_one_colour_grid, score_grid, stop_triggers, targets, visible_grid,
+)
+
+replace = msgspec.structs.replace
+
+ACTING_PHASES = frozenset({"turn_start", "place_or_discard", "must_place", "must_discard"})
+
+
+class DozitoOptions(Options, frozen=True, kw_only=True):
+    rounds: int = DEFAULT_ROUNDS  # Dozito 12: 1 or 3
+    deck: str = DEFAULT_DECK  # the deck table file deck_<name>.json (composition ASSUMED)
+
+
+def check_options(options: DozitoOptions, seats: int) -> str | None:
+    if options.rounds not in ROUND_CHOICES:
+        allowed = " or ".join(str(r) for r in ROUND_CHOICES)
+        return f"rounds must be {allowed}, not {options.rounds}."
+    if options.deck not in DECKS:
+        return f"Unknown deck {options.deck!r}; the decks are: {', '.join(sorted(DECKS))}."
+    needed = cards_needed(seats)
+    if len(DECKS[options.deck]) < needed:
+        return (
+            f"The {options.deck} deck has {len(DECKS[options.deck])} cards; "
+            f"{seats} players need at least {needed}."
+        )
+    return None
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+def setup(
+    options: DozitoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+) -> list[Event] | Rejection:
+    """Dozito 1-3 for round 1: the deck table, a shuffled deal, a random first player."""
+    problem = check_options(options, len(players))
+    if problem:
+        return Rejection("bad_option", problem)
+    deck = list(DECKS[options.deck])
+    started = GameSetUp(players=list(players), rounds=options.rounds, deck=deck)
+    first = rng.choice(players)  # Dozito 3: round 1 at random (ASSUMED)
+    return [started, _deal(players, [c.id for c in deck], 1, first, rng)]
+
+
+def _deal(
+    players: Sequence[PlayerId], card_ids: list[str], round_: int, first: PlayerId,
+    rng: random.Random,
+) -> RoundDealt:
+    """Dozito 1-2: shuffle all cards, 12 face down per player (slot by slot), one card face up
+    onto each discard pile, the rest is the draw pile."""
+    order = sorted(card_ids)
+    rng.shuffle(order)
+    n = len(SLOTS)
+    grids: dict[PlayerId, list[str | None]] = {
+        p: list(order[i * n:(i + 1) * n]) for i, p in enumerate(players)
+    }
+    rest = order[len(players) * n:]
+    k = CARDS_PER_DISCARD_PILE_AT_SETUP
+    discards = [rest[i * k:(i + 1) * k] for i in range(DISCARD_PILES)]
+    draw: list[str | None] = list(rest[DISCARD_PILES * k:])
+    return RoundDealt(round=round_, first_player=first, grids=grids, discards=discards, draw=draw)
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+
+def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
+    actor = ctx.actor
+    if actor not in players_to_act(state):
+        if state.phase == "game_over":
+            return Rejection("game_over", "The game is over.")
+        return Rejection("not_your_turn", f"It is {state.current}'s turn, not yours.")
+    match command:
+        case TakeDiscard(pile=pile):
+            return _take_discard(state, actor, pile)
+        case DrawCard():
+            return _draw(state, actor, ctx.rng)
+        case PlaceCard(slot=slot):
+            return _place(state, actor, slot)
+        case DiscardCard(pile=pile):
+            return _discard(state, actor, pile, ctx.rng)
+    return Rejection("bad_command", f"Dozito has no command {type(command).__name__}.")
+
+
+def _holding(state: State) -> Rejection:
+    return Rejection(
+        "card_in_hand",
+        f"You already hold {state.hand}: place it or discard it before anything else.",
+    )
+
+
+def _bad_pile(pile: int) -> Rejection | None:
+    if 0 <= pile < DISCARD_PILES:
+        return None
+    return Rejection(
+        "bad_pile", f"There is no discard pile {pile}; the piles are 0 to {DISCARD_PILES - 1}.",
+    )
+
+
+def _take_discard(state: State, actor: PlayerId, pile: int) -> list[Event] | Rejection:
+    """Dozito 4 (choice A)."""
+    if state.phase != "turn_start":
+        return _holding(state)
+    if bad := _bad_pile(pile):
+        return bad
+    if not state.discards[pile]:
+        return Rejection("empty_pile", f"Discard pile {pile} is empty; take from the other one.")
+    return [DiscardTaken(player=actor, pile=pile, card=state.discards[pile][-1])]
+
+
+def _draw(state: State, actor: PlayerId, rng: random.Random) -> list[Event] | Rejection:
+    """Dozito 5 (choice B), with 2.3-4 when the draw pile has run out."""
+    if state.phase != "turn_start":
+        return _holding(state)
+    if state.draw:
+        return [CardDrawn(player=actor, card=state.draw[0])]
+    if not state.can_rebuild_draw():
+        return Rejection(
+            "draw_pile_empty",
+            "The draw pile is empty and the discard piles hold only their top cards; "
+            "take a discard instead.",
+        )
+    under = sorted(c for pile in state.discards for c in pile[:-1])
+    rng.shuffle(under)
+    return [DrawPileRebuilt(draw=list(under)), CardDrawn(player=actor, card=under[0])]
+
+
+def _place(state: State, actor: PlayerId, slot: int) -> list[Event] | Rejection:
+    """Dozito 4-7 and 9: put the card in hand into a slot; the slot's card is replaced."""
+    if state.phase == "turn_start":
+        return Rejection("no_card_in_hand", "Take a discard or draw a card first.")
+    if state.phase == "must_discard":
+        return Rejection(
+            "must_discard", f"{state.hand} was replaced and must go onto a discard pile.",
+        )
+    if slot not in SLOTS:
+        return Rejection("bad_slot", f"There is no slot {slot}; the slots are 1 to {len(SLOTS)}.")
+    assert state.hand is not None
+    card = state.card(state.hand)
+    if slot not in targets(card):
+        return Rejection(
+            "wrong_slot", f"{card.id} can only go into slot {card.number}, not slot {slot}.",
+        )
+    return [CardPlaced(
+        player=actor, slot=slot, card=card.id, replaced=state.grids[actor][slot - 1],
+        replaced_was_face_up=state.face_up[actor][slot - 1],
+    )]
+
+
+def _discard(
+    state: State, actor: PlayerId, pile: int, rng: random.Random,
+) -> list[Event] | Rejection:
+    """Put the card in hand onto a discard pile (2.3-5: the player's choice); the turn ends."""
+    if state.phase == "turn_start":
+        return Rejection("no_card_in_hand", "You hold no card to discard; take or draw first.")
+    if state.phase == "must_place":
+        return Rejection(
+            "must_place",
+            f"{state.hand} was taken from a discard pile and must be placed in your grid.",
+        )
+    if bad := _bad_pile(pile):
+        return bad
+    assert state.hand is not None
+    card = state.card(state.hand)
+    # Dozito 8: a Replay discarded from the grid or from the draw gives a new turn (2.3-3:
+    # one taken from a discard pile cannot be discarded, it must be placed).
+    extra = card.kind == "replay" and state.hand_from in ("draw", "grid")
+    discarded = CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra)
+    return [discarded, *_end_turn(evolve(state, discarded), rng)]
+
+
+def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId]:
+    """The other players in seating order, starting after `player`."""
+    i = players.index(player)
+    return [players[(i + k) % len(players)] for k in range(1, len(players))]
+
+
+def _end_turn(state: State, rng: random.Random) -> list[Event]:
+    """What follows a turn's end: an instant win, the round end trigger, the next turn, the
+    round's scoring and the next deal."""
+    player = state.current
+    if is_one_colour_grid(state, player):  # 2.3-9: checked at the end of every turn
+        return [OneColourGridCompleted(player=player), _scored(state)]
+    events: list[Event] = []
+    if state.ending_by is None and state.all_face_up(player):  # Dozito 10
+        trigger = RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player))
+        events.append(trigger)
+        state = evolve(state, trigger)
+    if state.extra_turn:  # Dozito 8, also during the last turns (2.3-7)
+        return [*events, TurnStarted(player=player, extra_turn=True)]
+    if state.ending_by is None:
+        return [*events, TurnStarted(player=_seats_after(state.players, player)[0])]
+    if state.last_turns:
+        return [*events, TurnStarted(player=state.last_turns[0])]
+    scored = _scored(state)
+    events.append(scored)
+    state = evolve(state, scored)
+    if state.phase == "round_over":
+        events.append(_deal(
+            state.players, list(state.cards), state.round + 1, _next_first_player(state), rng,
+        ))
+    return events
+
+
+def _scored(state: State) -> RoundScored:
+    """Dozito 11: every player's round score from the face-up cards."""
+    return RoundScored(
+        round=state.round,
+        scores={p: score_grid(visible_grid(state, p)) for p in state.players},
+    )
+
+
+def _next_first_player(state: State) -> PlayerId:
+    """Dozito 3: the lowest total score; a tie goes to the earliest in seating order starting
+    from the previous first player (ASSUMED)."""
+    totals = state.totals()
+    order = [state.first_player, *_seats_after(state.players, state.first_player)]
+    return min(order, key=lambda p: totals[p])  # min keeps the first of equals
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case GameSetUp():
+            return State(
+                players=tuple(event.players), rounds=event.rounds,
+                cards={c.id: c for c in event.deck},
+            )
+        case RoundDealt():
+            return replace(
+                state, round=event.round, first_player=event.first_player,
+                grids={p: tuple(g) for p, g in event.grids.items()},  # type: ignore[misc]
+                face_up={p: (False,) * len(g) for p, g in event.grids.items()},
+                draw=tuple(event.draw), discards=tuple(tuple(d) for d in event.discards),  # type: ignore[arg-type]
+                current=event.first_player, phase="turn_start", hand=None, hand_from=None,
+                extra_turn=False, ending_by=None, last_turns=(),
+            )
+        case DiscardTaken(pile=pile, card=card):
+            discards = list(state.discards)
+            discards[pile] = discards[pile][:-1]
+            return replace(
+                state, discards=tuple(discards), hand=card, hand_from="discard",
+                phase="must_place",
+            )
+        case DrawPileRebuilt(draw=draw):
+            return replace(
+                state, draw=tuple(draw),  # type: ignore[arg-type]
+                discards=tuple(pile[-1:] for pile in state.discards),
+            )
+        case CardDrawn(card=card):
+            return replace(
+                state, draw=state.draw[1:], hand=card, hand_from="draw", phase="place_or_discard",
+            )
+        case CardPlaced(player=p, slot=slot, card=card, replaced=replaced):
+            i = slot - 1
+            grid = list(state.grids[p])
+            up = list(state.face_up[p])
+            grid[i], up[i] = card, True
+            ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
+            return replace(
+                state, grids={**state.grids, p: tuple(grid)}, face_up={**state.face_up, p: tuple(up)},
+                hand=replaced, hand_from="grid",
+                phase="must_discard" if ends else "place_or_discard",
+            )
+        case CardDiscarded(pile=pile, card=card, extra_turn=extra):
+            discards = list(state.discards)
+            discards[pile] = (*discards[pile], card)
+            return replace(
+                state, discards=tuple(discards), hand=None, hand_from=None, extra_turn=extra,
+                phase="turn_over",
+            )
+        case OneColourGridCompleted(player=p):
+            return replace(state, one_colour_winner=p)
+        case RoundEndTriggered(player=p, last_turns=last):
+            return replace(state, ending_by=p, last_turns=tuple(last))
+        case TurnStarted(player=p, extra_turn=extra):
+            last = state.last_turns
+            if not extra and p in last:
+                last = tuple(x for x in last if x != p)
+            return replace(
+                state, current=p, phase="turn_start", extra_turn=False, last_turns=last,
+            )
+        case RoundScored(round=round_, scores=scores):
+            over = state.one_colour_winner is not None or round_ >= state.rounds
+            return replace(
+                state, round_scores=(*state.round_scores, dict(scores)),
+                phase="game_over" if over else "round_over",
+            )
+    return state
+
+
+# --- queries --------------------------------------------------------------------------------
+
+
+def is_terminal(state: State) -> bool:
+    return state.phase == "game_over"
+
+
+def players_to_act(state: State) -> list[PlayerId]:
+    return [state.current] if state.phase in ACTING_PHASES else []
+
+
+def legal_commands(state: State, player: PlayerId) -> list[Command]:
+    if player not in players_to_act(state):
+        return []
+    piles = range(DISCARD_PILES)
+    match state.phase:
+        case "turn_start":
+            out: list[Command] = [TakeDiscard(pile=i) for i in piles if state.discards[i]]
+            if state.can_draw():
+                out.append(DrawCard())
+            return out
+        case "must_discard":
+            return [DiscardCard(pile=i) for i in piles]
+    assert state.hand is not None
+    out = [PlaceCard(slot=s) for s in targets(state.card(state.hand))]
+    if state.phase == "place_or_discard":
+        out += [DiscardCard(pile=i) for i in piles]
+    return out
+
+
+def result(state: State) -> Result:
+    """Dozito 12: highest total; tie -> highest single-round score; still tied -> shared.
+    A one-colour grid (Dozito 11) wins outright, the others ranked after it as usual."""
+    totals = state.totals()
+    best = {p: max((r[p].total for r in state.round_scores), default=0) for p in state.players}
+    winner = state.one_colour_winner
+
+    def key(p: PlayerId) -> tuple[int, int, int]:
+        return (0 if p == winner else 1, -totals[p], -best[p])
+
+    ordered = sorted(state.players, key=key)
+    ranking: list[Standing] = []
+    for i, p in enumerate(ordered):
+        rank = ranking[-1].rank if i and key(p) == key(ordered[i - 1]) else i + 1
+        ranking.append(Standing(player=p, rank=rank, score=totals[p]))
+    details = {
+        "round_scores": {p: [r[p].total for r in state.round_scores] for p in state.players},
+        "best_round": best,
+        "rounds": [msgspec.to_builtins(r) for r in state.round_scores],
+        "one_colour_grid": winner,
+    }
+    return Result(
+        scores=totals, ranking=ranking,
+        winners=[s.player for s in ranking if s.rank == 1], details=details,
+    )

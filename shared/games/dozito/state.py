@@ -1,0 +1,117 @@
+"""Dozito's state and the pure queries on it (targets, groups, scores)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from shared.games.decider import PlayerId
+from shared.games.dozito.cards import (
+    GROUP_POINTS, NEIGHBOURS, SLOTS, Card,
+)
+from shared.games.dozito.messages import HandFrom, RoundScore
+
+# turn_start: choose A or B; place_or_discard: a drawn or flipped card in hand;
+# must_place: a card taken from a discard pile; must_discard: a replaced card that must go;
+# turn_over: between the last discard and the next TurnStarted (inside one command only);
+# round_over: between RoundScored and the next RoundDealt; game_over: the end.
+Phase = Literal[
+    "setup", "turn_start", "place_or_discard", "must_place", "must_discard", "turn_over",
+    "round_over", "game_over",
+]
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    players: tuple[PlayerId, ...] = ()
+    rounds: int = 0
+    cards: dict[str, Card] = {}
+    round: int = 0
+    first_player: PlayerId = ""
+    grids: dict[PlayerId, tuple[str, ...]] = {}  # slot s at index s-1
+    face_up: dict[PlayerId, tuple[bool, ...]] = {}
+    draw: tuple[str, ...] = ()  # top first
+    discards: tuple[tuple[str, ...], ...] = ()  # each bottom to top
+    current: PlayerId = ""
+    phase: Phase = "setup"
+    hand: str | None = None
+    hand_from: HandFrom | None = None
+    extra_turn: bool = False  # a Replay was discarded this turn (Dozito 8)
+    ending_by: PlayerId | None = None  # Dozito 10
+    last_turns: tuple[PlayerId, ...] = ()
+    round_scores: tuple[dict[PlayerId, RoundScore], ...] = ()
+    one_colour_winner: PlayerId | None = None
+
+    def card(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def all_face_up(self, player: PlayerId) -> bool:
+        return all(self.face_up[player])
+
+    def can_rebuild_draw(self) -> bool:
+        """Dozito 2.3-4: are there cards under the discard piles' tops?"""
+        return any(len(pile) > 1 for pile in self.discards)
+
+    def can_draw(self) -> bool:
+        return bool(self.draw) or self.can_rebuild_draw()
+
+    def totals(self) -> dict[PlayerId, int]:
+        return {p: sum(r[p].total for r in self.round_scores) for p in self.players}
+
+
+def targets(card: Card) -> tuple[int, ...]:
+    """The slots a card may go to: its number's slot; any slot for a Joker (Dozito 2.1)."""
+    return SLOTS if card.number is None else (card.number,)
+
+
+def stop_triggers(card: Card, hand_from: HandFrom | None) -> bool:
+    """Dozito 7 and 2.3-2: a STOP from the draw or flipped from the grid ends the turn when
+    placed; a STOP taken from a discard pile is an ordinary card."""
+    return card.kind == "stop" and hand_from in ("draw", "grid")
+
+
+def groups(grid: tuple[Card | None, ...]) -> list[list[int]]:
+    """Maximal same-colour groups of face-up cards, orthogonally connected (Dozito 11).
+    `grid` holds the card in slot s at index s-1, None where the card is face down."""
+    seen: set[int] = set()
+    found: list[list[int]] = []
+    for start in SLOTS:
+        card = grid[start - 1]
+        if card is None or start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            slot = stack.pop()
+            group.append(slot)
+            for n in NEIGHBOURS[slot]:
+                other = grid[n - 1]
+                if n not in seen and other is not None and other.colour == card.colour:
+                    seen.add(n)
+                    stack.append(n)
+        found.append(sorted(group))
+    return found
+
+
+def score_grid(grid: tuple[Card | None, ...]) -> RoundScore:
+    """Dozito 11: group points by size, plus 1 per sun, face-up cards only. A group of 12
+    wins the game instead of scoring (it has no entry in the points table: 0 here)."""
+    sizes = sorted((len(g) for g in groups(grid)), reverse=True)
+    group_points = sum(GROUP_POINTS.get(size, 0) for size in sizes)
+    suns = sum(card.suns for card in grid if card is not None)
+    return RoundScore(groups=sizes, group_points=group_points, suns=suns, total=group_points + suns)
+
+
+def visible_grid(state: State, player: PlayerId) -> tuple[Card | None, ...]:
+    """`player`'s grid as anyone sees it: face-down cards as None."""
+    return tuple(
+        state.cards[c] if up else None
+        for c, up in zip(state.grids[player], state.face_up[player], strict=True)
+    )
+
+
+def is_one_colour_grid(state: State, player: PlayerId) -> bool:
+    """Dozito 11 / 2.3-8-9: all 12 face up and one colour (Jokers count with their colour)."""
+    if not state.all_face_up(player):
+        return False
+    return len({state.cards[c].colour for c in state.grids[player]}) == 1

@@ -1,0 +1,121 @@
+"""What each viewer sees of Dozito, the replay cut, and the bot.
+
+Hidden from everyone, the owner included: every face-down grid card and the draw pile's
+order. Public: face-up cards, the card in hand (it was revealed when taken, drawn or
+flipped), the top card of each discard pile and the size of every pile.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from shared.games.decider import Event, PlayerId, View
+from shared.games.dozito.cards import GRID_COLUMNS, GRID_ROWS, NEIGHBOURS, Card
+from shared.games.dozito.messages import DrawPileRebuilt, RoundDealt
+from shared.games.dozito.state import State, visible_grid
+
+
+@cache
+def _card_items(card: Card) -> tuple[tuple[str, Any], ...]:
+    return tuple(msgspec.to_builtins(card).items())
+
+
+def _card(card: Card | None) -> dict[str, Any] | None:
+    """A card as a view shows it (a fresh dict: views are the caller's to keep)."""
+    return None if card is None else dict(_card_items(card))
+
+
+def player_view(state: State, viewer: PlayerId | None) -> View:
+    """The same for every seat and spectators: Dozito hides nothing from one player only."""
+    hand = state.cards[state.hand] if state.hand is not None else None
+    return {
+        "you": viewer,
+        "round": state.round,
+        "rounds": state.rounds,
+        "first_player": state.first_player,
+        "current": state.current,
+        "phase": state.phase,
+        "hand": _card(hand),
+        "hand_from": state.hand_from,
+        "grid_size": {"columns": GRID_COLUMNS, "rows": GRID_ROWS},
+        "grids": {p: [_card(c) for c in visible_grid(state, p)] for p in state.players},
+        "draw_size": len(state.draw),
+        "discards": [
+            {"top": _card(state.cards[pile[-1]]) if pile else None, "size": len(pile)}
+            for pile in state.discards
+        ],
+        "round_end_triggered_by": state.ending_by,
+        "last_turns": list(state.last_turns),
+        "round_scores": {
+            p: [r[p].total for r in state.round_scores] for p in state.players
+        },
+        "totals": state.totals() if state.players else {},
+        "one_colour_winner": state.one_colour_winner,
+    }
+
+
+def redact(event: Event, viewer: PlayerId | None) -> Event | None:
+    """Blank the face-down deal and the draw pile's order; the rest happens face up."""
+    match event:
+        case RoundDealt():
+            return msgspec.structs.replace(
+                event,
+                grids={p: [None] * len(g) for p, g in event.grids.items()},
+                draw=[None] * len(event.draw),
+            )
+        case DrawPileRebuilt():
+            return msgspec.structs.replace(event, draw=[None] * len(event.draw))
+    return event
+
+
+# --- bot ------------------------------------------------------------------------------------
+
+EXPLORE = 0.1  # how often the bot plays a random legal command instead of its best guess
+
+
+def _matches(grid: list[dict | None], slot: int, colour: str) -> int:
+    """Face-up neighbours of `slot` of `colour`."""
+    return sum(
+        1 for n in NEIGHBOURS[slot]
+        if grid[n - 1] is not None and grid[n - 1]["colour"] == colour  # type: ignore[index]
+    )
+
+
+def _place_value(grid: list[dict | None], card: dict, slot: int) -> float:
+    """A rough worth of putting `card` into `slot`: revealing is progress; colour matches and
+    suns are points."""
+    here = grid[slot - 1]
+    gain = 2 * _matches(grid, slot, card["colour"]) + card["suns"]
+    if here is None:
+        return 3 + gain
+    return gain - 2 * _matches(grid, slot, here["colour"]) - here["suns"] - 0.5
+
+
+def bot(view: View, rng: random.Random) -> dict[str, Any]:
+    """Greedy from its own seat's view: the best placement by `_place_value`, else discard."""
+    legal = view["legal"]
+    if rng.random() < EXPLORE:
+        return dict(rng.choice(legal))
+    grid = view["grids"][view["you"]]
+    hand = view["hand"]
+
+    def value(command: dict[str, Any]) -> float:
+        match command["type"]:
+            case "take_discard":
+                card = view["discards"][command["pile"]]["top"]
+                slots = range(1, len(grid) + 1) if card["number"] is None else [card["number"]]
+                return max(_place_value(grid, card, s) for s in slots) - 1
+            case "draw_card":
+                return 1.5
+            case "place_card":
+                return _place_value(grid, hand, command["slot"])
+            case "discard_card":
+                return 4.0 if hand["kind"] == "replay" and view["hand_from"] != "discard" else 0.0
+        return 0.0
+
+    scored = [(value(c) + rng.random() * 0.01, c) for c in legal]
+    return dict(max(scored, key=lambda vc: vc[0])[1])

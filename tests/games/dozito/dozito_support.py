@@ -1,0 +1,78 @@
+"""Builders for the Dozito rules tests: given events, when a command, then events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from random import Random
+
+import msgspec
+
+from shared.games.decider import Command, Context, Event, Rejection, fold
+from shared.games.dozito.cards import DECKS, Card
+from shared.games.dozito.messages import GameSetUp, RoundDealt
+from shared.games.dozito.rules import decide, evolve
+from shared.games.dozito.state import State
+
+STANDARD: list[Card] = list(DECKS["standard"])
+PLAYERS = ("ann", "bob")
+
+
+def dealt(
+    grids: Mapping[str, Mapping[int, str]] | None = None,
+    *,
+    players: Sequence[str] = PLAYERS,
+    discards: Sequence[Sequence[str]] | None = None,
+    draw_top: Sequence[str] = (),
+    draw: Sequence[str] | None = None,
+    first: str = "ann",
+    rounds: int = 3,
+    deck: Sequence[Card] = STANDARD,
+) -> list[Event]:
+    """A game set up and dealt: the cards given where given, every other card filled in from
+    the deck in sorted id order (grids first, then the discard piles, then the draw pile)."""
+    grids = grids or {}
+    named = [c for g in grids.values() for c in g.values()]
+    named += [c for pile in discards or () for c in pile] + list(draw_top) + list(draw or ())
+    pool = [c.id for c in sorted(deck, key=lambda c: c.id) if c.id not in set(named)]
+    out_grids: dict[str, list[str | None]] = {}
+    for p in players:
+        out_grids[p] = [grids.get(p, {}).get(s) or pool.pop(0) for s in range(1, 13)]
+    piles = [list(pile) for pile in discards] if discards is not None else [[pool.pop(0)], [pool.pop(0)]]
+    pile_draw = list(draw_top) + (list(draw) if draw is not None else pool)
+    return [
+        GameSetUp(players=list(players), rounds=rounds, deck=list(deck)),
+        RoundDealt(round=1, first_player=first, grids=out_grids, discards=piles, draw=pile_draw),
+    ]
+
+
+def given(events: Iterable[Event], state: State | None = None) -> State:
+    return fold(evolve, events, state or State())
+
+
+def when(state: State, command: Command, actor: str, seed: int = 0) -> list[Event] | Rejection:
+    return decide(state, command, Context(actor=actor, rng=Random(seed)))
+
+
+def play(state: State, actor: str, *commands: Command) -> tuple[State, list[Event]]:
+    """Apply accepted commands in turn: the state after them and the events of the last."""
+    events: list[Event] = []
+    for command in commands:
+        out = when(state, command, actor)
+        assert not isinstance(out, Rejection), (command, out)
+        events = list(out)
+        state = given(events, state)
+    return state, events
+
+
+def face_up(state: State, player: str, slots: Iterable[int]) -> State:
+    """The state with these slots of `player`'s grid turned face up (a shortcut for a grid
+    that earlier turns revealed)."""
+    up = list(state.face_up[player])
+    for s in slots:
+        up[s - 1] = True
+    return msgspec.structs.replace(state, face_up={**state.face_up, player: tuple(up)})
+
+
+def card(colour: str, number: int | None, kind: str = "normal", suns: int = 0, id: str = "") -> Card:
+    name = id or f"{colour}-{number if number is not None else 'joker'}"
+    return Card(id=name, colour=colour, number=number, kind=kind, suns=suns)  # type: ignore[arg-type]

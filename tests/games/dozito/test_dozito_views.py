@@ -1,0 +1,93 @@
+"""Dozito views, replays and bot (RULES.md 2, "Hidden" in the issue): face-down cards are
+hidden from everyone, their owner included; the draw pile's order too; the top card of each
+discard pile and the size of every pile are public."""
+
+from __future__ import annotations
+
+from random import Random
+
+import msgspec
+
+from shared.games.decider import Context, Rejection
+from shared.games.dozito import GAME
+from shared.games.dozito.messages import DrawCard, DrawPileRebuilt, PlaceCard, RoundDealt
+from shared.games.dozito.rules import DozitoOptions, legal_commands, setup
+from shared.games.dozito.view import bot, player_view, redact
+from shared.games.table import Create, Join, Start, TableDecider
+
+from .dozito_support import dealt, face_up, given, play
+
+DECIDER = TableDecider(GAME)
+
+
+def _started(seed: int = 4):
+    table = DECIDER.initial_state
+    for actor, command in [("ann", Create(seats=3)), ("bob", Join()), ("cat", Join()),
+                           ("ann", Start())]:
+        out = DECIDER.decide(table, command, Context(actor=actor, rng=Random(seed)))
+        assert not isinstance(out, Rejection), out
+        for e in out:
+            table = DECIDER.evolve(table, e)
+    return table
+
+
+def test_views_after_the_deal_show_no_grid_card_and_no_draw_card_dozito_1_dozito_2():
+    table = _started()
+    state = table.game
+    for viewer in (None, "ann", "bob", "cat"):
+        view = DECIDER.player_view(table, viewer)
+        assert {"status", "seats", "to_act", "seat_count"} <= set(view)
+        assert view["status"] == "running" and view["to_act"] == [state.current]
+        assert all(c is None for g in view["grids"].values() for c in g)
+        assert view["draw_size"] == len(state.draw) == 75 - 36 - 2
+        assert [d["size"] for d in view["discards"]] == [1, 1]
+        assert [d["top"]["id"] for d in view["discards"]] == [p[-1] for p in state.discards]
+        text = msgspec.json.encode(view).decode()
+        for card in [*state.draw, *(c for g in state.grids.values() for c in g)]:
+            assert f'"{card}"' not in text
+        assert ("legal" in view) == (viewer == state.current)
+
+
+def test_seats_and_spectators_see_the_same_game():
+    table = _started()
+    views = [DECIDER.game.player_view(table.game, v) for v in (None, "ann", "bob")]
+    for v in views:
+        v.pop("you")
+    assert views[0] == views[1] == views[2]
+
+
+def test_redact_blanks_the_deal_and_a_rebuilt_draw_pile_but_not_the_discards():
+    events = setup(DozitoOptions(), ("ann", "bob"), Random(9))
+    deal = events[1]
+    for viewer in (None, "ann", "bob"):
+        seen = redact(deal, viewer)
+        assert isinstance(seen, RoundDealt)
+        assert seen.grids == {"ann": [None] * 12, "bob": [None] * 12}
+        assert seen.draw == [None] * len(deal.draw) and seen.discards == deal.discards
+        rebuilt = redact(DrawPileRebuilt(draw=["red-1", "blue-2"]), viewer)
+        assert rebuilt == DrawPileRebuilt(draw=[None, None])
+
+
+def test_flipped_and_placed_cards_become_visible_to_all():
+    state = given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
+    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=5))
+    for viewer in (None, "ann", "bob"):
+        view = player_view(state, viewer)
+        assert view["grids"]["ann"][4]["id"] == "green-5"
+        assert view["hand"]["id"] == "blue-8" and view["hand_from"] == "grid"
+        assert sum(c is not None for c in view["grids"]["ann"]) == 1
+
+
+def test_setup_refuses_a_deck_too_small_for_the_players():
+    out = setup(DozitoOptions(deck="four_colours"), ("a", "b", "c", "d", "e"), Random(0))
+    assert isinstance(out, Rejection) and out.code == "bad_option"
+
+
+def test_bot_plays_a_legal_command_and_prefers_revealing_a_card():
+    state = face_up(given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"])), "ann", [1])
+    state, _ = play(state, "ann", DrawCard())
+    view = player_view(state, "ann")
+    view["legal"] = msgspec.to_builtins(legal_commands(state, "ann"))
+    picks = [bot(view, Random(s)) for s in range(40)]
+    assert all(p in view["legal"] for p in picks)
+    assert picks.count({"type": "place_card", "slot": 5}) > 30
