@@ -1,0 +1,111 @@
+"""Builders for the Diced Tomatoes rules tests: given events, when a command, then events."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from shared.games.decider import Command, Context, Event, Rejection, fold
+from shared.games.diced_tomatoes import data
+from shared.games.diced_tomatoes.messages import (
+    DicedTomatoesOptions, DiceRolled, DiePlaced, EndTurn, KarmaGained, PlaceDie, PlantHarvested,
+    TakeDice,
+)
+from shared.games.diced_tomatoes.rules import decide, evolve, setup
+from shared.games.diced_tomatoes.state import State
+
+ANN, BOB, CY = "ann", "bob", "cy"
+
+
+class Rigged(random.Random):
+    """An rng whose die rolls are the given faces, in order (then seeded random ones)."""
+
+    def __init__(self, faces: Iterable[int] = ()) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def choice(self, seq):  # type: ignore[override]
+        if self.faces and tuple(seq) == data.FACES:
+            return self.faces.pop(0)
+        return super().choice(seq)
+
+
+def started(players: Sequence[str] = (ANN, BOB), last: str | None = None, **options) -> list[Event]:
+    """Setup with the starting roll rigged so that `last` (default: the last seat) rolls lowest."""
+    last = last or players[-1]
+    faces = [1 if p == last else 6 for p in players]
+    events = setup(DicedTomatoesOptions(**options), tuple(players), Rigged(faces))
+    assert not isinstance(events, Rejection)
+    return list(events)
+
+
+class Given:
+    """A growing log of events, its state, and `when` to try a command on it."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.events = list(events)
+
+    @property
+    def state(self) -> State:
+        return fold(evolve, self.events, State())
+
+    def when(self, actor: str, command: Command, faces: Iterable[int] = ()):
+        """The events (or Rejection) `command` by `actor` gives now; the log is unchanged."""
+        return decide(self.state, command, Context(actor=actor, rng=Rigged(faces)))
+
+    def play(self, actor: str, command: Command, faces: Iterable[int] = ()) -> list[Event]:
+        """Decide `command` and append its events; it must be accepted."""
+        events = self.when(actor, command, faces)
+        assert not isinstance(events, Rejection), events
+        self.events += events
+        return list(events)
+
+    def take(self, actor: str, faces: Sequence[int], red: int = 3, black: int = 0,
+             golden: int = 0) -> list[int]:
+        """Take and roll dice with these faces; the ids of the dice rolled, in `faces` order."""
+        (rolled,) = self.play(actor, TakeDice(red=red, black=black, golden=golden), faces)
+        assert isinstance(rolled, DiceRolled)
+        return list(rolled.dice)
+
+    def place(self, actor: str, die: int, owner: str, token: int) -> list[Event]:
+        return self.play(actor, PlaceDie(die=die, owner=owner, token=token))
+
+    def end(self, actor: str) -> list[Event]:
+        return self.play(actor, EndTurn())
+
+    def add(self, *events: Event) -> Given:
+        self.events += events
+        return self
+
+    def history_harvest(self, owner: str, value: int, completer: str | None = None) -> None:
+        """Facts of a past harvest of `owner` (a one-die plant, for brevity): seed rolled,
+        placed on token 0, harvested with `value`."""
+        state = self.state
+        die = next(d for d in state.bushel if state.colours[d] == data.RED)
+        slot = len(state.tracks[owner]) + 1
+        self.add(
+            DiceRolled(player=state.active, taken=[die], dice=[die], faces=[value]),
+            DiePlaced(player=state.active, die=die, face=value, owner=owner, token=0),
+            PlantHarvested(
+                owner=owner, token=0, seed=die, value=value, slot=slot, star=0, returned=[],
+                completer=completer or owner,
+            ),
+        )
+
+    def history_plant(self, owner: str, token: int, faces: Sequence[int]) -> list[int]:
+        """Facts of a plant of red dice with these faces on `owner`'s `token`."""
+        state = self.state
+        dice = [d for d in state.bushel if state.colours[d] == data.RED][: len(faces)]
+        self.add(DiceRolled(player=state.active, taken=dice, dice=dice, faces=list(faces)))
+        self.add(*[
+            DiePlaced(player=state.active, die=d, face=f, owner=owner, token=token)
+            for d, f in zip(dice, faces)
+        ])
+        return dice
+
+    def history_karma(self, player: str, karma: int) -> None:
+        self.add(KarmaGained(player=player, amount=0, karma=karma, thirds=0, reason="harvest"))
+
+
+def ids_of(state: State, colour: str) -> list[int]:
+    return [d for d, c in enumerate(state.colours) if c == colour]

@@ -1,0 +1,651 @@
+"""Diced Tomatoes rules (RULES.md section 3), given events / when a command / then events.
+
+Dice ids for two players without golden dice: red 0..21, black 22..25 (taken lowest id first).
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from shared.games.decider import Command, Context, Rejection, fold
+from shared.games.diced_tomatoes import GAME, data
+from shared.games.diced_tomatoes.messages import (
+    AdjustDie, DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, EndTurn,
+    FinalRoundTriggered, FlipSeed, GameStarted, InvertDie, KarmaGained, PlaceDie, PlantHarvested,
+    PlantUprooted, PlayEnded, RerollDie, SeedFlipped, SetDie, TakeDice, TurnEnded, UprootPlant,
+)
+from shared.games.diced_tomatoes.rules import (
+    decide, evolve, is_terminal, legal_commands, result, setup,
+)
+from shared.games.diced_tomatoes.state import Die, State, score_breakdown
+from shared.games.table import Create, TableDecider
+
+from .diced_tomatoes_support import ANN, BOB, CY, Given, Rigged, ids_of, started
+
+RED0, RED1, RED2, RED3, RED4 = 0, 1, 2, 3, 4
+BLACK0, BLACK1, BLACK2, BLACK3 = 22, 23, 24, 25
+
+
+def code(outcome) -> str:
+    assert isinstance(outcome, Rejection), outcome
+    return outcome.code
+
+
+def finish_turn(g: Given, actor: str) -> list:
+    """Place dice anywhere legal (first legal placement each time), then end the turn."""
+    while True:
+        places = [c for c in legal_commands(g.state, actor) if isinstance(c, PlaceDie)]
+        if not places:
+            return g.end(actor)
+        g.play(actor, places[0])
+
+
+# --- setup (Diced Tomatoes 1-2) --------------------------------------------------------------
+
+
+def test_setup_puts_11_red_and_2_black_dice_per_player_in_the_bushel_diced_tomatoes_1():
+    state = Given(started()).state
+    assert state.bushel_counts() == {"red": 22, "black": 4, "golden": 0}
+    assert state.bushel == tuple(range(26))
+    assert state.plants == {ANN: ((), (), ()), BOB: ((), (), ())}
+    assert state.tracks == {ANN: (), BOB: ()}
+    assert state.karma == {ANN: 3, BOB: 3}
+    assert state.phase == "take" and state.active == ANN
+
+
+def test_golden_sun_adds_one_golden_die_per_player_diced_tomatoes_1_and_17():
+    state = Given(started((ANN, BOB, CY), golden_sun=True)).state
+    assert state.bushel_counts() == {"red": 33, "black": 6, "golden": 3}
+    assert len(state.colours) == 14 * 3
+
+
+def test_lowest_starting_roll_takes_the_last_player_marker_diced_tomatoes_2():
+    (event,) = setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([4, 2, 5]))
+    assert event.start_rolls == [{ANN: 4, BOB: 2, CY: 5}]
+    assert (event.last_player, event.first_player) == (BOB, CY)
+
+
+def test_tied_lowest_starting_rolls_roll_again_diced_tomatoes_2_and_3_3_8():
+    (event,) = setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([2, 2, 5, 3, 1]))
+    assert event.start_rolls == [{ANN: 2, BOB: 2, CY: 5}, {ANN: 3, BOB: 1}]
+    assert (event.last_player, event.first_player) == (BOB, CY)
+    state = fold(evolve, [event], State())
+    assert state.active == CY and state.last_player == BOB
+
+
+# --- taking and rolling (Diced Tomatoes 3, 3.3-6) --------------------------------------------
+
+
+def test_take_three_dice_of_chosen_colours_and_roll_them_diced_tomatoes_3_and_3_3_6():
+    g = Given(started())
+    assert g.when(ANN, TakeDice(red=2, black=1), faces=[4, 5, 6]) == [
+        DiceRolled(player=ANN, taken=[RED0, RED1, BLACK0], dice=[RED0, RED1, BLACK0],
+                   faces=[4, 5, 6]),
+    ]
+    g.take(ANN, [4, 5, 6], red=2, black=1)
+    state = g.state
+    assert state.hand == (Die(RED0, 4), Die(RED1, 5), Die(BLACK0, 6))
+    assert len(state.bushel) == 23 and state.phase == "place"
+
+
+def test_unplaceable_dice_pass_to_the_next_player_who_rolls_them_again_diced_tomatoes_3_8_10():
+    g = Given(started())
+    g.take(ANN, [3, 6, 6], red=1, black=2)
+    g.place(ANN, RED0, ANN, 0)  # the two black 6s fit neither {3} nor an empty token
+    assert g.end(ANN) == [TurnEnded(player=ANN, passed=[BLACK0, BLACK1], karma=3, next_player=BOB)]
+    assert g.state.passed == (Die(BLACK0, 6), Die(BLACK1, 6)) and g.state.active == BOB
+    assert g.when(BOB, TakeDice(red=3), faces=[1, 2, 3, 4, 5]) == [DiceRolled(
+        player=BOB, taken=[RED1, RED2, RED3], dice=[RED1, RED2, RED3, BLACK0, BLACK1],
+        faces=[1, 2, 3, 4, 5],
+    )]
+
+
+def test_passed_dice_keep_their_faces_when_not_rerolled_diced_tomatoes_3():
+    g = Given(started(reroll_passed_dice=False))
+    g.take(ANN, [3, 6, 6], red=1, black=2)
+    g.place(ANN, RED0, ANN, 0)
+    g.end(ANN)
+    assert g.take(BOB, [1, 2, 3]) == [RED1, RED2, RED3]
+    assert g.state.hand == (
+        Die(BLACK0, 6), Die(BLACK1, 6), Die(RED1, 1), Die(RED2, 2), Die(RED3, 3),
+    )
+
+
+def test_fewer_than_three_dice_left_are_all_taken_diced_tomatoes_3():
+    g = Given(started())
+    rest = list(range(24))  # all but two black dice
+    g.add(
+        DiceRolled(player=ANN, taken=rest, dice=rest, faces=[5] * 24),
+        TurnEnded(player=ANN, passed=rest, karma=3, next_player=BOB),
+    )
+    assert code(g.when(BOB, TakeDice(red=3))) == "bad_dice_choice"
+    assert code(g.when(BOB, TakeDice(black=1))) == "bad_dice_choice"
+    (rolled,) = g.when(BOB, TakeDice(black=2))
+    assert rolled.taken == [BLACK2, BLACK3] and len(rolled.dice) == 26
+
+
+def test_bad_dice_choices_are_refused_diced_tomatoes_3():
+    g = Given(started())
+    assert code(g.when(ANN, TakeDice(red=2))) == "bad_dice_choice"
+    assert code(g.when(ANN, TakeDice(red=4, black=-1))) == "bad_dice_choice"
+    assert code(g.when(ANN, TakeDice(red=2, golden=1))) == "bad_dice_choice"  # no golden dice
+    g = Given(started())
+    g.add(DiceRolled(player=ANN, taken=[22, 23], dice=[22, 23], faces=[1, 1]))
+    g.add(TurnEnded(player=ANN, passed=[22, 23], karma=3, next_player=BOB))
+    assert code(g.when(BOB, TakeDice(black=3))) == "bad_dice_choice"  # two black left
+
+
+def test_taking_dice_twice_and_acting_out_of_turn_are_refused_diced_tomatoes_3_and_10():
+    g = Given(started())
+    assert code(g.when(BOB, TakeDice(red=3))) == "not_your_turn"
+    assert code(g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=0))) == "dice_not_rolled"
+    assert code(g.when(ANN, EndTurn())) == "dice_not_rolled"
+    g.take(ANN, [1, 2, 3])
+    assert code(g.when(ANN, TakeDice(red=3))) == "dice_already_rolled"
+    assert code(g.when(BOB, PlaceDie(die=RED0, owner=BOB, token=0))) == "not_your_turn"
+
+
+# --- placing (Diced Tomatoes 4, 3.3-1, 3.3-2, 3.3-5) -----------------------------------------
+
+
+def test_a_red_die_is_sown_on_any_empty_token_own_or_opponent_diced_tomatoes_4():
+    g = Given(started())
+    g.take(ANN, [2, 3, 4])
+    assert g.place(ANN, RED0, ANN, 0) == [
+        DiePlaced(player=ANN, die=RED0, face=2, owner=ANN, token=0),
+    ]
+    assert g.place(ANN, RED1, BOB, 2) == [
+        DiePlaced(player=ANN, die=RED1, face=3, owner=BOB, token=2),
+    ]
+    assert g.state.plants[BOB][2] == (Die(RED1, 3),)
+
+
+def test_black_and_golden_dice_are_never_seeds_diced_tomatoes_4_and_17():
+    """Diced Tomatoes 4, 17; 3.3-2: black and golden faces count for the pattern."""
+    g = Given(started(golden_sun=True))
+    golden = ids_of(g.state, "golden")[0]
+    g.take(ANN, [2, 3, 4], red=1, black=1, golden=1)
+    assert code(g.when(ANN, PlaceDie(die=BLACK0, owner=ANN, token=0))) == "seed_must_be_red"
+    assert code(g.when(ANN, PlaceDie(die=golden, owner=BOB, token=0))) == "seed_must_be_red"
+    g.place(ANN, RED0, ANN, 0)  # seed 2: the black 3 and the golden 4 now have a plant
+    g.place(ANN, BLACK0, ANN, 0)  # {2, 3}: a black die's face counts (3.3-2)
+    g.place(ANN, golden, ANN, 0)  # {2, 3, 4}
+    assert g.state.plants[ANN][0] == (Die(RED0, 2), Die(BLACK0, 3), Die(golden, 4))
+
+
+def test_the_whole_plant_must_stay_a_set_or_a_straight_diced_tomatoes_4_and_3_3_1():
+    g = Given(started())
+    g.take(ANN, [4, 6, 4])
+    g.place(ANN, RED0, ANN, 0)
+    refused = g.when(ANN, PlaceDie(die=RED1, owner=ANN, token=0))
+    assert code(refused) == "breaks_pattern" and "6" in refused.message
+    g.place(ANN, RED2, ANN, 0)  # {4, 4}: a set
+    assert code(g.when(ANN, PlaceDie(die=RED1, owner=ANN, token=0))) == "breaks_pattern"
+
+
+def test_unknown_dice_players_and_tokens_are_refused_diced_tomatoes_4():
+    g = Given(started())
+    g.take(ANN, [4, 5, 6])
+    assert code(g.when(ANN, PlaceDie(die=RED4, owner=ANN, token=0))) == "die_not_rolled"
+    assert code(g.when(ANN, PlaceDie(die=RED0, owner="zed", token=0))) == "no_such_player"
+    assert code(g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=3))) == "no_such_token"
+    assert code(g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=-1))) == "no_such_token"
+
+
+def test_ending_the_turn_is_refused_while_a_die_can_be_placed_diced_tomatoes_4():
+    g = Given(started())
+    g.take(ANN, [4, 5, 6])
+    assert code(g.when(ANN, EndTurn())) == "must_place"
+    assert EndTurn() not in legal_commands(g.state, ANN)
+    finish_turn(g, ANN)
+    assert g.state.active == BOB
+
+
+# --- worked examples T-1..T-3 (Diced Tomatoes 4, 6, 9) ---------------------------------------
+
+
+def test_t1_straight_grows_and_a_black_fourth_die_harvests_value_3_diced_tomatoes_6():
+    """T-1: seed 4, +5, +3, a second 3 refused, black 6 harvests 4 - 1 = 3; +2 karma."""
+    g = Given(started())
+    g.take(ANN, [4, 5, 3])
+    g.place(ANN, RED0, ANN, 0)
+    g.place(ANN, RED1, ANN, 0)  # {4, 5}
+    g.place(ANN, RED2, ANN, 0)  # {3, 4, 5}
+    g.end(ANN)
+    g.take(BOB, [3, 1, 6], red=2, black=1)  # red 3, red 1, black 6
+    assert code(g.when(BOB, PlaceDie(die=RED3, owner=ANN, token=0))) == "breaks_pattern"
+    assert code(g.when(BOB, SetDie(die=RED3, value=7))) == "bad_value"  # no 7 on a die
+    assert g.place(BOB, BLACK0, ANN, 0) == [
+        DiePlaced(player=BOB, die=BLACK0, face=6, owner=ANN, token=0),
+        PlantHarvested(owner=ANN, token=0, seed=RED0, value=3, slot=1, star=0,
+                       returned=[RED1, RED2, BLACK0], completer=BOB),
+        KarmaGained(player=BOB, amount=2, karma=5, thirds=0, reason="harvest"),
+    ]
+    state = g.state
+    assert state.tracks[ANN][0].value == 3 and state.plants[ANN][0] == ()
+    assert {RED1, RED2, BLACK0} <= set(state.bushel) and RED0 not in state.bushel
+
+
+def test_t2_set_with_a_black_die_harvests_value_1_and_gives_1_karma_diced_tomatoes_6():
+    g = Given(started())
+    g.take(ANN, [2, 2, 2], red=2, black=1)
+    for die in (RED0, RED1, BLACK0):
+        g.place(ANN, die, ANN, 0)
+    assert g.state.plants[ANN][0] == (Die(RED0, 2), Die(RED1, 2), Die(BLACK0, 2))
+    g.end(ANN)
+    g.take(BOB, [2, 6, 6])
+    events = g.place(BOB, RED2, ANN, 0)
+    assert events[1] == PlantHarvested(
+        owner=ANN, token=0, seed=RED0, value=1, slot=1, star=0, returned=[RED1, BLACK0, RED2],
+        completer=BOB,
+    )
+    assert events[2] == KarmaGained(player=BOB, amount=1, karma=4, thirds=0, reason="harvest")
+
+
+def test_t3_seed_1_with_a_black_1_rots_and_is_uprooted_at_end_of_turn_diced_tomatoes_9():
+    g = Given(started())
+    g.take(ANN, [1, 5, 1], red=2, black=1)
+    g.place(ANN, RED0, ANN, 0)
+    g.place(ANN, BLACK0, ANN, 0)  # {1, 1}: value 1 - 1 = 0, still a plant during the turn
+    g.place(ANN, RED1, ANN, 1)
+    assert g.state.plants[ANN][0] == (Die(RED0, 1), Die(BLACK0, 1))
+    assert g.end(ANN) == [
+        PlantUprooted(owner=ANN, token=0, dice=[RED0, BLACK0], cause="rotten", player=ANN),
+        TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB),
+    ]
+    state = g.state
+    assert state.plants[ANN][0] == () and {RED0, BLACK0} <= set(state.bushel)
+
+
+def test_completing_your_own_plant_gives_no_karma_diced_tomatoes_6():
+    g = Given(started())
+    g.history_plant(ANN, 0, [5, 5, 5])
+    g.add(DiceRolled(player=ANN, taken=[RED3], dice=[RED3], faces=[5]))
+    events = g.place(ANN, RED3, ANN, 0)
+    assert [type(e) for e in events] == [DiePlaced, PlantHarvested]
+    assert g.state.karma[ANN] == 3
+
+
+def test_a_fourth_die_that_rots_the_plant_uproots_it_no_score_no_karma_diced_tomatoes_3_3_4():
+    g = Given(started())
+    g.add(DiceRolled(player=ANN, taken=[RED0, BLACK0, BLACK1], dice=[RED0, BLACK0, BLACK1],
+                     faces=[2, 2, 2]))
+    for die in (RED0, BLACK0, BLACK1):
+        g.place(ANN, die, ANN, 0)
+    g.add(TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB))
+    g.take(BOB, [5, 5, 2], red=2, black=1)  # red 5, red 5, black 2 (id 24)
+    assert g.place(BOB, BLACK2, ANN, 0) == [
+        DiePlaced(player=BOB, die=BLACK2, face=2, owner=ANN, token=0),
+        PlantUprooted(owner=ANN, token=0, dice=[RED0, BLACK0, BLACK1, BLACK2], cause="rotten",
+                      player=BOB),
+    ]
+    assert g.state.tracks[ANN] == () and g.state.karma[BOB] == 3
+
+
+# --- karma (Diced Tomatoes 5, 7; T-6) --------------------------------------------------------
+
+
+def test_t6_a_six_moves_to_5_for_2_karma_never_to_1_and_6_to_1_costs_4_diced_tomatoes_5():
+    g = Given(started())
+    g.history_karma(ANN, 4)
+    g.take(ANN, [6, 3, 3])
+    assert g.when(ANN, AdjustDie(die=RED0, by=-1)) == [
+        DieChanged(player=ANN, die=RED0, face=5, effect="adjust", cost=2),
+    ]
+    assert code(g.when(ANN, AdjustDie(die=RED0, by=+1))) == "no_wrap"
+    assert g.when(ANN, InvertDie(die=RED0)) == [
+        DieChanged(player=ANN, die=RED0, face=1, effect="invert", cost=4),
+    ]
+    g.play(ANN, InvertDie(die=RED0))
+    assert g.state.hand[0] == Die(RED0, 1) and g.state.karma[ANN] == 0
+
+
+def test_t6_with_3_karma_uproot_once_or_reroll_three_times_but_not_set_diced_tomatoes_5():
+    """T-6; Diced Tomatoes 5; 3.3-7: the 3-karma uproot may target an opponent's plant."""
+    g = Given(started())
+    g.history_plant(BOB, 1, [3, 4])  # any plant may be uprooted (3.3-7)
+    g.add(DiceRolled(player=ANN, taken=[RED2, RED3], dice=[RED2, RED3], faces=[6, 6]))
+    assert code(g.when(ANN, SetDie(die=RED2, value=4))) == "not_enough_karma"
+    assert code(g.when(ANN, FlipSeed(owner=BOB, token=1))) == "not_enough_karma"
+    assert g.when(ANN, UprootPlant(owner=BOB, token=1)) == [
+        PlantUprooted(owner=BOB, token=1, dice=[RED0, RED1], cause="karma", player=ANN, cost=3),
+    ]
+    rerolls = Given(g.events)
+    for face in (1, 2, 3):
+        assert rerolls.play(ANN, RerollDie(die=RED2), faces=[face]) == [
+            DieChanged(player=ANN, die=RED2, face=face, effect="reroll", cost=1),
+        ]
+    assert code(rerolls.when(ANN, RerollDie(die=RED2))) == "not_enough_karma"
+    g.play(ANN, UprootPlant(owner=BOB, token=1))
+    assert g.state.karma[ANN] == 0 and g.state.plants[BOB][1] == ()
+    assert code(g.when(ANN, UprootPlant(owner=BOB, token=1))) == "no_plant"
+
+
+def test_karma_effects_refuse_bad_targets_diced_tomatoes_5():
+    g = Given(started())
+    g.history_karma(ANN, 6)
+    g.take(ANN, [3, 4, 5])
+    assert code(g.when(ANN, AdjustDie(die=RED0, by=2))) == "bad_adjustment"
+    assert code(g.when(ANN, InvertDie(die=RED0))) == "not_one_or_six"
+    assert code(g.when(ANN, SetDie(die=RED0, value=0))) == "bad_value"
+    assert code(g.when(ANN, RerollDie(die=RED4))) == "die_not_rolled"
+    assert code(g.when(ANN, UprootPlant(owner=ANN, token=0))) == "no_plant"
+    assert code(g.when(ANN, UprootPlant(owner="zed", token=0))) == "no_such_player"
+    assert code(g.when(ANN, FlipSeed(owner=ANN, token=5))) == "no_such_token"
+    assert g.when(ANN, SetDie(die=RED1, value=1)) == [
+        DieChanged(player=ANN, die=RED1, face=1, effect="set", cost=6),
+    ]
+
+
+def test_flip_seed_turns_it_to_the_opposite_face_for_5_karma_diced_tomatoes_5():
+    g = Given(started())
+    g.history_plant(BOB, 0, [4, 4])
+    g.history_plant(BOB, 1, [4, 4, 4])
+    g.history_karma(ANN, 5)
+    assert g.when(ANN, FlipSeed(owner=BOB, token=0)) == [
+        SeedFlipped(player=ANN, owner=BOB, token=0, face=3, cost=5),  # {3, 4}: a straight
+    ]
+    assert code(g.when(ANN, FlipSeed(owner=BOB, token=1))) == "breaks_pattern"
+    g.play(ANN, FlipSeed(owner=BOB, token=0))  # karma may be spent before taking dice
+    assert g.state.plants[BOB][0][0].face == 3 and g.state.karma[ANN] == 0
+
+
+def test_karma_rises_to_12_in_turn_and_drops_to_6_at_its_end_diced_tomatoes_7_and_16():
+    g = Given(started(karma_overdose=True))
+    g.history_plant(ANN, 0, [6, 6, 6])
+    g.add(TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB))
+    g.history_karma(BOB, 6)
+    g.take(BOB, [6, 6, 5])
+    events = g.place(BOB, RED3, ANN, 0)
+    assert isinstance(events[1], PlantHarvested)
+    assert events[2:] == [
+        KarmaGained(player=BOB, amount=0, karma=6, thirds=1, reason="thirds"),
+        KarmaGained(player=BOB, amount=6, karma=12, thirds=1, reason="harvest"),
+    ]
+    g.place(BOB, RED4, ANN, 0)  # a new seed on ann's token: a second third
+    assert g.state.karma[BOB] == 12 and g.state.thirds[BOB] == 2
+    finish_turn(g, BOB)
+    turn_ended = next(e for e in reversed(g.events) if isinstance(e, TurnEnded))
+    assert turn_ended.karma == 6 and g.state.karma[BOB] == 6
+
+
+def test_karma_overdose_gives_the_harvested_value_and_a_karma_per_three_dice_diced_tomatoes_16():
+    g = Given(started(karma_overdose=True))
+    g.history_plant(ANN, 0, [5, 5, 5])
+    g.add(TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB))
+    g.take(BOB, [1, 1, 5])
+    assert g.place(BOB, RED3, ANN, 1)[1:] == [
+        KarmaGained(player=BOB, amount=0, karma=3, thirds=1, reason="thirds"),
+    ]
+    g.place(BOB, RED4, ANN, 1)
+    assert g.place(BOB, RED5 := 5, ANN, 0)[1:] == [
+        PlantHarvested(owner=ANN, token=0, seed=RED0, value=5, slot=1, star=0,
+                       returned=[RED1, RED2, RED5], completer=BOB),
+        KarmaGained(player=BOB, amount=1, karma=4, thirds=0, reason="thirds"),
+        KarmaGained(player=BOB, amount=5, karma=9, thirds=0, reason="harvest"),
+    ]
+
+
+# --- golden dice (Diced Tomatoes 17) ---------------------------------------------------------
+
+
+def test_a_golden_die_adds_1_and_an_overripe_plant_is_uprooted_diced_tomatoes_17_and_9():
+    g = Given(started(golden_sun=True))
+    golden = ids_of(g.state, "golden")
+    g.take(ANN, [6, 6, 5], red=2, golden=1)  # red 6, red 6, golden 5
+    g.place(ANN, RED0, ANN, 0)
+    g.place(ANN, golden[0], ANN, 0)  # {6, 5}: value 6 + 1 = 7, overripe
+    g.place(ANN, RED1, ANN, 1)
+    assert g.end(ANN)[0] == PlantUprooted(
+        owner=ANN, token=0, dice=[RED0, golden[0]], cause="overripe", player=ANN,
+    )
+
+
+def test_golden_and_black_dice_change_the_harvested_value_diced_tomatoes_6_and_17():
+    g = Given(started(golden_sun=True))
+    golden = ids_of(g.state, "golden")
+    g.add(DiceRolled(player=ANN, taken=[RED0, golden[0], golden[1], BLACK0],
+                     dice=[RED0, golden[0], golden[1], BLACK0], faces=[3, 3, 3, 3]))
+    for die in (RED0, golden[0], golden[1]):
+        g.place(ANN, die, ANN, 0)
+    assert g.place(ANN, BLACK0, ANN, 0)[1].value == 3 + 2 - 1
+
+
+# --- end of game (Diced Tomatoes 10, 11, 12, 3.3-5) ------------------------------------------
+
+
+def test_the_turn_passes_clockwise_diced_tomatoes_10():
+    g = Given(started((ANN, BOB, CY), last=CY))
+    assert g.state.active == ANN
+    for actor, nxt in ((ANN, BOB), (BOB, CY), (CY, ANN)):
+        g.take(actor, [5, 5, 5])
+        ended = finish_turn(g, actor)[-1]
+        assert (ended.player, ended.next_player) == (actor, nxt)
+        assert g.state.active == nxt
+
+
+def test_a_6th_harvest_starts_the_final_round_ending_with_the_last_player_diced_tomatoes_11():
+    """Diced Tomatoes 11, 13 (+2 to the first full track); 3.3-5: a full track takes no dice."""
+    g = Given(started((ANN, BOB, CY), last=CY))
+    for value in (1, 2, 3, 4, 5):
+        g.history_harvest(ANN, value)
+    g.history_plant(ANN, 1, [6, 6, 6])
+    die = g.history_plant(ANN, 2, [6])[0]
+    g.add(DiceRolled(player=ANN, taken=[30], dice=[30], faces=[6]))
+    assert g.place(ANN, 30, ANN, 1)[1:] == [
+        PlantHarvested(owner=ANN, token=1, seed=5, value=6, slot=6, star=0, returned=[6, 7, 30],
+                       completer=ANN),
+        FinalRoundTriggered(player=ANN),
+    ]
+    assert g.state.final_round and g.state.first_full == ANN
+    g.add(DiceRolled(player=ANN, taken=[31], dice=[31], faces=[6]))
+    assert code(g.when(ANN, PlaceDie(die=31, owner=ANN, token=2))) == "track_full"  # 3.3-5
+    assert g.state.plants[ANN][2] == (Die(die, 6),)
+    assert not any(isinstance(e, PlayEnded) for e in finish_turn(g, ANN))
+    g.take(BOB, [2, 2, 2])
+    assert not any(isinstance(e, PlayEnded) for e in finish_turn(g, BOB))
+    g.take(CY, [3, 3, 3])
+    assert finish_turn(g, CY)[-1] == PlayEnded(reason="final_round")
+    assert is_terminal(g.state)
+    assert result(g.state).details["breakdown"][ANN]["first_full_track"] == 2
+
+
+def test_a_6th_harvest_by_the_last_player_ends_the_game_with_their_turn_diced_tomatoes_11():
+    g = Given(started((ANN, BOB), last=ANN))  # bob plays first, ann is last
+    for value in (1, 2, 3, 4, 5):
+        g.history_harvest(ANN, value)
+    g.add(TurnEnded(player=BOB, passed=[], karma=3, next_player=ANN))
+    g.history_plant(ANN, 1, [4, 4, 4])
+    g.add(DiceRolled(player=ANN, taken=[20], dice=[20], faces=[4]))
+    assert g.place(ANN, 20, ANN, 1)[-1] == FinalRoundTriggered(player=ANN)
+    assert g.end(ANN)[-1] == PlayEnded(reason="final_round")
+
+
+def test_an_empty_bushel_at_the_start_of_a_turn_ends_the_game_diced_tomatoes_12():
+    g = Given(started())
+    for owner in (ANN, BOB):
+        for token in range(3):
+            g.history_plant(owner, token, [2, 2, 2])  # 18 red dice, every token taken
+    g.add(DiceRolled(player=ANN, taken=[18, 19, 20, 21, 22], dice=[18, 19, 20, 21, 22],
+                     faces=[5] * 5))
+    assert g.end(ANN)[-1] == TurnEnded(
+        player=ANN, passed=[18, 19, 20, 21, 22], karma=3, next_player=BOB,
+    )
+    g.take(BOB, [5] * 8, red=0, black=3)  # the last 3 dice, with the 5 passed ones
+    assert g.end(BOB) == [
+        TurnEnded(player=BOB, passed=[23, 24, 25, 18, 19, 20, 21, 22], karma=3, next_player=ANN),
+        PlayEnded(reason="empty_bushel"),
+    ]
+    assert is_terminal(g.state) and legal_commands(g.state, ANN) == []
+    assert code(g.when(ANN, TakeDice())) == "game_over"
+
+
+# --- scoring (Diced Tomatoes 13-15; T-4, T-5) ------------------------------------------------
+
+
+def test_t4_a_value_equal_to_its_slot_earns_a_star_completing_7_diced_tomatoes_15():
+    g = Given(started(tomato_dice=True))
+    g.history_harvest(ANN, 5)
+    g.history_harvest(ANN, 1)
+    g.history_plant(ANN, 1, [3, 3, 3])
+    g.add(DiceRolled(player=ANN, taken=[10], dice=[10], faces=[3]))
+    (_, harvest) = g.place(ANN, 10, ANN, 1)
+    assert (harvest.slot, harvest.value, harvest.star) == (3, 3, 4)  # 3 + 4 = 7
+    g.history_harvest(ANN, 2)
+    g.history_plant(ANN, 1, [6, 6, 6])
+    g.add(DiceRolled(player=ANN, taken=[15], dice=[15], faces=[6]))
+    (_, harvest) = g.place(ANN, 15, ANN, 1)
+    assert (harvest.slot, harvest.value, harvest.star) == (5, 6, 0)  # no star
+    slots = [s.value + s.star for s in g.state.tracks[ANN]]
+    assert slots == [5, 1, 7, 2, 6]
+    assert score_breakdown(g.state, ANN)["stars"] == 4
+
+
+def test_t5_track_26_karma_5_five_plant_dice_and_first_full_track_score_31_diced_tomatoes_13():
+    g = Given(started())
+    for value in (5, 3, 6, 2, 4, 6):
+        g.history_harvest(ANN, value)
+    g.add(FinalRoundTriggered(player=ANN))
+    g.history_plant(ANN, 1, [2, 3, 4])
+    g.history_plant(ANN, 2, [5, 5])
+    g.history_karma(ANN, 5)
+    assert score_breakdown(g.state, ANN) == {
+        "track": 26, "stars": 0, "karma_pairs": 2, "plant_dice": 1, "first_full_track": 2,
+        "total": 31,
+    }
+    assert result(g.state).scores[ANN] == 31
+
+
+def test_the_per_plant_dice_bonus_counts_plants_of_exactly_3_dice_diced_tomatoes_13_and_3_3_3():
+    for dice_bonus, expected in (("pooled", 1), ("per_plant", 0)):
+        g = Given(started(dice_bonus=dice_bonus))
+        g.history_plant(ANN, 0, [2, 3])
+        g.history_plant(ANN, 1, [5, 5])
+        assert score_breakdown(g.state, ANN)["plant_dice"] == expected
+    g = Given(started(dice_bonus="per_plant"))
+    g.history_plant(ANN, 0, [2, 3, 4])
+    g.history_plant(ANN, 1, [5, 5, 5])
+    g.history_plant(ANN, 2, [1])
+    assert score_breakdown(g.state, ANN)["plant_dice"] == 2
+
+
+def test_equal_totals_share_the_win_diced_tomatoes_14():
+    g = Given(started((ANN, BOB, CY)))
+    g.history_harvest(ANN, 4)
+    g.history_harvest(BOB, 4)
+    g.history_harvest(CY, 2)
+    outcome = result(g.state)
+    assert outcome.scores == {ANN: 5, BOB: 5, CY: 3}
+    assert outcome.winners == [ANN, BOB]
+    assert [(s.player, s.rank) for s in outcome.ranking] == [(ANN, 1), (BOB, 1), (CY, 3)]
+
+
+# --- solo (Diced Tomatoes 18) ----------------------------------------------------------------
+
+
+def test_solo_completing_your_own_plant_earns_karma_diced_tomatoes_18():
+    g = Given(started((ANN,)))
+    assert g.state.active == ANN and g.state.last_player == ANN
+    g.history_plant(ANN, 0, [3, 3, 3])
+    g.add(DiceRolled(player=ANN, taken=[3], dice=[3], faces=[3]))
+    assert g.place(ANN, 3, ANN, 0)[-1] == KarmaGained(
+        player=ANN, amount=2, karma=5, thirds=0, reason="harvest",
+    )
+
+
+def test_solo_scores_1_per_value_matching_its_slot_and_loses_short_of_6_diced_tomatoes_18():
+    g = Given(started((ANN,)))
+    for value in (1, 5, 3):
+        g.history_harvest(ANN, value)
+    outcome = result(g.state)
+    assert outcome.scores == {ANN: 2} and outcome.winners == []
+    assert outcome.details["won"] is False
+    for value in (4, 5, 6):
+        g.history_harvest(ANN, value)
+    outcome = result(g.state)
+    assert outcome.scores == {ANN: 5} and outcome.winners == [ANN]
+
+
+def test_solo_goes_on_past_an_empty_bushel_while_dice_are_left_to_play_diced_tomatoes_18():
+    g = Given(started((ANN,)))
+    for token in range(3):
+        g.history_plant(ANN, token, [2, 2, 2])  # 9 red dice, every token taken
+    rest = [9, 10, 11, 12]  # 2 red, 2 black: the whole rest of the bushel
+    g.add(DiceRolled(player=ANN, taken=rest, dice=rest, faces=[5] * 4))
+    assert g.end(ANN) == [TurnEnded(player=ANN, passed=rest, karma=3, next_player=ANN)]
+    assert g.state.bushel == () and g.state.phase == "take"
+    takes = [c for c in legal_commands(g.state, ANN) if isinstance(c, TakeDice)]
+    assert takes == [TakeDice(red=0, black=0, golden=0)]
+    g.take(ANN, [5, 5, 5, 5], red=0)
+    assert g.end(ANN)[-1] == PlayEnded(reason="out_of_dice")
+
+
+# --- options, commands, codes ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [
+    {"dice_bonus": "each"}, {"golden_sun": "yes"}, {"karma_overdose": 1}, {"harvest": True},
+])
+def test_bad_options_are_refused_at_create_diced_tomatoes_15_to_17(options):
+    decider = TableDecider(GAME)
+    refused = decider.decide(decider.initial_state, Create(options=options, seats=2),
+                             Context(actor=ANN, rng=Rigged()))
+    assert code(refused) == "bad_option"
+    if "dice_bonus" in options:
+        assert "pooled" in refused.message and "per_plant" in refused.message
+
+
+def test_every_option_is_accepted_and_recorded_at_create_diced_tomatoes_15_to_17():
+    decider = TableDecider(GAME)
+    options = {"tomato_dice": True, "karma_overdose": True, "golden_sun": True,
+               "dice_bonus": "per_plant", "reroll_passed_dice": False}
+    created = decider.decide(decider.initial_state, Create(options=options, seats=1),
+                             Context(actor=ANN, rng=Rigged()))
+    assert created[0].options == options
+    assert code(decider.decide(decider.initial_state, Create(seats=7),
+                               Context(actor=ANN, rng=Rigged()))) == "bad_option"
+    assert code(setup(DicedTomatoesOptions(dice_bonus="x"), (ANN,), Rigged())) == "bad_option"
+
+
+def test_an_unknown_command_is_refused():
+    class Dance(Command, frozen=True, kw_only=True):
+        pass
+
+    g = Given(started())
+    assert code(g.when(ANN, Dance())) == "bad_command"
+    g.take(ANN, [1, 2, 3])
+    assert code(g.when(ANN, Dance())) == "bad_command"
+    assert code(decide(State(), TakeDice(red=3), Context(actor=ANN, rng=Rigged()))) == "not_started"
+
+
+def test_game_started_round_trips_through_json():
+    event = started((ANN, BOB, CY), golden_sun=True, dice_bonus="per_plant")[0]
+    decoded = msgspec.json.decode(msgspec.json.encode(event), type=GameStarted)
+    assert decoded == event
+
+
+def test_every_legal_command_is_accepted_in_a_busy_position():
+    g = Given(started((ANN, BOB), golden_sun=True))
+    g.history_plant(BOB, 0, [1])
+    g.history_plant(BOB, 1, [6, 6])
+    g.history_karma(ANN, 6)
+    g.add(DiceRolled(player=ANN, taken=[3, 22, 26], dice=[3, 22, 26], faces=[1, 6, 3]))
+    legal = legal_commands(g.state, ANN)
+    kinds = {type(c) for c in legal}
+    assert kinds == {PlaceDie, RerollDie, AdjustDie, InvertDie, SetDie, UprootPlant, FlipSeed}
+    for command in legal:
+        assert not isinstance(g.when(ANN, command), Rejection), command
+    assert legal_commands(g.state, BOB) == []
+
+
+def test_evolve_does_not_mutate_its_input():
+    g = Given(started())
+    g.take(ANN, [4, 4, 4])
+    before = g.state
+    snapshot = msgspec.json.encode(before)
+    for event in g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=0)):
+        evolve(before, event)
+    assert msgspec.json.encode(before) == snapshot
+    assert data.KARMA_COSTS == {"reroll": 1, "adjust": 2, "uproot": 3, "invert": 4,
+                                "flip_seed": 5, "set": 6}
