@@ -261,7 +261,9 @@ class Bus:
                         )
                     try:
                         msgs = await sub.fetch(batch, timeout=0.5)
-                    except nats.errors.TimeoutError:
+                    except (nats.errors.TimeoutError, asyncio.TimeoutError):
+                        msgs = []
+                    if not msgs:
                         if idle is not None:
                             await idle()
                         continue

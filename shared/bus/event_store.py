@@ -6,6 +6,7 @@ from forking a table's history, and the message id that drops a retried append.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ class Appended:
 
 
 TRANSIENT = (
-    nats.errors.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionClosedError,
+    nats.errors.TimeoutError, asyncio.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionClosedError,
     nats.errors.ConnectionReconnectingError, nats.js.errors.ServiceUnavailableError,
     nats.js.errors.NoStreamResponseError,
 )
