@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import structlog
 
 from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker
@@ -33,6 +34,8 @@ from shared.games import games, get
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
+
+log = structlog.get_logger("tabletop.up")
 
 # --- output -------------------------------------------------------------------------------------
 
@@ -150,9 +153,18 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
     buses: list[Bus] = []
     try:
         async def service(name: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
-            bus = await Bus.connect(url, settings, name=f"tabletop-{name}")
-            buses.append(bus)
-            await run(bus)
+            """Run one service; if it crashes, log why and start it again (a supervisor)."""
+            while not stop.is_set():
+                bus = await Bus.connect(url, settings, name=f"tabletop-{name}")
+                buses.append(bus)
+                try:
+                    await run(bus)
+                except Exception:  # noqa: BLE001 - logged, then restarted
+                    log.exception("service_crashed", service=name)
+                    await asyncio.sleep(1.0)
+                finally:
+                    buses.remove(bus)
+                    await bus.close()
 
         setup = await Bus.connect(url, settings, name="tabletop-up")
         await setup.ensure_streams()
@@ -164,13 +176,8 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
         tasks.append(asyncio.create_task(
             service("history-projector", lambda b: serve_history_projector(b, stop))))
         ready(url)
-        done, _ = await asyncio.wait([*tasks, asyncio.create_task(stop.wait())],
-                                     return_when=asyncio.FIRST_COMPLETED)
-        stop.set()
+        await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
-        for task in done:
-            if task in tasks and task.exception():
-                raise task.exception()  # type: ignore[misc]
     finally:
         for bus in buses:
             await bus.close()

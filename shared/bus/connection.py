@@ -95,11 +95,14 @@ class Bus:
         delay = 0.1
         while True:
             try:
+                # With unlimited attempts nats-py retries a first connect forever and this
+                # loop's deadline would never apply: unlimited only once connected.
                 nc = await nats.connect(
-                    url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+                    url, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
                     disconnected_cb=disconnected, error_cb=error,
                 )
+                nc.options["max_reconnect_attempts"] = -1
                 break
             except (OSError, nats.errors.NoServersError, nats.errors.TimeoutError) as err:
                 if deadline is not None and loop.time() > deadline:

@@ -1,0 +1,186 @@
+"""The real CLI as subprocesses: `tabletop up` with nothing but the package installed, then
+`tabletop play` and the terminal commands through it. Every registered game is played by bots
+to its end through the bus, and every step of its replay equals the view seen live."""
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from services.client import Client
+from shared.bus.connection import Bus
+from shared.games import games
+from shared.settings import load_settings
+from tests.conftest import TABLETOP, cli_env
+
+
+class Up:
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning")
+        self.env.pop("NATS_URL", None)  # `up` starts its embedded NATS
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "Up":
+        url_file = self.data / "nats.url"
+        url_file.unlink(missing_ok=True)
+        self.process = subprocess.Popen(
+            [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL,
+            stderr=open(self.data / "up.log", "ab"))
+        deadline = time.monotonic() + 60
+        while not url_file.exists():
+            assert self.process.poll() is None, (self.data / "up.log").read_text()
+            assert time.monotonic() < deadline, "tabletop up did not come up"
+            time.sleep(0.1)
+        self.url = url_file.read_text().strip()
+        time.sleep(0.5)
+        return self
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)  # Ctrl-C
+        code = self.process.wait(30)
+        self.process = None
+        return code
+
+    def run(self, *args: str, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:
+        done = subprocess.run([*TABLETOP, *args], env=self.env, capture_output=True, text=True,
+                              timeout=timeout)
+        if check:
+            assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+
+@pytest.fixture(scope="module")
+def up(tmp_path_factory):
+    server = Up(tmp_path_factory.mktemp("tabletop-up")).start()
+    yield server
+    assert server.stop() == 0
+
+
+def test_every_command_has_help():
+    env = cli_env()
+    top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
+    assert top.returncode == 0
+    commands = ["up", "worker", "table-projector", "history-projector", "rebuild-views", "games",
+                "lobby", "new", "join", "leave", "start", "act", "view", "watch", "replay", "play"]
+    for command in commands:
+        assert command in top.stdout
+        done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0 and "usage: tabletop" in done.stdout, command
+
+
+def test_games_lists_the_registry_including_added_games(up):
+    listed = [json.loads(line)["game"] for line in up.run("games", "--json").stdout.splitlines()]
+    assert listed == sorted(games())
+    assert {"highcard", "naishi", "decrypto", "illustori"} <= set(listed)
+
+
+def test_a_person_at_a_terminal_plays_a_table(up):
+    table = up.run("new", "highcard", "--as", "ann", "--option", "hand_size=1").stdout.strip()
+    assert table.startswith("highcard-")
+    assert "ok, version 2" in up.run("join", table, "--as", "bob").stdout
+    refused = up.run("start", table, "--as", "bob", check=False)
+    assert refused.returncode == 1 and "not_creator" in refused.stdout
+    up.run("start", table, "--as", "ann")
+    view = json.loads(up.run("view", table, "--as", "ann", "--json").stdout)
+    assert view["view"]["status"] == "running" and len(view["view"]["hand"]) == 1
+    readable = up.run("view", table, "--as", "ann").stdout
+    assert "running" in readable and "play_card" in readable
+    bad = up.run("act", table, "--as", "ann", '{"type": "play_card", "card": "x"}', check=False)
+    assert bad.returncode == 1 and "bad_command" in bad.stdout
+    for player in ("ann", "bob"):
+        hand = json.loads(up.run("view", table, "--as", player, "--json").stdout)["view"]["hand"]
+        up.run("act", table, "--as", player, json.dumps({"type": "play_card", "card": hand[0]}))
+    time.sleep(0.5)
+    ended = json.loads(up.run("view", table, "--json").stdout)["view"]
+    assert ended["status"] == "ended" and ended["result"]["winners"]
+    replay = [json.loads(line) for line in
+              up.run("replay", table, "--as", "bob", "--json").stdout.splitlines()]
+    assert [s["version"] for s in replay] == list(range(1, len(replay) + 1))
+    lobby = json.loads(up.run("lobby", "highcard", "--json").stdout)
+    assert table not in [t["table"] for t in lobby["tables"]]
+
+
+def bots_for(game: str) -> int:
+    g = games()[game].game
+    return min(max(g.min_players, 3), g.max_players)
+
+
+PLAYABLE = sorted(g for g in games() if g != "crashy")  # crashy is broken on purpose
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, game):
+    table = f"{game}-{uuid.uuid4().hex[:12]}"
+    n = bots_for(game)
+    viewers = [f"bot-{i}" for i in range(1, n + 1)] + ["spectator"]
+
+    async def scenario():
+        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10)
+        client = Client(bus)
+        live = {v: {} for v in viewers}
+
+        async def record(viewer):
+            async for update in client.updates(game, table, viewer):
+                live[viewer][update["version"]] = update["view"]
+
+        recorders = [asyncio.create_task(record(v)) for v in viewers]
+        await asyncio.sleep(0.3)
+        play = await asyncio.create_subprocess_exec(
+            *TABLETOP, "play", game, "--bots", str(n), "--table", table, "--seed", "5",
+            env=up.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(play.communicate(), 300)
+        assert play.returncode == 0, (out + err).decode()[-3000:]
+        text = out.decode()
+        assert f"table {table} ended at version" in text and "winners" in text
+        final = await client.wait_view(game, table, "spectator", 3)
+        await asyncio.sleep(0.5)
+        for task in recorders:
+            task.cancel()
+        assert final["view"]["status"] == "ended" and "result" in final["view"]
+        for viewer in viewers:
+            steps = await client.replay(game, table, viewer)
+            assert [s["version"] for s in steps] == list(range(1, final["version"] + 1))
+            compared = 0
+            for step in steps:
+                if step["version"] in live[viewer]:
+                    assert step["view"] == live[viewer][step["version"]], (viewer, step["version"])
+                    compared += 1
+            assert compared >= len(steps) // 2, (viewer, compared, len(steps))
+        await bus.close()
+
+    asyncio.run(scenario())
+
+
+def test_up_keeps_its_data_across_a_restart(tmp_path):
+    server = Up(tmp_path).start()
+    try:
+        done = server.run("play", "highcard", "--bots", "2", "--json", "--quiet")
+        played = json.loads(done.stdout.splitlines()[-1])
+    finally:
+        assert server.stop() == 0
+    assert not (tmp_path / "nats.url").exists()
+    server.start()
+    try:
+        view = json.loads(server.run("view", played["table"], "--json").stdout)
+        assert view["version"] == played["version"] and view["view"]["result"] == played["result"]
+        server.run("rebuild-views")
+        again = json.loads(server.run("view", played["table"], "--json").stdout)
+        assert again == view
+    finally:
+        server.stop()
+
+
+def test_clients_say_clearly_when_nothing_runs(tmp_path):
+    env = cli_env(TABLETOP_DATA=str(tmp_path), NATS_URL="nats://127.0.0.1:1")
+    done = subprocess.run([*TABLETOP, "lobby", "highcard"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "tabletop up" in done.stderr
