@@ -167,3 +167,24 @@ async def test_two_workers_and_200_concurrent_commands_never_fork_a_table(bus, n
             in_log = {b["command_id"]: b["version"] for b in log[1:]}
             assert in_log == accepted[table]
         assert sum(map(len, accepted.values())) >= 200
+
+
+async def test_every_worker_replica_answers_operators_with_its_counts(bus, nats_url):
+    async with stack(nats_url, "worker:highcard", "worker:highcard#2"):
+        client = Client(bus)
+        for _ in range(4):
+            await client.command("highcard", table_id(), "ann", {"type": "create"})
+        inbox = bus.nc.new_inbox()
+        replies = []
+
+        async def collect(msg):
+            replies.append(msgspec.json.decode(msg.data))
+
+        sub = await bus.nc.subscribe(inbox, cb=collect)
+        await bus.nc.publish("$SRV.STATS.tabletop-worker-highcard", b"", reply=inbox)
+        await asyncio.sleep(0.5)
+        await sub.unsubscribe()
+        assert len({r["id"] for r in replies}) == 2
+        counts = [r["endpoints"][0]["data"] for r in replies]
+        assert sum(c.get("accepted", 0) for c in counts) == 4
+        assert all(r["endpoints"][0]["subject"] == "tabletop.cmd.highcard.>" for r in replies)
