@@ -192,6 +192,10 @@ class TableDecider:
                 f"{len(table.players)} seated.",
             )
         options = msgspec.convert(table.options, game.options)
+        # checked at create against the most seats; now against the players actually seated
+        problem = game.check_options(options, len(table.players))
+        if problem:
+            return _reject("bad_option", problem)
         setup = game.setup(options, table.players, ctx.rng)
         if isinstance(setup, Rejection):
             return setup

@@ -124,3 +124,21 @@ def test_views_carry_the_platform_fields():
     spectator = HIGHCARD.player_view(started, None)
     assert spectator["hand"] is None and "legal" not in spectator
     assert HIGHCARD.player_view(started, "stranger") == spectator
+
+
+def test_options_are_checked_again_against_the_players_seated_at_the_start():
+    """Checked at create against the most seats, then at the start against the players
+    actually seated (a game's options may need more players than its minimum)."""
+    import dataclasses
+
+    from shared.games.table import TableDecider
+    from tests.highcard import GAME
+
+    picky = TableDecider(dataclasses.replace(
+        GAME, check_options=lambda options, seats: None if seats >= 3 else "Needs 3 players."))
+    table = picky.initial_state
+    for actor, command in (("ann", Create(seats=3)), ("bob", Join())):
+        table = fold(picky.evolve, picky.decide(table, command, Context(actor=actor, rng=None)),
+                     table)
+    refused = picky.decide(table, Start(), Context(actor="ann", rng=random.Random(1)))
+    assert refused == Rejection("bad_option", "Needs 3 players.")

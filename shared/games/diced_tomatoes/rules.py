@@ -44,9 +44,6 @@ def setup(
     options: DicedTomatoesOptions, players: tuple[PlayerId, ...], rng: random.Random,
 ) -> list[Event] | Rejection:
     """The bushel of every player's dice, and the starting roll (Diced Tomatoes 1-2)."""
-    problem = check_options(options, len(players))
-    if problem:
-        return Rejection("bad_option", problem)
     per_player = [(data.RED, data.RED_DICE_PER_PLAYER), (data.BLACK, data.BLACK_DICE_PER_PLAYER)]
     if options.golden_sun:
         per_player.append((data.GOLDEN, data.GOLDEN_DICE_PER_PLAYER))

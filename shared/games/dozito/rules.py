@@ -55,9 +55,6 @@ def setup(
     options: DozitoOptions, players: tuple[PlayerId, ...], rng: random.Random,
 ) -> list[Event] | Rejection:
     """Dozito 1-3 for round 1: the deck table, a shuffled deal, a random first player."""
-    problem = check_options(options, len(players))
-    if problem:
-        return Rejection("bad_option", problem)
     deck = list(DECKS[options.deck])
     started = GameSetUp(players=list(players), rounds=options.rounds, deck=deck)
     first = rng.choice(players)  # Dozito 3: round 1 at random (ASSUMED)

@@ -61,9 +61,6 @@ def setup(
     options: IllustoriOptions, players: tuple[PlayerId, ...], rng: random.Random,
 ) -> list[Event] | Rejection:
     """Illustori 1-2: shuffle, deal 5 each, reveal the top card of the stack."""
-    problem = check_options(options, len(players))
-    if problem:
-        return Rejection("bad_option", problem)
     deck = list(CARD_IDS[:options.deck_size])
     rng.shuffle(deck)
     hands: dict[PlayerId, list[str | None]] = {

@@ -56,9 +56,6 @@ def setup(
 ) -> list[Event] | Rejection:
     if len(players) != 2:
         return Rejection("bad_player_count", "Naishi is played by exactly 2 players.")
-    problem = check_options(options, len(players))
-    if problem:
-        return Rejection("bad_option", problem)
     if options.first_player == "random":
         first = rng.choice(players)
     else:
