@@ -138,3 +138,35 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(tmp_path
     finally:
         await bus.close()
         server.stop()
+
+
+async def test_a_worker_started_before_nats_waits_for_it_then_serves(tmp_path):
+    from shared.bus.server import free_port
+
+    port = free_port()
+    url = f"nats://127.0.0.1:{port}"
+    env = cli_env(NATS_URL=url, TABLETOP_LOG_LEVEL="warning")
+    worker = subprocess.Popen([*TABLETOP, "worker", "highcard"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = None
+    try:
+        await asyncio.sleep(2.0)
+        assert worker.poll() is None  # still waiting, not crashed
+        server = EmbeddedServer(tmp_path / "nats", port=port, exact_port=True).start()
+        bus = await Bus.connect(url, load_settings(), name="test-client", wait=10)
+        try:
+            client = Client(bus, timeout=2, attempts=30)
+            reply = await client.command("highcard", table_id(), "ann", {"type": "create"})
+            assert reply == {"ok": True, "version": 1}
+        finally:
+            await bus.close()
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(20) == 0  # drained and stopped cleanly
+        if server is not None:
+            server.stop()
+
+
+def test_the_embedded_server_fsyncs_before_acknowledging_unless_relaxed(tmp_path):
+    assert "sync_interval: always" in EmbeddedServer(tmp_path).config()
+    assert "sync_interval" not in EmbeddedServer(tmp_path, sync_always=False).config()
