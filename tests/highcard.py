@@ -201,5 +201,14 @@ def _crashing_decide(state: State, command: Command, ctx: Context):
     return decide(state, command, ctx)
 
 
-# The same game with a bug on card 13: the shell must log it, answer, and keep serving.
-CRASHY = dataclasses.replace(GAME, name="crashy", title="Crashy High Card", decide=_crashing_decide)
+def _crashing_view(state: State, viewer: PlayerId | None) -> View:
+    if len(state.players) == 4:
+        raise RuntimeError("a bug in the views, on purpose")
+    return player_view(state, viewer)
+
+
+# The same game with bugs: deciding on card 13, viewing a 4-player game. The shell must log
+# them, answer, and keep serving every other table.
+CRASHY = dataclasses.replace(
+    GAME, name="crashy", title="Crashy High Card", decide=_crashing_decide,
+    player_view=_crashing_view)

@@ -51,25 +51,46 @@ class TableProjector:
         for seq, data in messages:
             self.applied_seq = max(self.applied_seq, seq)
             header = _header.decode(data)
+            key = (header.game, header.table)
             decider = self.games.get(header.game)
             if decider is None:
                 log.error("unknown_game_skipped", game=header.game, table=header.table, seq=seq)
                 continue
-            key = (header.game, header.table)
-            folded = self.tables.get(key)
-            if folded is not None and header.version <= folded.version:
-                continue  # applied before (a redelivery)
-            if folded is not None and header.version == folded.version + 1:
-                folded = folded.then(decider, seq, decode_batch(decider, data))
-            else:  # a table this process has not folded yet: read it from the log
-                folded = await self._fold_from_log(decider, header.game, header.table, seq)
-            self.tables[key] = folded
-            self.tables.move_to_end(key)
-            changed[key] = folded
+            try:
+                folded = await self._fold(decider, key, header.version, seq, data)
+            except Unavailable:
+                raise  # the log is away: the batch is fetched again
+            except Exception:  # a bug folding one table must not stop every other table
+                log.exception("projection_failed", game=header.game, table=header.table, seq=seq)
+                self.tables.pop(key, None)
+                changed.pop(key, None)
+                continue
+            if folded is not None:
+                changed[key] = folded
         for (game, table), folded in changed.items():
-            await self._write(self.games[game], game, table, folded)
+            try:
+                await self._write(self.games[game], game, table, folded)
+            except Unavailable:
+                raise
+            except Exception:
+                log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
         while len(self.tables) > self.cache_size:
             self.tables.popitem(last=False)
+
+    async def _fold(
+        self, decider: TableDecider, key: tuple[str, str], version: int, seq: int, data: bytes,
+    ) -> Folded | None:
+        """The table after the message at `seq`, or None when it was applied before."""
+        folded = self.tables.get(key)
+        if folded is not None and version <= folded.version:
+            return None  # a redelivery
+        if folded is not None and version == folded.version + 1:
+            folded = folded.then(decider, seq, decode_batch(decider, data))
+        else:  # a table this process has not folded yet: read it from the log
+            folded = await self._fold_from_log(decider, *key, seq)
+        self.tables[key] = folded
+        self.tables.move_to_end(key)
+        return folded
 
     async def _fold_from_log(self, decider: TableDecider, game: str, table: str, upto: int) -> Folded:
         folded = empty(decider)
@@ -79,10 +100,20 @@ class TableProjector:
 
     async def _write(self, decider: TableDecider, game: str, table: str, folded: Folded) -> None:
         state = folded.state
-        for viewer in (*state.players, subjects.SPECTATOR):
-            view = decider.player_view(state, None if viewer == subjects.SPECTATOR else viewer)
-            body = encoder.encode(ViewReply(version=folded.version, view=view))
-            await self.bus.view_put(subjects.view_key(game, table, viewer), body)
+        viewers = (*state.players, subjects.SPECTATOR)
+        bodies = [
+            encoder.encode(ViewReply(
+                version=folded.version,
+                view=decider.player_view(state, None if v == subjects.SPECTATOR else v)))
+            for v in viewers
+        ]
+        # the seats first, the spectator last: a seat's view is never older than the spectator's
+        # while it is seated, which is how a view request tells who has left (see on_view)
+        await asyncio.gather(*(
+            self.bus.view_put(subjects.view_key(game, table, v), body)
+            for v, body in zip(viewers[:-1], bodies, strict=False)))
+        await self.bus.view_put(subjects.view_key(game, table, subjects.SPECTATOR), bodies[-1])
+        for viewer, body in zip(viewers, bodies, strict=True):
             await self.bus.publish(subjects.update(game, table, viewer), body)
         entry = {"table": table, "version": folded.version, **decider.lobby_entry(state)}
         tables = self.lobby.setdefault(game, {})
@@ -101,9 +132,12 @@ class TableProjector:
             return
         game, table, viewer = tokens
         try:
-            body = await self.bus.view_get(subjects.view_key(game, table, viewer))
-            if body is None and viewer != subjects.SPECTATOR:  # not seated: a spectator
-                body = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+            body = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+            if viewer != subjects.SPECTATOR and body is not None:
+                own = await self.bus.view_get(subjects.view_key(game, table, viewer))
+                # a seat's view falls behind the spectator's only once its player has left
+                if own is not None and _version(own) >= _version(body):
+                    body = own
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
             return
@@ -122,6 +156,17 @@ class TableProjector:
             return
         tables = sorted(self.lobby.get(game, {}).values(), key=lambda e: e["table"])
         await message.respond(encoder.encode({"game": game, "tables": tables}))
+
+
+class _Versioned(msgspec.Struct):
+    version: int
+
+
+_versioned = msgspec.json.Decoder(_Versioned)
+
+
+def _version(body: bytes) -> int:
+    return _versioned.decode(body).version
 
 
 async def serve_table_projector(

@@ -193,3 +193,31 @@ async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url
         key = subjects.view_key("highcard", t, subjects.SPECTATOR)
         assert rebuilt[key]["version"] == folded.version
         assert rebuilt[key]["view"] == normalize(HIGHCARD.player_view(folded.state, None))
+
+
+async def test_a_player_who_left_sees_what_a_spectator_sees(bus, services):
+    client, table = Client(bus), table_id()
+    await client.command("highcard", table, "ann", {"type": "create"})
+    await client.command("highcard", table, "bob", {"type": "join"})
+    await client.wait_view("highcard", table, "bob", 2)
+    await client.command("highcard", table, "bob", {"type": "leave"})
+    await client.wait_view("highcard", table, subjects.SPECTATOR, 3)
+    assert (await client.view("highcard", table, "bob"))["view"]["seats"] == ["ann"]
+
+
+async def test_a_table_whose_views_fail_does_not_stop_the_others(bus, nats_url):
+    from structlog.testing import capture_logs
+
+    async with stack(nats_url, "worker:highcard", "worker:crashy", "table-projector"):
+        client, broken, fine = Client(bus), table_id(), table_id()
+        with capture_logs() as logs:
+            for i, player in enumerate(("a", "b", "c", "d")):
+                await client.command("crashy", broken, player,
+                                     {"type": "create" if i == 0 else "join"})
+            assert (await client.command("crashy", broken, "a", {"type": "start"}))["ok"]
+            await client.command("highcard", fine, "ann", {"type": "create"})
+            view = await client.wait_view("highcard", fine, "ann", 1)
+            assert view["view"]["seats"] == ["ann"]
+        assert any(e["event"] == "projection_failed" and e["table"] == broken for e in logs)
+        stuck = await client.view("crashy", broken)
+        assert stuck["version"] <= 4 and stuck["view"]["status"] == "open"  # its last good view
