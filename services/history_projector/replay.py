@@ -93,11 +93,20 @@ class HistoryProjector:
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"The log is unavailable: {err}."))
             return
+        except Exception:
+            log.exception("replay_failed", game=game, table=table, viewer=viewer)
+            await message.respond(error_body("internal_error", "The replay failed on the server."))
+            return
         if not steps:
             await message.respond(error_body("unknown_table", f"There is no {game} table {table}."))
             return
         seat = None if viewer == subjects.SPECTATOR else viewer
-        shown = replay_steps(decider, steps, seat, max(request.from_, 1), request.to)
+        try:
+            shown = replay_steps(decider, steps, seat, max(request.from_, 1), request.to)
+        except Exception:  # a bug in a game's views: answer, log, keep serving
+            log.exception("replay_failed", game=game, table=table, viewer=viewer)
+            await message.respond(error_body("internal_error", "The replay failed on the server."))
+            return
         await message.respond(self._fit(shown))
 
     def _fit(self, shown: list[ReplayStep]) -> bytes:

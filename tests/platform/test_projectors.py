@@ -221,3 +221,16 @@ async def test_a_table_whose_views_fail_does_not_stop_the_others(bus, nats_url):
         assert any(e["event"] == "projection_failed" and e["table"] == broken for e in logs)
         stuck = await client.view("crashy", broken)
         assert stuck["version"] <= 4 and stuck["view"]["status"] == "open"  # its last good view
+
+
+async def test_a_replay_that_fails_is_answered_and_the_service_goes_on(bus, nats_url):
+    async with stack(nats_url, "worker:crashy", "worker:highcard", "history-projector"):
+        client, broken, fine = Client(bus), table_id(), table_id()
+        for i, player in enumerate(("a", "b", "c", "d")):
+            await client.command("crashy", broken, player, {"type": "create" if i == 0 else "join"})
+        await client.command("crashy", broken, "a", {"type": "start"})
+        with pytest.raises(RequestFailed) as caught:
+            await client.replay("crashy", broken, "a")
+        assert caught.value.code == "internal_error"
+        await client.command("highcard", fine, "ann", {"type": "create"})
+        assert [s["version"] for s in await client.replay("highcard", fine, "ann")] == [1]
