@@ -50,7 +50,11 @@ class TableProjector:
         changed: dict[tuple[str, str], Folded] = {}
         for seq, data in messages:
             self.applied_seq = max(self.applied_seq, seq)
-            header = _header.decode(data)
+            try:
+                header = _header.decode(data)
+            except msgspec.DecodeError:  # not written by a worker: nothing to project
+                log.error("undecodable_message_skipped", seq=seq)
+                continue
             key = (header.game, header.table)
             decider = self.games.get(header.game)
             if decider is None:

@@ -9,6 +9,10 @@ from shared.bus.errors import ConcurrencyConflict
 from shared.messages import subjects
 
 
+# Raw payloads, on a game no service knows: the projector skips what it cannot read.
+GAME = "rawlog"
+
+
 def table_id() -> str:
     return f"t{uuid.uuid4().hex[:12]}"
 
@@ -22,31 +26,31 @@ async def test_the_stream_is_append_only(bus):
 
 async def test_append_expects_the_last_sequence_of_the_table(bus):
     table = table_id()
-    first = await bus.events.append("highcard", table, b"1", command_id="a", expected_seq=0)
+    first = await bus.events.append(GAME, table, b"1", command_id="a", expected_seq=0)
     assert not first.duplicate
     with pytest.raises(ConcurrencyConflict):  # a second "first" message: the table moved on
-        await bus.events.append("highcard", table, b"x", command_id="b", expected_seq=0)
-    second = await bus.events.append("highcard", table, b"2", command_id="c", expected_seq=first.seq)
-    stored = await bus.events.read("highcard", table)
+        await bus.events.append(GAME, table, b"x", command_id="b", expected_seq=0)
+    second = await bus.events.append(GAME, table, b"2", command_id="c", expected_seq=first.seq)
+    stored = await bus.events.read(GAME, table)
     assert [(m.seq, m.data) for m in stored] == [(first.seq, b"1"), (second.seq, b"2")]
-    assert (await bus.events.last("highcard", table)).seq == second.seq
+    assert (await bus.events.last(GAME, table)).seq == second.seq
 
 
 async def test_a_repeated_append_is_stored_once(bus):
     """The server checks the expectation before the message id: a retried append fails as a
     conflict (the worker then finds the command id in the table and answers as before)."""
     table = table_id()
-    await bus.events.append("highcard", table, b"1", command_id="same", expected_seq=0)
+    await bus.events.append(GAME, table, b"1", command_id="same", expected_seq=0)
     with pytest.raises(ConcurrencyConflict):
-        await bus.events.append("highcard", table, b"1", command_id="same", expected_seq=0)
-    assert len(await bus.events.read("highcard", table)) == 1
+        await bus.events.append(GAME, table, b"1", command_id="same", expected_seq=0)
+    assert len(await bus.events.read(GAME, table)) == 1
 
 
 async def test_other_tables_do_not_disturb_the_expectation(bus):
     mine, other = table_id(), table_id()
-    first = await bus.events.append("highcard", mine, b"1", command_id="a", expected_seq=0)
-    await bus.events.append("highcard", other, b"x", command_id="a", expected_seq=0)
-    await bus.events.append("highcard", mine, b"2", command_id="b", expected_seq=first.seq)
+    first = await bus.events.append(GAME, mine, b"1", command_id="a", expected_seq=0)
+    await bus.events.append(GAME, other, b"x", command_id="a", expected_seq=0)
+    await bus.events.append(GAME, mine, b"2", command_id="b", expected_seq=first.seq)
 
 
 async def test_reads_page_through_long_tables_and_respect_bounds(bus):
@@ -54,15 +58,15 @@ async def test_reads_page_through_long_tables_and_respect_bounds(bus):
     seqs = []
     last = 0
     for i in range(1200):  # more than two pages of the batched read
-        last = (await bus.events.append("highcard", table, str(i).encode(), command_id=f"c{i}",
+        last = (await bus.events.append(GAME, table, str(i).encode(), command_id=f"c{i}",
                                         expected_seq=last)).seq
         seqs.append(last)
-    stored = await bus.events.read("highcard", table)
+    stored = await bus.events.read(GAME, table)
     assert [m.data for m in stored] == [str(i).encode() for i in range(1200)]
-    middle = await bus.events.read("highcard", table, after=seqs[99], upto=seqs[199])
+    middle = await bus.events.read(GAME, table, after=seqs[99], upto=seqs[199])
     assert [m.seq for m in middle] == seqs[100:200]
 
 
 async def test_an_unknown_table_has_no_messages(bus):
-    assert await bus.events.last("highcard", table_id()) is None
-    assert await bus.events.read("highcard", table_id()) == []
+    assert await bus.events.last(GAME, table_id()) is None
+    assert await bus.events.read(GAME, table_id()) == []

@@ -234,3 +234,11 @@ async def test_a_replay_that_fails_is_answered_and_the_service_goes_on(bus, nats
         assert caught.value.code == "internal_error"
         await client.command("highcard", fine, "ann", {"type": "create"})
         assert [s["version"] for s in await client.replay("highcard", fine, "ann")] == [1]
+
+
+async def test_messages_no_worker_wrote_are_skipped(bus, services):
+    await bus.events.append("highcard", table_id(), b"not a batch", command_id="x",
+                            expected_seq=0)
+    client, table = Client(bus), table_id()
+    await client.command("highcard", table, "ann", {"type": "create"})
+    assert (await client.wait_view("highcard", table, "ann", 1))["view"]["seats"] == ["ann"]
