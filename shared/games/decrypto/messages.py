@@ -21,6 +21,9 @@ class DecryptoOptions(Options, frozen=True, kw_only=True):
     clue_uniqueness: str = "game"  # ASSUMED scope (4.1-15): "game" both teams, "team" own team
     code_draw: str = "with_replacement"  # 4.3-6: BGA reshuffles; or "without_replacement"
     timer_seconds: int = 30  # ASSUMED sand timer; advisory only (the rules have no clock)
+    # ASSUMED (4.3-2): after the last round, "score" (score, then keywords, then a draw) or
+    # "keywords" (straight to the keywords, then a draw)
+    last_round_tiebreak: str = "score"
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -58,6 +61,7 @@ class GameSetUp(Event, frozen=True, kw_only=True):
     clue_uniqueness: str
     code_draw: str
     timer_seconds: int
+    last_round_tiebreak: str = "score"  # a default: logs written before the option still decode
 
 
 class RoundStarted(Event, frozen=True, kw_only=True):
@@ -90,7 +94,7 @@ class CodeRevealed(Event, frozen=True, kw_only=True):
 
 class KeywordGuessingStarted(Event, frozen=True, kw_only=True):
     cause: str  # "both_flags" or "last_round"
-    scores: dict[str, int]  # equal: that is why keywords decide
+    scores: dict[str, int]  # equal, unless last_round_tiebreak="keywords" skipped the score
 
 
 class KeywordsGuessed(Event, frozen=True, kw_only=True):

@@ -20,9 +20,9 @@ from shared.games.decrypto.messages import (
 )
 from shared.games.decrypto.state import (
     CLUE_MAX_CHARS, CLUE_UNIQUENESS, CODE_DRAWS, CODE_LENGTH, CODES, FIRST_INTERCEPTION_ROUND,
-    KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, LANGUAGES, MAX_ROUNDS_RANGE, TEAM_SIZE, TEAMS,
-    TIMER_RANGE, WIN_INTERCEPTIONS, Reveal, State, Tokens, encryptor_for, end_flags, normalize,
-    other,
+    KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, LANGUAGES, LAST_ROUND_TIEBREAKS, MAX_ROUNDS_RANGE,
+    TEAM_SIZE, TEAMS, TIMER_RANGE, WIN_INTERCEPTIONS, Reveal, State, Tokens, encryptor_for,
+    end_flags, normalize, other,
 )
 from shared.games.decrypto.words import WORDS
 
@@ -41,7 +41,10 @@ PHASE_NAMES = {
 # --- options and setup ----------------------------------------------------------------------
 
 def check_options(options: DecryptoOptions, seats: int) -> str | None:
-    """The options' problems at `create` (a message for a person), else None."""
+    """The options' problems (a message for a person), else None. The platform calls it at
+    `create` with the table's seats and again at the start with the seated count; it cannot
+    tell who is seated, so whether the named teams can be completed (players named but not
+    seated are ignored) is checked by `setup`, which refuses with `bad_teams`."""
     if options.language not in LANGUAGES:
         return f"language must be one of {', '.join(LANGUAGES)}, not {options.language!r}."
     low, high = MAX_ROUNDS_RANGE
@@ -51,6 +54,11 @@ def check_options(options: DecryptoOptions, seats: int) -> str | None:
         return f"clue_uniqueness must be one of {', '.join(CLUE_UNIQUENESS)}."
     if options.code_draw not in CODE_DRAWS:
         return f"code_draw must be one of {', '.join(CODE_DRAWS)}."
+    if options.last_round_tiebreak not in LAST_ROUND_TIEBREAKS:
+        return (
+            f"last_round_tiebreak must be one of {', '.join(LAST_ROUND_TIEBREAKS)}, "
+            f"not {options.last_round_tiebreak!r}."
+        )
     low, high = TIMER_RANGE
     if not low <= options.timer_seconds <= high:
         return f"timer_seconds must be between {low} and {high} (0: no timer)."
@@ -61,15 +69,6 @@ def check_options(options: DecryptoOptions, seats: int) -> str | None:
         members = getattr(options, team)
         if len(members) > TEAM_SIZE[1]:
             return f"A team has at most {TEAM_SIZE[1]} players; {team} names {len(members)}."
-    if len(named) > seats:
-        return f"The teams name {len(named)} players but the table has {seats} seats."
-    for team in TEAMS:
-        free = seats - len(named)
-        if len(getattr(options, team)) + free < TEAM_SIZE[0]:
-            return (
-                f"With {seats} seats, {team} can have at most "
-                f"{len(getattr(options, team)) + free} players; a team needs {TEAM_SIZE[0]}."
-            )
     return None
 
 
@@ -94,6 +93,7 @@ def setup(
         players=list(players), teams=teams, keywords=keywords, language=options.language,
         max_rounds=options.max_rounds, clue_uniqueness=options.clue_uniqueness,
         code_draw=options.code_draw, timer_seconds=options.timer_seconds,
+        last_round_tiebreak=options.last_round_tiebreak,
     )
     state = evolve(State(), set_up)
     return [set_up, _start_round(state, 1, rng)]
@@ -162,14 +162,14 @@ def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | N
             "wrong_clue_count", f"Give exactly {CODE_LENGTH} clues, one per digit of the code.",
         )
     texts = [c.strip() for c in clues]
-    if any(not c for c in texts):
-        return Rejection("empty_clue", "Every clue must have some text.")
     long = [c for c in texts if len(c) > CLUE_MAX_CHARS]
     if long:
         return Rejection(
             "clue_too_long", f"A clue is at most {CLUE_MAX_CHARS} characters: {long[0]!r}.",
         )
     norms = [normalize(c) for c in texts]
+    if any(not n for n in norms):  # blank, or only invisible characters and lone accents
+        return Rejection("empty_clue", "Every clue must have some text.")
     if len(set(norms)) != len(norms):
         return Rejection("duplicate_clue", "Your three clues must all be different.")
     used = used_clues(state, team)
@@ -277,15 +277,17 @@ def _end_of_round(state: State, rng: random.Random) -> Event:
     if raised:
         return _tiebreak(state, "both_flags")
     if state.max_rounds is not None and state.round >= state.max_rounds:
-        return _tiebreak(state, "last_round")  # 4.3-2: the same chain as both flags
+        # 4.3-2 (ASSUMED): by default the same chain as both flags; the option may skip the
+        # token score and go straight to the keywords, as BGA's description reads.
+        return _tiebreak(state, "last_round", by_score=state.last_round_tiebreak == "score")
     return _start_round(state, state.round + 1, rng)
 
 
-def _tiebreak(state: State, cause: str) -> Event:
+def _tiebreak(state: State, cause: str, by_score: bool = True) -> Event:
     """Decrypto 12: the token score first; equal scores -> the keywords are guessed."""
     scores = state.scores()
     white, black = (scores[t] for t in TEAMS)
-    if white != black:
+    if by_score and white != black:
         return _decided(state, TEAMS[0] if white > black else TEAMS[1], "token_score", cause)
     return KeywordGuessingStarted(cause=cause, scores=scores)
 
@@ -362,7 +364,7 @@ def evolve(state: State, event: Event) -> State:
                 keywords={t: tuple(k or ()) for t, k in event.keywords.items()},
                 language=event.language, max_rounds=event.max_rounds,
                 clue_uniqueness=event.clue_uniqueness, code_draw=event.code_draw,
-                timer_seconds=event.timer_seconds,
+                timer_seconds=event.timer_seconds, last_round_tiebreak=event.last_round_tiebreak,
                 tokens={t: Tokens() for t in TEAMS},
                 used_clues={t: () for t in TEAMS},
                 code_pools={t: CODES for t in TEAMS},

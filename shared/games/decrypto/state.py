@@ -27,6 +27,9 @@ KEYWORD_GUESS_MAX_CHARS = 60
 LANGUAGES = ("en", "fr")
 CLUE_UNIQUENESS = ("game", "team")  # ASSUMED scope, 4.3-5: "game" = both teams' past clues
 CODE_DRAWS = ("with_replacement", "without_replacement")  # 4.3-6
+# ASSUMED (4.3-2): after the last round, "score" = the chain of Decrypto 12 (score, keywords,
+# draw); "keywords" = straight to the keywords, then a draw (BGA's description).
+LAST_ROUND_TIEBREAKS = ("score", "keywords")
 MAX_ROUNDS_RANGE = (1, 99)
 TIMER_RANGE = (0, 600)  # ASSUMED 30 s by default; 0 = no timer
 
@@ -65,6 +68,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     clue_uniqueness: str = "game"
     code_draw: str = "with_replacement"
     timer_seconds: int = 30
+    last_round_tiebreak: str = "score"
     phase: Phase = "setup"
     round: int = 0
     encryptors: dict[str, PlayerId] = {}
@@ -99,9 +103,14 @@ def encryptor_for(members: tuple[PlayerId, ...] | list[PlayerId], round_: int) -
 
 
 def normalize(text: str) -> str:
-    """Case-, accent- and spacing-insensitive form used to compare clues and keywords."""
+    """Case-, accent- and spacing-insensitive form used to compare clues and keywords.
+    Invisible characters (zero-width spaces and joiners, soft hyphens: Unicode format
+    characters) are dropped too, so that they cannot make a used clue or a keyword look new."""
     decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = "".join(
+        c for c in decomposed
+        if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
+    )
     return " ".join(bare.casefold().split())
 
 

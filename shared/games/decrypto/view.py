@@ -33,6 +33,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "clue_uniqueness": state.clue_uniqueness,
         "code_draw": state.code_draw,
         "timer_seconds": state.timer_seconds,
+        "last_round_tiebreak": state.last_round_tiebreak,
         "teams": {t: list(m) for t, m in state.teams.items()},
         "my_team": team,
         "encryptors": dict(state.encryptors),

@@ -96,8 +96,9 @@ def test_c4_both_intercept_twice_score_decides_black_wins():
     state, events = _both_intercept_twice(white_misses_once=True)
     assert tokens(state) == {"white": (2, 1), "black": (2, 0)}
     assert isinstance(events[-1], GameDecided)
-    assert (events[-1].winner, events[-1].reason, events[-1].scores) == (
-        "black", "token_score", {"white": 1, "black": 2})
+    assert (events[-1].winner, events[-1].reason, events[-1].tiebreak, events[-1].scores) == (
+        "black", "token_score", "both_flags", {"white": 1, "black": 2})
+    assert GAME.result(state).winners == ["cy", "dee"]
 
 
 def test_c4_equal_scores_keywords_three_against_two_white_wins():
@@ -139,7 +140,11 @@ def test_c5_white_two_interceptions_and_black_two_miscommunications_white_wins()
     state, _ = play_round(state, white_ok=True, black_ok=True, white_intercepts=True)
     state, events = play_round(state, white_ok=True, black_ok=False, white_intercepts=True)
     assert tokens(state) == {"white": (2, 0), "black": (0, 2)}
-    assert (events[-1].winner, events[-1].tiebreak) == ("white", None)
+    assert events[-1] == GameDecided(
+        winner="white", reason="two_interceptions", tiebreak=None,
+        scores={"white": 2, "black": -2}, keywords=setup.keywords, keyword_guesses={},
+        keywords_found={},
+    )
     assert GAME.result(state).winners == ["ann", "bob"]
 
 

@@ -35,7 +35,7 @@ def option_sets(players: list[str]) -> list[dict]:
         {},
         {"language": "fr"},
         {"max_rounds": None},
-        {"max_rounds": 3, "timer_seconds": 0},
+        {"max_rounds": 3, "timer_seconds": 0, "last_round_tiebreak": "keywords"},
         {"clue_uniqueness": "team", "language": "fr"},
         {"code_draw": "without_replacement", "max_rounds": 12},
         {"white": players[:2], "black": players[2:4]},  # the rest dealt
@@ -147,24 +147,34 @@ class Checker:
             assert event.player == prev.encryptors[event.team] and len(event.clues) == 3
         if isinstance(event, KeywordGuessingStarted):
             scores = state.scores()
-            assert scores["white"] == scores["black"]
+            assert event.scores == scores
+            skipped = event.cause == "last_round" and state.last_round_tiebreak == "keywords"
+            assert scores["white"] == scores["black"] or skipped
         if isinstance(event, GameEnded):
             self.check_result(state, event.result)
             self.stats[f"rounds_{state.round}"] += 1
             self.stats[state.reason] += 1
+            self.stats[f"tiebreak_{state.tiebreak}_{state.last_round_tiebreak}"] += 1
             assert self.decider.players_to_act(table) == []
 
     def check_result(self, state: State, result) -> None:
-        """Decrypto 11-12, computed again from the tokens and keyword guesses."""
+        """Decrypto 11-12 (and 4.3-2), computed again from the tokens and keyword guesses:
+        the winner, the reason and why a tie-break ran."""
         flags = end_flags(state.tokens)
         raised = [t for t in TEAMS if flags[t]]
+        scores = state.scores()
         if len(raised) == 1:
             winner = raised[0]
+            reason = ("two_interceptions" if state.tokens[winner].interceptions >= 2
+                      else "two_miscommunications")  # Decrypto 11
+            cause = None
         else:
             assert raised or state.round == state.max_rounds
-            scores = state.scores()
-            if scores["white"] != scores["black"]:
+            cause = "both_flags" if raised else "last_round"
+            by_score = raised or state.last_round_tiebreak == "score"
+            if by_score and scores["white"] != scores["black"]:
                 winner = max(TEAMS, key=lambda t: scores[t])
+                reason = "token_score"
             else:
                 found = {
                     t: sum(normalize(g) == normalize(k) for g, k in
@@ -173,7 +183,11 @@ class Checker:
                 }
                 winner = None if found["white"] == found["black"] else max(
                     TEAMS, key=lambda t: found[t])
-        assert state.winner == winner
+                reason = "draw" if winner is None else "keywords"
+                assert state.keywords_found == found
+        assert (state.winner, state.reason, state.tiebreak) == (winner, reason, cause)
+        assert state.phase == "over"
+        assert bool(state.keyword_guesses) == (reason in ("keywords", "draw"))
         expected = [] if winner is None else list(state.teams[winner])
         assert sorted(result.winners) == sorted(expected)
         assert {s.player for s in result.ranking} == set(state.players)
@@ -301,3 +315,6 @@ def test_random_games_keep_invariants_and_leak_nothing(chunk):
     assert stats["token_score"] and stats["two_interceptions"] and stats["two_miscommunications"]
     assert stats["keywords"] + stats["draw"] > 0
     assert stats["rounds_8"] > 0
+    # and every tie-break path: both flags, the last round by score and straight to keywords
+    assert stats["tiebreak_both_flags_score"] and stats["tiebreak_last_round_score"]
+    assert stats["tiebreak_last_round_keywords"]

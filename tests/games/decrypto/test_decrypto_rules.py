@@ -106,7 +106,7 @@ def test_start_with_teams_that_cannot_be_completed_is_refused():
     ({"white": ["a", "a"]}, "named twice"),
     ({"white": ["a"], "black": ["a", "b"]}, "named twice"),
     ({"white": ["a", "b", "c", "d", "e"]}, "at most 4"),
-    ({"white": ["a", "b", "c"], "black": ["d"]}, "a team needs 2"),
+    ({"last_round_tiebreak": "coin"}, "last_round_tiebreak must be one of score, keywords"),
     ({"max_rounds": "8"}, "Invalid option"),
     ({"rounds": 8}, "Invalid option"),
 ])
@@ -123,8 +123,8 @@ def test_bad_options_are_refused_at_create(options, fragment):
 def test_options_have_the_documented_defaults():
     options = DecryptoOptions()
     assert (options.language, options.max_rounds, options.clue_uniqueness, options.code_draw,
-            options.timer_seconds, options.white, options.black) == (
-        "en", 8, "game", "with_replacement", 30, [], [])
+            options.timer_seconds, options.white, options.black, options.last_round_tiebreak) == (
+        "en", 8, "game", "with_replacement", 30, [], [], "score")
     assert GAME.check_options(DecryptoOptions(max_rounds=None), 4) is None
 
 
@@ -579,3 +579,185 @@ def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
     rng = random.Random(3)
     picks = {tuple(GAME.bot(view, rng)["code"]) for _ in range(300)}
     assert (3, 1, 4) not in picks and len(picks) == 23
+
+
+# --- found in review ----------------------------------------------------------------------
+
+def seat(players, options, seats):
+    """Create with `seats` seats and `options`, seat `players` (the first creates)."""
+    table = DECIDER.initial_state
+    steps = [(players[0], Create(options=options, seats=seats))]
+    steps += [(p, Join()) for p in players[1:]]
+    for actor, command in steps:
+        events = DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(0)))
+        assert not isinstance(events, Rejection), events
+        table = fold(DECIDER.evolve, events, table)
+    return table
+
+
+@pytest.mark.parametrize("options, seated, teams", [
+    # x is named but never sits: white a, b, c; d and e are dealt to Black.
+    ({"white": ["a", "b", "c", "x"]}, ["a", "b", "c", "d", "e"],
+     {"white": ("a", "b", "c"), "black": ("d", "e")}),
+    # six named for six seats, one of them absent: the five seated keep their teams.
+    ({"white": ["a", "b", "c"], "black": ["d", "e", "x"]}, ["a", "b", "c", "d", "e"],
+     {"white": ("a", "b", "c"), "black": ("d", "e")}),
+])
+def test_named_players_who_do_not_sit_do_not_block_the_start(options, seated, teams):
+    """Decrypto 1: the creator's teams; players named but not seated are ignored. The platform
+    re-checks the options at the start against the seated count, and that check must not
+    refuse a start that makes two valid teams."""
+    table = seat(seated, options, seats=6)
+    events = DECIDER.decide(table, Start(), Context(actor=seated[0], rng=random.Random(0)))
+    assert not isinstance(events, Rejection), events
+    table = fold(DECIDER.evolve, events, table)
+    assert table.game.teams == teams
+
+
+def test_named_teams_that_cannot_be_completed_are_refused_at_the_start_with_the_teams():
+    """Decrypto 1: white names 3 of 4 seated players: Black would have 1 -> bad_teams at the
+    start, naming the team and its members; nothing appended."""
+    table = seat(["a", "b", "c", "d"], {"white": ["a", "b", "c"], "black": ["d"]}, seats=4)
+    refused = DECIDER.decide(table, Start(), Context(actor="a", rng=random.Random(0)))
+    assert refused == Rejection(
+        "bad_teams",
+        "Each team needs 2 to 4 players; black would have 1 (d). Seat more players or change "
+        "the teams.",
+    )
+
+
+@pytest.mark.parametrize("clues, code", [
+    (["\u0301", "tide", "keys"], "empty_clue"),  # a lone accent: nothing once normalized
+    (["\u200b", "tide", "keys"], "empty_clue"),  # a zero-width space
+    (["sha\u200brk", "tide", "keys"], "clue_is_keyword"),  # an own keyword, split invisibly
+    (["ti\u00addé", "tide", "keys"], "duplicate_clue"),  # a soft hyphen inside
+])
+def test_invisible_characters_do_not_get_around_the_clue_checks(clues, code):
+    """Decrypto 13 and 15: a clue of invisible characters is empty, and zero-width or soft
+    hyphen characters do not make a keyword or a used clue look new."""
+    refused = when(round_one(), GiveClues(clues=clues), "ann")
+    assert isinstance(refused, Rejection) and refused.code == code, refused
+
+
+def test_invisible_characters_do_not_make_a_used_clue_new():
+    """Decrypto 15: "ca<zero-width space>fe" is the clue "cafe" already given."""
+    state, _ = play(round_one(), GiveClues(clues=["cafe", "tide", "keys"]), "ann")
+    refused = when(state, GiveClues(clues=["ca\u200bfe", "trees", "crown"]), "cy")
+    assert isinstance(refused, Rejection) and refused.code == "clue_already_used"
+
+
+def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
+    """Decrypto 12, 4.3-2 (ASSUMED): after the last round, `last_round_tiebreak="keywords"`
+    skips the token score (BGA's description goes straight to keyword guessing); the default
+    "score" compares scores first. Both flags always use the score first (Decrypto 11)."""
+    for mode, expected in (("score", "decided"), ("keywords", "keywords")):
+        setup = set_up(max_rounds=2, last_round_tiebreak=mode)
+        state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+        state, _ = play_round(state, white_ok=True, black_ok=True)
+        state, events = play_round(state, white_ok=True, black_ok=True, white_intercepts=True)
+        assert state.tokens["white"] == Tokens(interceptions=1)
+        if expected == "decided":
+            assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
+                "white", "token_score", "last_round")
+        else:
+            assert events[-1] == KeywordGuessingStarted(
+                cause="last_round", scores={"white": 1, "black": 0})
+            state, _ = play(state, GuessKeywords(words=["", "", "", ""]), "ann")
+            state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
+            assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
+                "black", "keywords", "last_round")
+    # both flags: the score decides even with last_round_tiebreak="keywords" (C-3's chain)
+    setup = set_up(last_round_tiebreak="keywords")
+    state = given([setup, round_started(setup, 1, (1, 2, 3), (3, 2, 1))])
+    state, _ = play_round(state, white_ok=False, black_ok=True)
+    state, events = play_round(state, white_ok=False, black_ok=True, white_intercepts=True)
+    assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
+
+
+def test_last_round_tiebreak_option_is_validated_and_defaults_to_score():
+    assert DecryptoOptions().last_round_tiebreak == "score"
+    refused = DECIDER.decide(
+        DECIDER.initial_state, Create(options={"last_round_tiebreak": "coin"}, seats=4),
+        Context(actor="a", rng=random.Random(0)),
+    )
+    assert refused == Rejection(
+        "bad_option", "last_round_tiebreak must be one of score, keywords, not 'coin'.")
+
+
+def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_key():
+    """docs/games/decrypto.md matches the code: options and defaults, rejection codes, events,
+    view keys."""
+    import re
+    from pathlib import Path
+
+    import shared.games.decrypto.rules as rules_module
+
+    root = Path(__file__).resolve().parents[3]
+    docs = (root / "docs/games/decrypto.md").read_text(encoding="utf-8")
+    options = msgspec.to_builtins(DecryptoOptions())
+    documented = dict(re.findall(r"^\| `(\w+)`(?:, `\w+`)? \| `([^`]*)` \|", docs, re.M))
+    documented.update({"black": documented.get("white")})
+    assert set(documented) == set(options)
+    for name, default in options.items():
+        assert msgspec.json.decode(documented[name]) == default, name
+    source = Path(rules_module.__file__).read_text(encoding="utf-8")
+    codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | {"bad_option"}
+    table = docs[docs.index("## Rejection codes"):docs.index("## Choices")]
+    assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == codes
+    events = docs[docs.index("## Events"):docs.index("## Views")]
+    listed = set(re.findall(r"^\| `(\w+)` \|", events, re.M))
+    assert listed == {msgspec.inspect.type_info(e).tag for e in GAME.events}
+    view = GAME.player_view(round_one(), "ann")
+    keys = docs[docs.index("`player_view` keys:"):docs.index("## Result")]
+    assert all(f"`{key}`" in keys for key in view), [k for k in view if f"`{k}`" not in keys]
+
+
+def test_any_command_from_any_seat_at_any_step_is_accepted_or_refused_never_raises():
+    """Rejections (all of Decrypto 7-8, 12-13, 15): at every step of whole bot games, every
+    seat sends commands of every kind, well- and ill-formed; each is accepted or refused with
+    a documented code, never raises, and a refusal leaves the table as it was. Somebody
+    always has a legal command until the end (a turn never gets stuck)."""
+    from shared.games.simulate import simulate
+
+    documented = {
+        "wrong_phase", "not_your_turn", "wrong_team", "invalid_code", "wrong_clue_count",
+        "empty_clue", "clue_too_long", "duplicate_clue", "clue_already_used", "clue_is_keyword",
+        "wrong_word_count", "word_too_long", "game_over",
+    }
+    probes = [
+        GiveClues(clues=["a", "b", "c"]), GiveClues(clues=[]), GiveClues(clues=["", "b", "c"]),
+        GiveClues(clues=["a", "a", "c"]), GiveClues(clues=["x" * 500, "b", "c"]),
+        SubmitGuess(team="white", code=[1, 2, 3]), SubmitGuess(team="black", code=[4, 3, 2]),
+        SubmitGuess(team="white", code=[1, 1, 1]), SubmitGuess(team="red", code=[1, 2, 3]),
+        SubmitGuess(team="black", code=[]), GuessKeywords(words=["a", "b", "c", "d"]),
+        GuessKeywords(words=[]), GuessKeywords(words=["y" * 500] * 4),
+    ]
+    seen: set[str] = set()
+
+    def probe(table):
+        if table.status != "running":
+            return
+        acting = DECIDER.players_to_act(table)
+        assert acting and all(DECIDER.legal_commands(table, p) for p in acting)  # never stuck
+        before = msgspec.json.encode(table)
+        for player in table.players:
+            for command in probes:
+                out = DECIDER.decide(table, command, Context(actor=player, rng=random.Random(0)))
+                if isinstance(out, Rejection):
+                    assert out.code in documented and out.message, out
+                    seen.add(out.code)
+                if player not in acting:  # a seat not to act is told so, whatever it sends
+                    assert isinstance(out, Rejection), (player, command)
+                    assert out.code in ("not_your_turn", "wrong_phase", "wrong_team"), out
+        assert msgspec.json.encode(table) == before
+
+    for index in range(12):
+        players = [f"p{i}" for i in range(4 + index % 5)]
+        sim = simulate(DECIDER, players, random.Random(index),
+                       options={"max_rounds": 2 + index % 3})
+        table = DECIDER.initial_state
+        for _, batch in sim.log:  # the table as it stands between two commands
+            table = fold(DECIDER.evolve, batch, table)
+            probe(table)
+        assert table.status == "ended"
+    assert seen >= documented - {"game_over", "clue_already_used", "clue_is_keyword"}
