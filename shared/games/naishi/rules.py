@@ -146,6 +146,10 @@ def _turn_command(state: State, command: Command, actor: PlayerId) -> list[Event
         case DiscardRiverCards(first=first, second=second):
             return _discard_river(state, actor, first, second)
         case EndTurn():
+            if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
+                return Rejection(
+                    "must_develop", "You took a bonus action before developing: develop now.",
+                )
             if not state.developed:
                 return Rejection(
                     "no_main_action_yet",

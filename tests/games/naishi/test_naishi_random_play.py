@@ -190,12 +190,18 @@ def check_game(sim: Any, decider: TableDecider) -> None:
     assert GAME.is_terminal(state)
     assert all(decider.legal_commands(table, p) == [] for p in PLAYERS)
     result = table.result
+    keys = {}
     for p in PLAYERS:
         total, colours = rescore(list(state.lines[p]), list(state.hands[p]), state.copies[p])
         assert result.scores[p] == total, (p, result.details["scores"][p])
         assert result.details["scores"][p]["colours"] == colours
-    best = max(result.scores.values())
-    assert set(result.winners) <= {p for p in PLAYERS if result.scores[p] == best}
+        keys[p] = (total, colours)
+    # Naishi 15: the highest total, then more colours, then a shared victory.
+    best = max(keys.values())
+    assert sorted(result.winners) == sorted(p for p in PLAYERS if keys[p] == best), keys
+    for standing in result.ranking:
+        above = sum(1 for q in PLAYERS if keys[q] > keys[standing.player])
+        assert standing.rank == 1 + above, (keys, result.ranking)
 
 
 @pytest.mark.slow
@@ -244,3 +250,24 @@ def test_naishi_every_legal_command_is_accepted():
                     out = decider.decide(table, command, Context(actor=actor, rng=random.Random(0)))
                     assert not isinstance(out, Rejection), (command, out)
             table = fold(decider.evolve, batch, table)
+
+
+def test_the_leak_check_catches_planted_leaks():
+    """The leak test can fail: an unredacted replay, or a view showing the opponent's Hand
+    (as a field the hand check does not look at), are both caught."""
+    unredacted = TableDecider(dataclasses.replace(GAME, redact=lambda event, viewer: event))
+    sim = simulate(unredacted, PLAYERS, random.Random(1))
+    with pytest.raises(AssertionError):
+        check_no_leak(sim, unredacted)
+
+    def peeking_view(state: State, viewer: str | None) -> dict[str, Any]:
+        view = GAME.player_view(state, viewer)
+        if state.phase == "turns":
+            view["peek"] = {p: list(state.hands[p]) for p in state.players}
+        return view
+
+    peeking = TableDecider(dataclasses.replace(GAME, player_view=peeking_view))
+    sim = simulate(peeking, PLAYERS, random.Random(1))
+    with pytest.raises(AssertionError):
+        check_no_leak(sim, peeking)
+    check_no_leak(simulate(GREEDY, PLAYERS, random.Random(1)), GREEDY)  # the real game: none

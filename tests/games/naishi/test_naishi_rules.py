@@ -247,7 +247,9 @@ def test_naishi_8_swap_before_develop_then_develop_is_required():
     assert state.reserve[ANN] == 1 and state.court["swap_1"] == ANN
     assert state.active == ANN
     assert {type(c) for c in legal_commands(state, ANN)} == {Develop}
-    assert rejected(events, EndTurn(), ANN) == "no_main_action_yet"
+    # Ending the turn now would skip the obliged Develop: the code and message say so.
+    assert rejected(events, EndTurn(), ANN) == "must_develop"
+    assert "develop now" in when(events, EndTurn(), ANN).message
     assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "must_develop"
     assert rejected(events, RecallEmissaries(), ANN) == "must_develop"
     assert rejected(events, DeclareEnd(), ANN) == "must_develop"
@@ -363,6 +365,12 @@ def test_naishi_8_develop_ends_the_turn_when_no_bonus_is_left():
     assert [type(e) for e in out] == [Developed, TurnEnded]
 
 
+def test_naishi_8_end_turn_before_any_action_is_refused():
+    """Naishi 7-10: a turn is at least one main action; `end_turn` alone is not one."""
+    assert rejected(start(), EndTurn(), ANN) == "no_main_action_yet"
+    assert EndTurn() not in legal_commands(given(start()), ANN)
+
+
 def test_naishi_8_end_turn_after_develop_gives_the_bonus_up():
     events = then(start(), Develop(row="line", position=1), ANN)
     assert EndTurn() in legal_commands(given(events), ANN)
@@ -470,6 +478,10 @@ def _n5_start():
     events = then(events, Develop(row="line", position=3), ANN)  # pile 3 empty: 1 empty pile
     events = then(events, EndTurn(), ANN)
     assert events[-1] == TurnEnded(player=ANN, next_player=BOB)
+    # "Nothing happens": one empty pile does not trigger the end.
+    state = given(events)
+    assert state.empty_piles() == 1 and state.end_reason is None
+    assert not any(isinstance(e, EndTriggered) for e in events)
     return events
 
 
