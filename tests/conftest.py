@@ -64,4 +64,6 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
-TABLETOP = [sys.executable, "-m", "services.cli"]
+# The installed console command, as a user runs it (the module when not installed).
+_SCRIPT = Path(sys.executable).parent / "tabletop"
+TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
