@@ -171,6 +171,11 @@ def decide(state: State, command: Command, ctx: Context) -> list[Event] | Reject
         case SetDie(die=die_id, value=value):
             if value not in data.FACES:
                 return Rejection("bad_value", f"A die shows 1 to 6, not {value}.")
+            die = state.hand_die(die_id)
+            if die is not None and die.face == value:
+                return Rejection(
+                    "no_change", f"This die already shows {value}: setting it changes nothing.",
+                )
             return _change_die(state, actor, die_id, "set", value)
         case EndTurn():
             return _end_turn(state, actor)

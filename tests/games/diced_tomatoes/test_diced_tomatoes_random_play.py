@@ -128,28 +128,63 @@ def recomputed_scores(state: State) -> dict[str, int]:
 # --- leak test -------------------------------------------------------------------------------
 
 PRIVATE_KEYS = {"you", "legal"}
+# Every key a view may have: the platform's and the game's (docs/games/diced_tomatoes.md, View).
+VIEW_KEYS = {
+    "game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result",
+    "you", "players", "solo", "phase", "turn", "active", "first_player", "last_player",
+    "start_rolls", "bushel", "dice_to_take", "hand", "passed", "plants", "tracks", "karma",
+    "karma_thirds", "karma_costs", "final_round", "first_full_track", "scores", "end_reason",
+}
+
+
+def faces_shown(value) -> set[int]:
+    """The dice to which any part of a view or event (at any depth) gives a face."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if "die" in value and "face" in value:
+            found.add(value["die"])
+        if "dice" in value and "faces" in value:
+            found.update(value["dice"])
+        for v in value.values():
+            found |= faces_shown(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found |= faces_shown(v)
+    return found
 
 
 def check_views(table: Table) -> None:
-    """All dice are public: every seat sees what a spectator sees (plus its own seat name and,
-    when acting, its legal commands), and no view shows a face for a die still in the bushel
-    (its next roll is the only unknown)."""
+    """All dice are public, only the future is hidden: every seat sees what a spectator sees
+    (plus its own seat name and, when acting, its legal commands), no view has a key beyond the
+    documented ones, and no part of any view shows a face for a die in the bushel (its next
+    roll is the only unknown)."""
     spectator = DECIDER.player_view(table, None)
     assert "legal" not in spectator and spectator["you"] is None
     public = {k: v for k, v in spectator.items() if k not in PRIVATE_KEYS}
     state: State = table.game
     bushel = set(state.bushel)
-    shown = [d["die"] for d in spectator["hand"] + spectator["passed"]]
-    shown += [d["die"] for plants in spectator["plants"].values() for pl in plants
-              for d in pl["dice"]]
-    assert not bushel & set(shown)
     assert sum(spectator["bushel"].values()) == len(bushel)
     to_act = set(DECIDER.players_to_act(table))
+    assert set(spectator) <= VIEW_KEYS, set(spectator) - VIEW_KEYS
+    assert not bushel & faces_shown(spectator), "a view shows a face of a die in the bushel"
     for seat in table.players:
         view = DECIDER.player_view(table, seat)
         assert view["you"] == seat
         assert ("legal" in view) == (seat in to_act)
+        # The rest of a seat's view is the spectator's, checked above.
         assert {k: v for k, v in view.items() if k not in PRIVATE_KEYS} == public
+        assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
+        assert not bushel & faces_shown(view.get("legal", [])), "legal shows a bushel face"
+
+
+def check_event_faces(table: Table, event) -> None:
+    """No event (all are public, `redact` keeps them whole) gives a face to a die that is in the
+    bushel once it applies: faces are written only for dice just rolled or on the table."""
+    state: State = table.game
+    if state is None or not state.players:
+        return
+    shown = faces_shown(msgspec.to_builtins(event))
+    assert not set(state.bushel) & shown, f"{event} shows a face of a die in the bushel"
 
 
 def check_all_legal_accepted(table: Table) -> None:
@@ -174,6 +209,7 @@ def test_random_play_of_1020_games_keeps_every_invariant_diced_tomatoes_1_to_18(
 
         def after_event(table: Table, event, every_event=every_event) -> None:
             check_invariants(table, event)
+            check_event_faces(table, event)
             if table.game is None or not table.game.players:
                 return
             if every_event or isinstance(event, GameEnded) or (

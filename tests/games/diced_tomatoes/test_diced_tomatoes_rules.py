@@ -402,6 +402,22 @@ def test_a_golden_die_adds_1_and_an_overripe_plant_is_uprooted_diced_tomatoes_17
     )
 
 
+def test_a_golden_fourth_die_making_7_uproots_the_plant_without_karma_diced_tomatoes_17_3_3_4():
+    """3.3-4 with 3.1-17: a 4th die pushing the value to 7 uproots (overripe); the completer of
+    the opponent's plant gains no karma and the owner scores nothing."""
+    g = Given(started(golden_sun=True))
+    golden = ids_of(g.state, "golden")
+    g.history_plant(ANN, 0, [6, 6, 6])  # value 6
+    g.add(TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB))
+    g.take(BOB, [2, 2, 6], red=2, golden=1)  # red 2, red 2, golden 6
+    assert g.place(BOB, golden[0], ANN, 0) == [
+        DiePlaced(player=BOB, die=golden[0], face=6, owner=ANN, token=0),
+        PlantUprooted(owner=ANN, token=0, dice=[RED0, RED1, RED2, golden[0]], cause="overripe",
+                      player=BOB),
+    ]
+    assert g.state.tracks[ANN] == () and g.state.karma[BOB] == 3
+
+
 def test_golden_and_black_dice_change_the_harvested_value_diced_tomatoes_6_and_17():
     g = Given(started(golden_sun=True))
     golden = ids_of(g.state, "golden")
