@@ -4,7 +4,6 @@ to its end through the bus, and every step of its replay equals the view seen li
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import time

@@ -264,7 +264,7 @@ class Bus:
                         )
                     try:
                         msgs = await sub.fetch(batch, timeout=0.5)
-                    except (nats.errors.TimeoutError, asyncio.TimeoutError):
+                    except (nats.errors.TimeoutError, TimeoutError):
                         msgs = []
                     if not msgs:
                         if idle is not None:

@@ -6,7 +6,6 @@ from forking a table's history, and the message id that drops a retried append.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 
@@ -37,10 +36,11 @@ class Appended:
     duplicate: bool  # the command id was appended before: nothing new was written
 
 
+# What a NATS restart or partition raises: the operation may be tried again.
 TRANSIENT = (
-    nats.errors.TimeoutError, asyncio.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionClosedError,
-    nats.errors.ConnectionReconnectingError, nats.js.errors.ServiceUnavailableError,
-    nats.js.errors.NoStreamResponseError,
+    nats.errors.TimeoutError, TimeoutError, nats.errors.NoRespondersError,
+    nats.errors.ConnectionClosedError, nats.errors.ConnectionReconnectingError,
+    nats.js.errors.ServiceUnavailableError, nats.js.errors.NoStreamResponseError,
 )
 
 

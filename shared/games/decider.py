@@ -19,7 +19,7 @@ import msgspec
 
 PlayerId = str
 S = TypeVar("S")
-O = TypeVar("O")
+Opts = TypeVar("Opts")
 
 # Views are plain JSON-ready mappings; a viewer of None is a spectator.
 View = dict[str, Any]
@@ -117,7 +117,7 @@ def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class Game(Generic[S, O]):
+class Game(Generic[S, Opts]):
     """One game's rules, declared as a single value (boardgame.io's game object).
 
     `setup` runs when the table starts: it draws everything random from the rng and returns
@@ -130,11 +130,11 @@ class Game(Generic[S, O]):
     title: str  # for people: "Naishi"
     min_players: int
     max_players: int
-    options: type[O]  # a subclass of `Options`; decoded strictly at `create`
+    options: type[Opts]  # a subclass of `Options`; decoded strictly at `create`
     commands: tuple[type[Command], ...]
     events: tuple[type[Event], ...]
     initial_state: S
-    setup: Callable[[O, tuple[PlayerId, ...], random.Random], Sequence[Event] | Rejection]
+    setup: Callable[[Opts, tuple[PlayerId, ...], random.Random], Sequence[Event] | Rejection]
     decide: Callable[[S, Command, Context], Sequence[Event] | Rejection]
     evolve: Callable[[S, Event], S]  # total over logged events; never mutates its input
     is_terminal: Callable[[S], bool]
@@ -144,7 +144,7 @@ class Game(Generic[S, O]):
     redact: Callable[[Event, PlayerId | None], Event | None]
     result: Callable[[S], Result]
     # Checks that depend on the seat count (a bad option -> its message, else None).
-    check_options: Callable[[O, int], str | None] = lambda options, seats: None
+    check_options: Callable[[Opts, int], str | None] = lambda options, seats: None
     bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)

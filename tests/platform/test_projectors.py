@@ -166,7 +166,7 @@ async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url
                  for i, t in enumerate(tables[:3])]
         await asyncio.sleep(0.3)
         await s.stop("table-projector")  # in the middle of the stream
-        for i, t in enumerate(tables[3:]):  # commands keep coming while it is down
+        for t in tables[3:]:  # commands keep coming while it is down
             await client.command("highcard", t, "x", {"type": "create"})
             await client.command("highcard", t, "y", {"type": "join"})
         await s.start("table-projector")

@@ -2,7 +2,6 @@
 itself killed and restarted in the middle of a load."""
 
 import asyncio
-import os
 import signal
 import subprocess
 import uuid

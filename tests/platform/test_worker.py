@@ -106,7 +106,7 @@ async def test_a_bad_subject_is_refused(bus, worker):
 
 
 async def test_the_same_command_id_is_applied_once_and_answered_alike(bus, worker):
-    client, table = Client(bus), table_id()
+    table = table_id()
     body = encoder.encode({"id": "create-1", "type": "create"})
     first = await send_raw(bus, table, "ann", body)
     again = await send_raw(bus, table, "ann", body)
