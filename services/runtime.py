@@ -42,7 +42,7 @@ def stop_on_signals(stop: asyncio.Event) -> None:
 
 
 def run_until_stopped(
-    service: Callable[[Bus, asyncio.Event], Awaitable[None]], *, name: str,
+    service: Callable[[Bus, asyncio.Event], Awaitable[object]], *, name: str,
 ) -> None:
     """Run one service until SIGTERM or Ctrl-C, then let it drain."""
     settings = load_settings()

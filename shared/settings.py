@@ -43,6 +43,6 @@ _ENV = {
 
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment variables above, then `overrides`."""
-    raw = {field: os.environ[env] for field, env in _ENV.items() if env in os.environ}
+    raw: dict[str, object] = {f: os.environ[env] for f, env in _ENV.items() if env in os.environ}
     raw.update({k: v for k, v in overrides.items() if v is not None})
     return msgspec.convert(raw, Settings, strict=False)

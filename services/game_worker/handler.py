@@ -16,12 +16,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import msgspec
 import structlog
 
 from shared.bus.errors import ConcurrencyConflict, Unavailable
 from shared.bus.event_store import Appended, StoredBatch
-from shared.games.decider import Context, Rejection
+from shared.games.decider import Context, Rejection, type_tag
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import BadCommand, EventBatch, Reply, decode_command, encoder
@@ -88,7 +87,7 @@ class CommandHandler:
         except BadCommand as err:
             return self._done(Reply.rejected("bad_command", str(err)), "malformed", started,
                               command="?", retries=0, **where)
-        command_type = msgspec.inspect.type_info(type(envelope.command)).tag
+        command_type = type_tag(type(envelope.command))
         structlog.contextvars.bind_contextvars(command_id=envelope.id)
         lock = self.locks.setdefault(table, asyncio.Lock())
         retries = 0

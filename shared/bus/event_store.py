@@ -91,6 +91,7 @@ class EventStore:
             return None
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
+        assert msg.seq is not None
         return StoredBatch(msg.seq, msg.data or b"")
 
     async def read(

@@ -5,7 +5,6 @@ Used when `NATS_URL` is unset: `tabletop up`, and the tests on a machine without
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import socket
@@ -98,7 +97,7 @@ class EmbeddedServer:
         process, self.process = self.process, None
         if process is None or process.poll() is not None:
             return
-        process.send_signal(signal.SIGTERM if os.name != "nt" else signal.CTRL_BREAK_EVENT)
+        process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:

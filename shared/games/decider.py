@@ -30,6 +30,13 @@ def snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+def type_tag(cls: type[msgspec.Struct]) -> str:
+    """The wire `type` of a command or event class."""
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType) and isinstance(info.tag, str)
+    return info.tag
+
+
 class Command(
     msgspec.Struct, tag_field="type", tag=snake_case, frozen=True, kw_only=True,
     forbid_unknown_fields=True,

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold,
+    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold, type_tag,
 )
 
 Status = Literal["new", "open", "running", "ended"]
@@ -71,7 +71,7 @@ class GameEnded(Event, frozen=True, kw_only=True):
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TableCreated, PlayerJoined, PlayerLeft, TableStarted, GameEnded,
 )
-RESERVED_EVENT_TYPES = frozenset(msgspec.inspect.type_info(e).tag for e in TABLE_EVENTS)
+RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(
     {"game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result"}
 )
@@ -100,7 +100,7 @@ class TableDecider:
     game: Game[Any, Any]
 
     def __post_init__(self) -> None:
-        clash = RESERVED_EVENT_TYPES & {msgspec.inspect.type_info(e).tag for e in self.game.events}
+        clash = RESERVED_EVENT_TYPES & {type_tag(e) for e in self.game.events}
         if clash:
             raise ValueError(f"{self.game.name}: event types reserved by the table: {clash}")
 
