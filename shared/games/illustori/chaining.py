@@ -69,11 +69,25 @@ def text_problem(text: str, mode: str) -> tuple[str, str] | None:
     if len(text) > MAX_TEXT_LENGTH:
         return "text_too_long", f"A text has at most {MAX_TEXT_LENGTH} characters."
     if fold(text[0], mode) is None or fold(text[-1], mode) is None:
-        return (
-            "bad_text",
-            "The text must begin and end with a letter (no digit, punctuation or symbol).",
-        )
+        return "bad_text", f"The text must begin and end with {LETTER_NAMES[_alphabet(mode)]}."
     return None
+
+
+# How the rejection of rule 8 names the letters of each alphabet (5.3-4).
+LETTER_NAMES = {
+    "latin": (
+        "a letter from a to z (é, ç, ß, æ, œ and the like count as their base letter; "
+        "no digit, punctuation or symbol)"
+    ),
+    "german": (
+        "a letter of the German alphabet: a to z, ä, ö, ü or ß "
+        "(no other accent, no digit, punctuation or symbol)"
+    ),
+}
+
+
+def _alphabet(mode: str) -> str:
+    return "german" if mode == "german_reverse" else "latin"
 
 
 def first_letter(text: str, mode: str) -> str:

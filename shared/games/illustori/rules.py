@@ -42,8 +42,8 @@ def check_options(options: IllustoriOptions, seats: int) -> str | None:
     least = seats * HAND_SIZE + 1
     if not least <= options.deck_size <= len(CARD_IDS):
         return (
-            f"deck_size must be between {least} (5 cards for each of {seats} players and the "
-            f"starting card) and {len(CARD_IDS)}; not {options.deck_size}."
+            f"deck_size must be between {least} ({HAND_SIZE} cards for each of {seats} players "
+            f"and the starting card) and {len(CARD_IDS)}; not {options.deck_size}."
         )
     return None
 

@@ -18,6 +18,7 @@ from shared.games.illustori.messages import (
     StartProposed, SwapCards, TurnEnded, TurnPassed, UsedLettersCleared, Vote, VoteCast,
     VoteClosed,
 )
+from shared.games.illustori import rules
 from shared.games.illustori.rules import decide, evolve, legal_commands, players_to_act, result
 from shared.games.illustori.state import State
 from shared.games.table import Create, Join, Start, TableDecider
@@ -378,7 +379,15 @@ def test_german_start_with_qxz_is_penalised_illustori_11():
 
 def test_german_alphabet_has_no_other_accents_5_3_4():
     state = started("Ärger", rules=GERMAN)
-    assert rejected(state, "bob", PlayCard(card="c06", text="Apfel é")).code == "bad_text"
+    refusal = rejected(state, "bob", PlayCard(card="c06", text="Apfel é"))
+    assert refusal.code == "bad_text"
+    assert "German alphabet" in refusal.message and "ä, ö, ü or ß" in refusal.message
+
+
+def test_bad_text_message_says_which_letters_count_illustori_8():
+    """Illustori 8: the refusal names the mode's alphabet, so "Луна" or "Apfel é" is clear."""
+    refusal = rejected(started("Moon"), "bob", PlayCard(card="c06", text="Луна"))
+    assert refusal.code == "bad_text" and "from a to z" in refusal.message
 
 
 def test_english_folds_accents_and_ligatures_5_3_4():
@@ -407,14 +416,25 @@ def test_no_repeat_worked_example_i2_illustori_13():
 
 
 def test_used_letters_worked_example_i3_illustori_14():
-    """I-3: "New apple" -> U={n,e}; "Evening" -> U={n,e,g}; "Gown" penalised; "Gold" -> U+d."""
+    """I-3: "New apple" accepted -> U={n,e}; "Evening" accepted -> U={n,e,g}; "Gown" is
+    penalised (ends with n, in U): discarded, a draw, "Evening" stays; "Gold" accepted ->
+    U={n,e,g,d}."""
     state = started("New apple", rules=USED)
     assert state.used == ("e", "n")
     state, _ = chain(state, "bob", "Evening")
-    assert state.used == ("e", "g", "n")
-    assert is_penalised(state, "cid", "Gown")
-    state, _ = chain(state, "cid", "Gold")
-    assert state.used == ("d", "e", "g", "n")
+    assert state.current_text == "Evening" and state.used == ("e", "g", "n")
+    top = state.stack[0]
+    state, events = chain(state, "cid", "Gown")
+    assert events == [
+        CardPenalised(player="cid", card="c11", text="Gown", reasons=["used_letter"]),
+        CardsDrawn(player="cid", cards=[top]),
+        TurnEnded(player="cid", accepted=False, next_player="dan"),
+    ]
+    assert state.current_text == "Evening" and state.used == ("e", "g", "n")
+    assert len(state.hands["cid"]) == HAND_SIZE and "c11" in state.discard
+    state, events = chain(state, "dan", "Gold")
+    assert events[-2] == VoteClosed(votes={"ann": True, "bob": True, "cid": True}, accepted=True)
+    assert state.current_text == "Gold" and state.used == ("d", "e", "g", "n")
 
 
 def test_used_letters_switches_english_to_the_last_letter_illustori_14():
@@ -640,9 +660,20 @@ def test_deck_size_must_cover_every_seat():
     assert not isinstance(ok, Rejection)
 
 
-def test_setup_refuses_a_deck_too_small_for_the_players():
-    outcome = GAME.setup(IllustoriOptions(deck_size=15), ("ann", "bob", "cid"), Random(0))
-    assert isinstance(outcome, Rejection) and outcome.code == "bad_option"
+def test_a_deck_too_small_for_the_seated_players_is_refused_illustori_1():
+    """The platform checks the options against the seats at `create` and again against the
+    players seated at `start` (setup no longer repeats it): 5 cards each and the start card."""
+    message = rules.check_options(IllustoriOptions(deck_size=15), 3)
+    assert message is not None and "deck_size" in message and "16" in message
+    assert rules.check_options(IllustoriOptions(deck_size=16), 3) is None
+
+
+def test_the_hand_size_is_data_not_a_literal_illustori_1(monkeypatch):
+    """Illustori 1: the deck bound and its message follow `HAND_SIZE`, not a buried 5."""
+    monkeypatch.setattr(rules, "HAND_SIZE", 4)
+    assert rules.check_options(IllustoriOptions(deck_size=13), 3) is None
+    message = rules.check_options(IllustoriOptions(deck_size=12), 3)
+    assert message is not None and "4 cards for each of 3 players" in message
 
 
 def test_player_range_is_three_to_six():
