@@ -54,6 +54,7 @@ CARDS_PER_DISCARD_PILE_AT_SETUP = 1  # ASSUMED (Dozito 2)
 GROUP_POINTS: dict[int, int] = {
     1: 0, 2: 2, 3: 5, 4: 10, 5: 16, 6: 25, 7: 35, 8: 45, 9: 55, 10: 65, 11: 75,
 }
+STOP_SUNS = 3  # seed 002: "STOP cards always have three suns" (checked on every deck)
 ROUND_CHOICES = (1, 3)  # seed 002: "1 or 3 rounds"
 DEFAULT_ROUNDS = 3
 DEFAULT_DECK = "standard"
@@ -81,6 +82,8 @@ def check_deck(cards: list[Card]) -> str | None:
             seen.add((c.colour, c.number))
         if c.suns < 0:
             return f"{c.id}: suns cannot be negative"
+        if c.kind == "stop" and c.suns != STOP_SUNS:
+            return f"{c.id}: a STOP card has {STOP_SUNS} suns, not {c.suns}"
     return None
 
 

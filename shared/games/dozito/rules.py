@@ -102,9 +102,16 @@ def decide(state: State, command: Command, ctx: Context) -> list[Event] | Reject
 
 
 def _holding(state: State) -> Rejection:
+    """A card is in hand: say what may be done with it (Dozito 4-7)."""
+    match state.phase:
+        case "must_place":
+            todo = "it was taken from a discard pile: place it in your grid"
+        case "must_discard":
+            todo = "it was replaced: put it onto a discard pile"
+        case _:
+            todo = "place it or discard it"
     return Rejection(
-        "card_in_hand",
-        f"You already hold {state.hand}: place it or discard it before anything else.",
+        "card_in_hand", f"You already hold {state.hand}; {todo} before anything else.",
     )
 
 
@@ -295,11 +302,11 @@ def evolve(state: State, event: Event) -> State:
         case RoundEndTriggered(player=p, last_turns=last):
             return replace(state, ending_by=p, last_turns=tuple(last))
         case TurnStarted(player=p, extra_turn=extra):
-            last = state.last_turns
-            if not extra and p in last:
-                last = tuple(x for x in last if x != p)
+            remaining = state.last_turns
+            if not extra and p in remaining:
+                remaining = tuple(x for x in remaining if x != p)
             return replace(
-                state, current=p, phase="turn_start", extra_turn=False, last_turns=last,
+                state, current=p, phase="turn_start", extra_turn=False, last_turns=remaining,
             )
         case RoundScored(round=round_, scores=scores):
             over = state.one_colour_winner is not None or round_ >= state.rounds
@@ -362,6 +369,6 @@ def result(state: State) -> Result:
         "one_colour_grid": winner,
     }
     return Result(
-        scores=totals, ranking=ranking,
+        scores=dict[PlayerId, float | int](totals), ranking=ranking,
         winners=[s.player for s in ranking if s.rank == 1], details=details,
     )

@@ -8,7 +8,6 @@ flipped), the top card of each discard pile and the size of every pile.
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -16,17 +15,24 @@ import msgspec
 from shared.games.decider import Event, PlayerId, View
 from shared.games.dozito.cards import GRID_COLUMNS, GRID_ROWS, NEIGHBOURS, Card
 from shared.games.dozito.messages import DrawPileRebuilt, RoundDealt
-from shared.games.dozito.state import State, visible_grid
+from shared.games.dozito.state import State
 
 
-@cache
-def _card_items(card: Card) -> tuple[tuple[str, Any], ...]:
-    return tuple(msgspec.to_builtins(card).items())
+_as_dict = msgspec.structs.asdict
 
 
 def _card(card: Card | None) -> dict[str, Any] | None:
     """A card as a view shows it (a fresh dict: views are the caller's to keep)."""
-    return None if card is None else dict(_card_items(card))
+    return None if card is None else _as_dict(card)
+
+
+def _grid(state: State, player: PlayerId) -> list[dict[str, Any] | None]:
+    """`player`'s grid as anyone sees it (`visible_grid`): face-down cards as None."""
+    cards = state.cards
+    return [
+        _as_dict(cards[c]) if up else None
+        for c, up in zip(state.grids[player], state.face_up[player], strict=True)
+    ]
 
 
 def player_view(state: State, viewer: PlayerId | None) -> View:
@@ -42,7 +48,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "hand": _card(hand),
         "hand_from": state.hand_from,
         "grid_size": {"columns": GRID_COLUMNS, "rows": GRID_ROWS},
-        "grids": {p: [_card(c) for c in visible_grid(state, p)] for p in state.players},
+        "grids": {p: _grid(state, p) for p in state.players},
         "draw_size": len(state.draw),
         "discards": [
             {"top": _card(state.cards[pile[-1]]) if pile else None, "size": len(pile)}
@@ -81,7 +87,7 @@ def _matches(grid: list[dict | None], slot: int, colour: str) -> int:
     """Face-up neighbours of `slot` of `colour`."""
     return sum(
         1 for n in NEIGHBOURS[slot]
-        if grid[n - 1] is not None and grid[n - 1]["colour"] == colour  # type: ignore[index]
+        if (other := grid[n - 1]) is not None and other["colour"] == colour
     )
 
 

@@ -529,3 +529,39 @@ def test_evolve_does_not_mutate_its_input():
     for e in when(state, DrawCard(), "ann"):
         evolve(state, e)
     assert msgspec.json.encode(state) == snapshot
+
+
+# --- Audit additions ------------------------------------------------------------------------
+
+
+def test_a_deck_whose_stop_has_not_three_suns_is_refused_dozito_7():
+    """Seed 002: "Les cartes STOP possèdent toujours trois soleils": a deck file breaking
+    it is a broken deck, as one with a numbered card twice is."""
+    from shared.games.dozito.cards import STOP_SUNS, check_deck
+    assert STOP_SUNS == 3
+    good = [card("red", 3, "stop", suns=3), card("red", 4), card("red", None, "joker")]
+    assert check_deck(good) is None
+    bad = [card("red", 3, "stop", suns=2), card("red", 4)]
+    assert "3 suns" in (check_deck(bad) or "")
+    assert check_deck([card("red", 4), card("red", 4, id="red-4b")]) is not None
+
+
+def test_card_in_hand_message_says_what_the_player_can_do_dozito_4_dozito_6():
+    """A card taken from a discard must be placed; a replaced card must be discarded: the
+    message of `card_in_hand` does not offer the move that is not allowed."""
+    state = given(dealt(discards=[["red-7"], ["blue-2"]]))
+    state, _ = play(state, "ann", TakeDiscard(pile=0))
+    out = when(state, DrawCard(), "ann")
+    rejected(out, "card_in_hand")
+    assert "place it" in out.message and "discard it" not in out.message
+    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])),
+                    "ann", [4])
+    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
+    out = when(state, TakeDiscard(pile=1), "ann")
+    rejected(out, "card_in_hand")
+    assert "discard pile" in out.message and "place it" not in out.message
+    state = given(dealt(draw_top=["green-5"]))
+    state, _ = play(state, "ann", DrawCard())
+    out = when(state, DrawCard(), "ann")
+    rejected(out, "card_in_hand")
+    assert "place it or discard it" in out.message

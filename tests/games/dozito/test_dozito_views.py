@@ -78,8 +78,16 @@ def test_flipped_and_placed_cards_become_visible_to_all():
         assert sum(c is not None for c in view["grids"]["ann"]) == 1
 
 
-def test_setup_refuses_a_deck_too_small_for_the_players():
-    out = setup(DozitoOptions(deck="four_colours"), ("a", "b", "c", "d", "e"), Random(0))
+def test_a_deck_too_small_for_the_players_is_refused_by_the_platform_dozito_1():
+    """The platform checks `check_options` against the seats at `create` and again against
+    the seated players at `start`, so `setup` need not: 5 players need 62 cards."""
+    problem = GAME.check_options(DozitoOptions(deck="four_colours"), 5)
+    assert problem and "need at least 62" in problem
+    assert GAME.check_options(DozitoOptions(deck="four_colours"), 4) is None
+    out = DECIDER.decide(
+        DECIDER.initial_state, Create(options={"deck": "four_colours"}, seats=5),
+        Context(actor="ann", rng=Random(0)),
+    )
     assert isinstance(out, Rejection) and out.code == "bad_option"
 
 
