@@ -718,15 +718,15 @@ def test_events_round_trip_through_json():
 
 
 def test_legal_commands_are_all_accepted():
-    for rules in (ENGLISH, REVERSE, REVERSE_END, GERMAN, NO_REPEAT, USED,
+    for table_rules in (ENGLISH, REVERSE, REVERSE_END, GERMAN, NO_REPEAT, USED,
                   Rules(mode="german_reverse", reverse_direction="end", no_used_letters=True,
                         no_repeated_letter=True)):
-        naming = given(dealt(rules=rules))
+        naming = given(dealt(rules=table_rules))
         for command in legal_commands(naming, "ann"):
             assert not isinstance(when(naming, "ann", command), Rejection)
-        state = started("Moon" if rules.mode == "english" else "Mond", rules=rules)
+        state = started("Moon" if table_rules.mode == "english" else "Mond", rules=table_rules)
         commands = legal_commands(state, "bob")
         assert any(isinstance(c, PlayCard) for c in commands)
         for command in commands:
-            assert not isinstance(when(state, "bob", command), Rejection), (rules, command)
+            assert not isinstance(when(state, "bob", command), Rejection), (table_rules, command)
         assert legal_commands(state, "cid") == []
