@@ -67,3 +67,15 @@ def cli_env(**extra: str) -> dict[str, str]:
 # The installed console command, as a user runs it (the module when not installed).
 _SCRIPT = Path(sys.executable).parent / "tabletop"
 TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
+
+
+def assert_replay_equals_live(
+    steps: list[dict], live: dict[str, dict[int, dict]], viewer: str,
+) -> None:
+    """Every replay step's view equals the view pushed live at that version: the viewer's own,
+    or the spectators' at versions where the viewer held no seat."""
+    for step in steps:
+        version, view = step["version"], step["view"]
+        source = viewer if viewer in view["seats"] else "spectator"
+        assert version in live[source], f"no live view of {source} at version {version}"
+        assert view == live[source][version], (viewer, version)

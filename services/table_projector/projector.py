@@ -46,8 +46,9 @@ class TableProjector:
             self.lobby.setdefault(game, {})[table] = msgspec.json.decode(value)
 
     async def apply(self, messages: list[tuple[int, bytes]]) -> None:
-        """Fold a batch of log messages, then write each changed table's views once."""
-        changed: dict[tuple[str, str], Folded] = {}
+        """Fold a batch of log messages; write each changed table's views once, its newest,
+        then push every version's views in order (one update per accepted command)."""
+        changed: dict[tuple[str, str], list[Folded]] = {}
         for seq, data in messages:
             self.applied_seq = max(self.applied_seq, seq)
             try:
@@ -70,14 +71,15 @@ class TableProjector:
                 changed.pop(key, None)
                 continue
             if folded is not None:
-                changed[key] = folded
-        for (game, table), folded in changed.items():
+                changed.setdefault(key, []).append(folded)
+        for (game, table), versions in changed.items():
             try:
-                await self._write(self.games[game], game, table, folded)
+                await self._write(self.games[game], game, table, versions)
             except Unavailable:
                 raise
             except Exception:
-                log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
+                log.exception("projection_failed", game=game, table=table,
+                              seq=versions[-1].last_seq)
         while len(self.tables) > self.cache_size:
             self.tables.popitem(last=False)
 
@@ -102,30 +104,41 @@ class TableProjector:
             folded = folded.then(decider, message.seq, decode_batch(decider, message.data))
         return folded
 
-    async def _write(self, decider: TableDecider, game: str, table: str, folded: Folded) -> None:
-        state = folded.state
-        viewers = (*state.players, subjects.SPECTATOR)
-        bodies = [
-            encoder.encode(ViewReply(
-                version=folded.version,
-                view=decider.player_view(state, None if v == subjects.SPECTATOR else v)))
-            for v in viewers
-        ]
+    async def _write(
+        self, decider: TableDecider, game: str, table: str, versions: list[Folded],
+    ) -> None:
+        pushes = [(folded, self._views(decider, folded)) for folded in versions]
+        newest, bodies = pushes[-1]
+        state = newest.state
         # the seats first, the spectator last: a seat's view is never older than the spectator's
         # while it is seated, which is how a view request tells who has left (see on_view)
         await asyncio.gather(*(
-            self.bus.view_put(subjects.view_key(game, table, v), body)
-            for v, body in zip(viewers[:-1], bodies, strict=False)))
-        await self.bus.view_put(subjects.view_key(game, table, subjects.SPECTATOR), bodies[-1])
-        for viewer, body in zip(viewers, bodies, strict=True):
-            await self.bus.publish(subjects.update(game, table, viewer), body)
-        entry = {"table": table, "version": folded.version, **decider.lobby_entry(state)}
+            self.bus.view_put(subjects.view_key(game, table, viewer), body)
+            for viewer, body in bodies.items() if viewer != subjects.SPECTATOR))
+        await self.bus.view_put(
+            subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+        for _, views in pushes:  # after the bucket holds the newest: a reader never goes back
+            for viewer, body in views.items():
+                await self.bus.publish(subjects.update(game, table, viewer), body)
+        entry = {"table": table, "version": newest.version, **decider.lobby_entry(state)}
         tables = self.lobby.setdefault(game, {})
         if state.status in ("open", "running"):
             tables[table] = entry
             await self.bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
         elif tables.pop(table, None) is not None:
             await self.bus.view_delete(subjects.lobby_key(game, table))
+
+    @staticmethod
+    def _views(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
+        """The encoded view reply of every seat and of spectators, spectator last."""
+        viewers = (*folded.state.players, subjects.SPECTATOR)
+        return {
+            viewer: encoder.encode(ViewReply(
+                version=folded.version,
+                view=decider.player_view(
+                    folded.state, None if viewer == subjects.SPECTATOR else viewer)))
+            for viewer in viewers
+        }
 
     # --- requests ---------------------------------------------------------------------------
 
