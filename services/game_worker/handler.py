@@ -1,6 +1,6 @@
 """The imperative shell around one game's rules: decode, load, decide, append, reply.
 
-Reads top to bottom (STYLE.md 3.4). The only state kept between commands is a bounded cache of
+Reads top to bottom. The only state kept between commands is a bounded cache of
 folded tables, and the cache is never trusted: the append carries the stream sequence of the
 last batch folded, so a decision taken on a stale table fails and is taken again.
 """

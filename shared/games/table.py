@@ -95,7 +95,7 @@ def _reject(code: str, message: str) -> Rejection:
 
 @dataclass(frozen=True, eq=False)
 class TableDecider:
-    """A game wrapped in the table life: the Decider interface of DESIGN.md."""
+    """A game wrapped in the table life: the Decider the shell runs."""
 
     game: Game[Any, Any]
 

@@ -61,7 +61,7 @@ def test_plan_covers_every_option_count_and_bot():
 
 
 class Checker:
-    """Invariants of the issue, checked after every event, plus the leak test."""
+    """The game's invariants, checked after every event, plus the leak test."""
 
     def __init__(self, decider: TableDecider):
         self.decider = decider

@@ -1,5 +1,5 @@
 """Diced Tomatoes random play: 1,020 seeded whole games by bots, every player count (1-6) with
-every combination of the options, with the invariants of issue 5 checked after every
+every combination of the options, with the game's invariants checked after every
 event, the folded log equal to the final state, every event round-tripping through JSON, the
 result's scores recomputed, and a leak test of every view and redacted event.
 
@@ -49,7 +49,7 @@ def game_setting(index: int) -> tuple[int, dict]:
     return index % 3 + 1, OPTION_SETS[(index // 3) % len(OPTION_SETS)]
 
 
-# --- invariants (issue 5), written independently of the rules module ------------------------
+# --- invariants, written independently of the rules module ------------------------
 
 
 def is_set_or_straight(faces: list[int]) -> bool:

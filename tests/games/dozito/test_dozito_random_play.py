@@ -1,5 +1,5 @@
 """Dozito random play: 1,000+ whole seeded games by the bots over every option and player
-count, with the invariants of the issue after every event (every card once; a face-up numbered
+count, with the game's invariants after every event (every card once; a face-up numbered
 card in its slot; every round score equal to a recomputation from the grids), the folded log
 equal to the final state, no turn ever stuck, every event round-tripping through JSON; a leak
 test on those games (every redacted event for every viewer; every viewer's view at every step
@@ -41,7 +41,7 @@ CARD_ID = re.compile(r'"([a-z]+-(?:\d+|joker-\d+))"')
 
 
 def check_invariants(state: State) -> None:
-    """The issue's invariants: every card exactly once; a numbered card only in its slot."""
+    """The invariants: every card exactly once; a numbered card only in its slot."""
     if state.round == 0:
         return
     where = [c for g in state.grids.values() for c in g] + list(state.draw)

@@ -1,4 +1,4 @@
-"""Dozito views, replays and bot (RULES.md 2, "Hidden" in the issue): face-down cards are
+"""Dozito views, replays and bot (RULES.md 2): face-down cards are
 hidden from everyone, their owner included; the draw pile's order too; the top card of each
 discard pile and the size of every pile are public."""
 
