@@ -95,9 +95,15 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     assert "running" in readable and "play_card" in readable
     bad = up.run("act", table, "--as", "ann", '{"type": "play_card", "card": "x"}', check=False)
     assert bad.returncode == 1 and "bad_command" in bad.stdout
+    watch = subprocess.Popen([*TABLETOP, "watch", table, "--as", "bob"], env=up.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
     for player in ("ann", "bob"):
         hand = json.loads(up.run("view", table, "--as", player, "--json").stdout)["view"]["hand"]
         up.run("act", table, "--as", player, json.dumps({"type": "play_card", "card": hand[0]}))
+    watched, _ = watch.communicate(timeout=30)  # watch ends by itself with the game
+    assert watch.returncode == 0
+    assert "running" in watched and "ended" in watched and "winners" in watched
     time.sleep(0.5)
     ended = json.loads(up.run("view", table, "--json").stdout)["view"]
     assert ended["status"] == "ended" and ended["result"]["winners"]
