@@ -104,7 +104,9 @@ class CommandHandler:
                 "internal_error", "The server failed on this command; it was not applied.")
             outcome = "internal_error"
         finally:
-            if not lock.locked() and table in self.locks and len(self.locks) > self.cache_size:
+            # keep the locks about as many as the cached tables: ids sent at random (unknown
+            # tables) must not grow memory; a lock dropped while wanted only costs a conflict
+            if not lock.locked() and len(self.locks) > self.cache_size:
                 self.locks.pop(table, None)
         return self._done(reply, outcome, started, command=command_type, retries=retries, **where)
 
