@@ -37,9 +37,13 @@ def nats_url() -> Iterator[str]:
         yield os.environ["NATS_URL"]
         return
     if _docker_answers():
-        from testcontainers.nats import NatsContainer
+        try:
+            from testcontainers.community.nats import NatsContainer
+        except ImportError:  # testcontainers before 4.10
+            from testcontainers.nats import NatsContainer
 
-        with NatsContainer("nats:2.11").with_command("-js") as container:
+        # 2.11 at least: tables are read with batched direct gets
+        with NatsContainer("nats:2.11", jetstream=True) as container:
             yield container.nats_uri()
         return
     with tempfile.TemporaryDirectory(prefix="tabletop-nats-") as data:
