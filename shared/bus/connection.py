@@ -90,6 +90,7 @@ class Bus:
         async def error(err: Exception) -> None:
             log.debug("nats_error", error=repr(err))
 
+        servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several urls
         loop = asyncio.get_running_loop()
         deadline = None if wait is None else loop.time() + wait
         delay = 0.1
@@ -98,7 +99,7 @@ class Bus:
                 # With unlimited attempts nats-py retries a first connect forever and this
                 # loop's deadline would never apply: unlimited only once connected.
                 nc = await nats.connect(
-                    url, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
+                    servers, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
                     disconnected_cb=disconnected, error_cb=error,
                 )

@@ -70,3 +70,14 @@ async def test_reads_page_through_long_tables_and_respect_bounds(bus):
 async def test_an_unknown_table_has_no_messages(bus):
     assert await bus.events.last(GAME, table_id()) is None
     assert await bus.events.read(GAME, table_id()) == []
+
+
+async def test_a_cluster_url_list_connects(nats_url):
+    from shared.bus.connection import Bus
+    from shared.settings import load_settings
+
+    bus = await Bus.connect(f"{nats_url}, {nats_url}", load_settings(), name="test-list", wait=10)
+    try:
+        assert bus.nc.is_connected and len(bus.nc.servers) >= 1
+    finally:
+        await bus.close()
