@@ -2,7 +2,8 @@
 
 Reads top to bottom. The only state kept between commands is a bounded cache of
 folded tables, and the cache is never trusted: the append carries the stream sequence of the
-last batch folded, so a decision taken on a stale table fails and is taken again.
+last batch folded, so a decision taken on a stale table fails and is taken again, and a
+refusal is only sent after a decision on the table as the log has it.
 """
 
 from __future__ import annotations
@@ -113,19 +114,28 @@ class CommandHandler:
     async def _decide_and_append(
         self, table: str, player: str, envelope: Any,
     ) -> tuple[Reply, str, int]:
-        for retries in range(self.max_retries + 1):
-            folded = await self._load(table)
+        """Decide on the cached table when there is one (an acceptance is safe: the append's
+        expectation fails if the cache was stale); anything else is only answered after a
+        decision on the table as the log has it."""
+        retries = 0
+        fresh = table not in self.cache
+        while retries <= self.max_retries:
+            folded = await self._load(table) if fresh else self.cache[table]
             if envelope.id in folded.command_ids:  # a retry of a command already applied
                 return Reply.accepted(folded.command_ids[envelope.id]), "duplicate", retries
-            if envelope.expect is not None and envelope.expect != folded.version:
-                return Reply.rejected(
-                    "stale_version",
-                    f"The table is at version {folded.version}, not {envelope.expect}; "
-                    "look again and decide.",
-                ), "rejected", retries
-            decision = self.decider.decide(
+            stale = envelope.expect is not None and envelope.expect != folded.version
+            decision = None if stale else self.decider.decide(
                 folded.state, envelope.command, Context(actor=player, rng=self.rng()))
-            if isinstance(decision, Rejection):
+            if stale or isinstance(decision, Rejection):
+                if not fresh:  # the cache may be behind: look at the log before refusing
+                    fresh = True
+                    continue
+                if stale:
+                    return Reply.rejected(
+                        "stale_version",
+                        f"The table is at version {folded.version}, not {envelope.expect}; "
+                        "look again and decide.",
+                    ), "rejected", retries
                 return Reply.of(decision), "rejected", retries
             batch = EventBatch(
                 game=self.game, table=table, version=folded.version + 1,
@@ -137,8 +147,9 @@ class CommandHandler:
                     expected_seq=folded.last_seq,
                 )
             except ConcurrencyConflict:
-                self.cache.pop(table, None)
                 log.debug("append_conflicted", retries=retries)
+                retries += 1
+                fresh = True
                 continue
             if appended.duplicate:  # appended by another worker or an earlier try of ours
                 self.cache.pop(table, None)

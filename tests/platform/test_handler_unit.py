@@ -97,3 +97,36 @@ async def test_a_stale_decision_is_taken_again_on_the_fresh_table():
     reply = await send(mine, "t", "cy", id="c", type="join")
     assert reply["error"]["code"] == "table_full"  # decided again, on the table with bob
     assert len(store.messages) == 2
+
+
+async def test_a_refusal_is_never_decided_on_a_stale_cache():
+    store = MemoryStore()
+    mine, other = CommandHandler(get("highcard"), store), CommandHandler(get("highcard"), store)
+    await send(mine, "t", "ann", id="a", type="create", seats=2)
+    await send(mine, "t", "bob", id="b", type="join")  # mine caches a full table
+    await send(other, "t", "bob", id="c", type="leave")  # ... which another worker frees
+    assert (await send(mine, "t", "cy", id="d", type="join")) == {"ok": True, "version": 4}
+    await send(other, "t", "cy", id="e", type="leave")  # version 5, elsewhere
+    # `expect` is checked against the log, not against the cache (still at version 4)
+    assert (await send(mine, "t", "dan", id="f", type="join", expect=5))["ok"]
+    stale = await send(mine, "t", "eve", id="g", type="join", expect=5)
+    assert stale["error"]["code"] == "stale_version"
+
+
+async def test_an_accepted_command_on_a_current_cache_costs_one_append_and_no_lookup():
+    store = MemoryStore()
+    lookups = 0
+    real_last = store.last
+
+    async def counting_last(game, table):
+        nonlocal lookups
+        lookups += 1
+        return await real_last(game, table)
+
+    store.last = counting_last
+    mine = CommandHandler(get("highcard"), store)
+    await send(mine, "t", "ann", id="a", type="create")
+    before = lookups
+    for i in range(4):
+        assert (await send(mine, "t", f"p{i}", id=f"j{i}", type="join"))["ok"]
+    assert lookups == before
