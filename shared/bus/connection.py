@@ -201,7 +201,9 @@ class Bus:
         async def cb(msg: Msg) -> None:
             await handler(_incoming(msg))
 
-        return await self.nc.subscribe(subject, queue=queue, cb=cb)
+        sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
+        await self.nc.flush()  # the server knows of it on return: nothing published after is missed
+        return sub
 
     async def publish(self, subject: str, body: bytes) -> None:
         try:
