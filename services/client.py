@@ -22,6 +22,12 @@ from shared.messages.envelopes import encoder
 _decode = msgspec.json.decode
 
 
+def _says_unavailable(reply: Any) -> bool:
+    """An answer saying NATS or the log was away for a moment: worth asking again."""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    return isinstance(error, dict) and error.get("code") == "unavailable"
+
+
 class RequestFailed(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -40,15 +46,19 @@ class Client:
         self.attempts = attempts
 
     async def _ask(self, subject: str, body: bytes) -> Any:
-        """A request, sent again (the same body) when no answer comes: commands carry their
-        id, so a retried command is applied once."""
+        """A request, sent again (the same body) when no answer comes or the answer is
+        `unavailable`: commands carry their id, so a retried command is applied once."""
         for attempt in range(self.attempts):
+            last = attempt == self.attempts - 1
             try:
-                return _decode(await self.bus.request(subject, body, timeout=self.timeout))
+                reply = _decode(await self.bus.request(subject, body, timeout=self.timeout))
             except Unavailable:
-                if attempt == self.attempts - 1:
+                if last:
                     raise
-                await asyncio.sleep(min(0.2 * 2 ** attempt, 2.0))
+            else:
+                if last or not _says_unavailable(reply):
+                    return reply
+            await asyncio.sleep(min(0.2 * 2 ** attempt, 2.0))
         raise AssertionError("unreachable")
 
     async def command(
@@ -56,10 +66,7 @@ class Client:
     ) -> dict[str, Any]:
         """Send a command (an `id` is added when it has none); the reply as a dict."""
         body = {"id": new_id(), **command}
-        reply = await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
-        if reply.get("ok") is False and reply["error"]["code"] == "unavailable":
-            reply = await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
-        return reply
+        return await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
 
     async def view(self, game: str, table: str, viewer: str = subjects.SPECTATOR) -> dict[str, Any]:
         return self._checked(await self._ask(subjects.view(game, table, viewer), b"{}"))
