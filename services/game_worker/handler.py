@@ -25,7 +25,7 @@ from shared.games.decider import Context, Rejection, type_tag
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import BadCommand, EventBatch, Reply, decode_command, encoder
-from shared.messages.folding import Folded, decode_batch, empty
+from shared.messages.folding import Folded, admit, empty
 
 log = structlog.get_logger("tabletop.worker")
 
@@ -173,16 +173,17 @@ class CommandHandler:
             self.cache.move_to_end(table)
             return cached
         if cached is not None and cached.last_seq < last.seq:
-            newest = decode_batch(self.decider, last.data)
-            if newest.version == cached.version + 1:  # one command landed elsewhere: it is `last`
-                return self._remember(table, cached.then(self.decider, last.seq, newest))
+            newest = admit(self.decider, cached, self.game, table, last.seq, last.data, last.writer)
+            if newest.batch is not None:  # one command landed elsewhere: it is `last`
+                return self._remember(table, newest.folded)
             stored = await self.store.read(self.game, table, after=cached.last_seq, upto=last.seq)
             folded = cached
         else:
             stored = await self.store.read(self.game, table, upto=last.seq)
             folded = empty(self.decider)
         for message in stored:
-            folded = folded.then(self.decider, message.seq, decode_batch(self.decider, message.data))
+            folded = admit(self.decider, folded, self.game, table, message.seq, message.data,
+                           message.writer).folded
         return self._remember(table, folded)
 
     def _remember(self, table: str, folded: Folded) -> Folded:

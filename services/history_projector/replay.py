@@ -21,7 +21,7 @@ from shared.games import games
 from shared.games.table import Table, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import ReplayRequest, ReplayStep, encoder, error_body
-from shared.messages.folding import Folded, decode_batch, empty
+from shared.messages.folding import Folded, admit, empty
 
 log = structlog.get_logger("tabletop.history_projector")
 
@@ -63,9 +63,11 @@ class HistoryProjector:
         folded, steps = cached if cached else (empty(decider), [])
         steps = list(steps)
         for message in await self.bus.events.read(game, table, after=folded.last_seq):
-            batch = decode_batch(decider, message.data)
-            folded = folded.then(decider, message.seq, batch)
-            steps.append(Step(batch.version, batch.player, batch.at, batch.events, folded.state))
+            admitted = admit(decider, folded, game, table, message.seq, message.data,
+                             message.writer)
+            folded, batch = admitted.folded, admitted.batch
+            if batch is not None:
+                steps.append(Step(batch.version, batch.player, batch.at, batch.events, folded.state))
         self.cache[(game, table)] = (folded, steps)
         self.cache.move_to_end((game, table))
         while len(self.cache) > self.cache_size:

@@ -13,21 +13,25 @@ import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
-from nats.js.api import StorageType, StreamConfig
+from nats.js.api import StorageType, StreamConfig, SubjectTransform
 
 from shared.bus.errors import BusError, ConcurrencyConflict, Unavailable
 from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
 PAGE = 512  # messages per batched direct get
+# Who appended a message (`subjects.writer`): readers skip any message on a table's subject
+# that its game's worker did not write.
+WRITER = "Tabletop-Writer"
 
 
 @dataclass(frozen=True, slots=True)
 class StoredBatch:
-    """One log message: its stream sequence and its body (an encoded EventBatch)."""
+    """One log message: its stream sequence, its body (an encoded EventBatch) and who wrote it."""
 
     seq: int
     data: bytes
+    writer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,8 @@ class EventStore:
     def stream_config(self) -> StreamConfig:
         return StreamConfig(
             name=subjects.STREAM,
-            subjects=[subjects.EVT_ALL],
+            subjects=[subjects.EVT_APPEND],
+            subject_transform=SubjectTransform(src=subjects.EVT_APPEND, dest=subjects.EVT_STORED),
             storage=StorageType.FILE,
             num_replicas=self.replicas,
             duplicate_window=self.duplicate_window,
@@ -92,7 +97,7 @@ class EventStore:
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
         assert msg.seq is not None
-        return StoredBatch(msg.seq, msg.data or b"")
+        return StoredBatch(msg.seq, msg.data or b"", (msg.headers or {}).get(WRITER, ""))
 
     async def read(
         self, game: str, table: str, *, after: int = 0, upto: int | None = None,
@@ -133,7 +138,7 @@ class EventStore:
                         return
                     got += 1
                     start = seq + 1
-                    yield StoredBatch(seq, msg.data)
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""))
                 if not pending or not got:
                     return
         finally:
@@ -146,10 +151,11 @@ class EventStore:
         headers = {
             "Nats-Msg-Id": f"{game}.{table}.{command_id}",
             "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
+            WRITER: subjects.writer(game),
         }
         try:
             ack = await self.js.publish(
-                subjects.evt(game, table), data, stream=subjects.STREAM, headers=headers,
+                subjects.evt_append(game, table), data, stream=subjects.STREAM, headers=headers,
                 timeout=self.timeout,
             )
         except nats.js.errors.APIError as err:

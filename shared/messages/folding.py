@@ -3,15 +3,19 @@ around it (version, stream sequence, the command ids already applied)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 import msgspec
+import structlog
 
 from shared.games.decider import fold
 from shared.games.table import Table, TableDecider
+from shared.messages import subjects
 from shared.messages.envelopes import EventBatch
+
+log = structlog.get_logger("tabletop.log")
 
 
 class CorruptLog(Exception):
@@ -36,6 +40,55 @@ class Folded:
             last_seq=seq,
             command_ids={**self.command_ids, batch.command_id: batch.version},
         )
+
+    def skip(self, seq: int) -> Folded:
+        """This table after a message that does not fit it: unchanged, but the next append
+        must follow that message."""
+        return replace(self, last_seq=seq)
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """The table after one more log message: `batch` is None when the message was skipped,
+    and `skipped` says why."""
+
+    folded: Folded
+    batch: EventBatch[Any] | None = None
+    skipped: str | None = None
+
+
+def admit(
+    decider: TableDecider, folded: Folded, game: str, table: str, seq: int, data: bytes,
+    writer: str,
+) -> Admitted:
+    """Fold one message of the table's subject, or skip it if it does not fit: written by
+    anyone but the game's worker, naming another game or table in its body, a version that
+    does not follow on, or events that do not apply. The log is append-only and a message that
+    reached it anyway must not stop the table: it is logged and the table goes on from the
+    messages that fit."""
+    reason = None
+    batch = None
+    if writer != subjects.writer(game):
+        reason = "unknown_writer"
+    else:
+        try:
+            batch = decode_batch(decider, data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            reason = "undecodable"
+        else:
+            if (batch.game, batch.table) != (game, table):
+                reason = "another_table"
+            elif batch.version != folded.version + 1:
+                reason = "version_gap"
+    if reason is None:
+        assert batch is not None
+        try:
+            return Admitted(folded.then(decider, seq, batch), batch)
+        except Exception:  # noqa: BLE001 - a forged event the rules cannot apply
+            reason = "does_not_apply"
+    log.error("log_message_skipped", game=game, table=table, seq=seq, reason=reason,
+              writer=writer)
+    return Admitted(folded.skip(seq), None, reason)
 
 
 def empty(decider: TableDecider) -> Folded:

@@ -23,11 +23,56 @@ def cmd_all(game: str) -> str:
     return f"{PREFIX}.cmd.{game}.>"
 
 
-def evt(game: str, table: str) -> str:
+# The log is cut into a fixed number of partitions by table, so that table-projector replicas
+# can each own some. Fixed for good: a table's partition is part of its stored subject.
+PARTITIONS = 16
+# Workers append to `tabletop.evt.<game>.<table>`; the stream stores each message under
+# `tabletop.evt.<partition>.<game>.<table>` (a subject transform with the server's own
+# `partition` function, which `partition()` below computes the same way).
+EVT_APPEND = f"{PREFIX}.evt.*.*"
+EVT_STORED = (
+    f"{PREFIX}.evt.{{{{partition({PARTITIONS},1,2)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}")
+EVT_ALL = f"{PREFIX}.evt.>"
+
+
+def evt_append(game: str, table: str) -> str:
+    """Where a worker appends a table's next message."""
     return f"{PREFIX}.evt.{game}.{table}"
 
 
-EVT_ALL = f"{PREFIX}.evt.>"
+def partition(game: str, table: str) -> int:
+    """The table's partition: FNV-1a (32 bits) of the game and table ids, as nats-server's
+    `partition(n, 1, 2)` mapping computes it."""
+    h = 0x811C9DC5
+    for byte in (game + table).encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h % PARTITIONS
+
+
+def evt(game: str, table: str) -> str:
+    """The subject a table's messages are stored under."""
+    return f"{PREFIX}.evt.{partition(game, table)}.{game}.{table}"
+
+
+def writer(game: str) -> str:
+    """Who appends a game's messages (a header of every log message): its worker."""
+    return f"{PREFIX}-worker-{game}"
+
+
+def evt_partition(index: int) -> str:
+    """Every message of one partition."""
+    return f"{PREFIX}.evt.{index}.>"
+
+
+def parse_evt(subject: str) -> tuple[int, str, str] | None:
+    """(partition, game, table) of a stored message's subject, None if it is not one."""
+    head = f"{PREFIX}.evt."
+    if not subject.startswith(head):
+        return None
+    tokens = subject[len(head):].split(".")
+    if len(tokens) != 3 or not tokens[0].isdigit() or not all(is_id(t) for t in tokens[1:]):
+        return None
+    return int(tokens[0]), tokens[1], tokens[2]
 
 
 def view(game: str, table: str, viewer: str) -> str:

@@ -8,6 +8,7 @@ from services.game_worker.handler import CommandHandler
 from shared.bus.errors import ConcurrencyConflict
 from shared.bus.event_store import Appended, StoredBatch
 from shared.games import get
+from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
 
@@ -32,7 +33,7 @@ class MemoryStore:
         if (mine[-1].seq if mine else 0) != expected_seq:
             raise ConcurrencyConflict(table)
         seq = len(self.messages) + 1
-        self.messages.append((table, StoredBatch(seq, data)))
+        self.messages.append((table, StoredBatch(seq, data, subjects.writer(game))))
         return Appended(seq, False)
 
 
