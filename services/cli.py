@@ -1,6 +1,7 @@
 """`tabletop`: run the services, and play from a terminal.
 
-Services:  up | worker GAME | table-projector | history-projector | rebuild-views
+Services:  up | worker GAME | table-projector | history-projector | rebuild-views | verify |
+           status
 Players:   games | lobby GAME | new GAME | join TABLE | leave TABLE | start TABLE |
            act TABLE JSON | view TABLE | watch TABLE | replay TABLE | play GAME --bots N
 """
@@ -8,6 +9,7 @@ Players:   games | lobby GAME | new GAME | join TABLE | leave TABLE | start TABL
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import asyncio
 import getpass
 import json
@@ -26,7 +28,8 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker
 from services.history_projector.replay import serve_history_projector
 from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
-from services.table_projector.projector import DURABLE, serve_table_projector
+from services.table_projector import maintenance
+from services.table_projector.projector import durable, serve_table_projector
 from shared.bus.connection import Bus
 from shared.bus.errors import Unavailable
 from shared.bus.server import EmbeddedServer
@@ -208,8 +211,21 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_shard(text: str) -> tuple[int, int]:
+    index, sep, count = text.partition("/")
+    try:
+        shard = (int(index), int(count))
+    except ValueError:
+        raise SystemExit(f"--shard wants I/N (e.g. 0/2), not {text!r}") from None
+    if not sep or not 0 <= shard[0] < shard[1] <= subjects.PARTITIONS:
+        raise SystemExit(f"--shard I/N wants 0 <= I < N <= {subjects.PARTITIONS}, not {text!r}")
+    return shard
+
+
 def cmd_table_projector(args: argparse.Namespace) -> int:
-    run_until_stopped(serve_table_projector, name="table-projector")
+    shard = parse_shard(args.shard)
+    run_until_stopped(lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
+                      name="table-projector")
     return 0
 
 
@@ -218,34 +234,114 @@ def cmd_history_projector(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_rebuild_views(args: argparse.Namespace) -> int:
+def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
+    """Run an operator's command on its own connection."""
     settings = load_settings()
     configure_logging(fmt=settings.log_format or "console", level="warning")
 
     async def main() -> int:
-        bus = await Bus.connect(nats_url(settings), settings, name="tabletop-rebuild", wait=10)
+        url = nats_url(settings)
+        try:
+            bus = await Bus.connect(url, settings, name=f"tabletop-{name}", wait=10)
+        except Unavailable:
+            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
+                  file=sys.stderr)
+            return 2
         try:
             await bus.ensure_streams()
-            target = await bus.events.last_seq()
-            await bus.delete_consumer(DURABLE)
-            await bus.reset_views()
-
-            def done(projector: Any) -> bool:
-                width = 40
-                share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
-                bar = "#" * int(share * width)
-                print(f"\rrebuilding views [{bar:<{width}}] {projector.applied_seq}/{target}",
-                      end="", file=sys.stderr, flush=True)
-                return projector.applied_seq >= target
-
-            projector = await serve_table_projector(bus, asyncio.Event(), until=done)
-            print(f"\nviews rebuilt: {len(projector.tables)} tables, {target} messages",
-                  file=sys.stderr)
-            return 0
+            return await action(bus)
         finally:
             await bus.close()
 
     return asyncio.run(main())
+
+
+def table_of(args: argparse.Namespace) -> tuple[str, str] | None:
+    return (game_of(args.table, args.game), args.table) if args.table else None
+
+
+def cmd_rebuild_views(args: argparse.Namespace) -> int:
+    only = table_of(args)
+
+    async def one(bus: Bus) -> int:
+        assert only is not None
+        folded = await maintenance.rebuild_table(bus, *only)
+        if not folded.version:
+            print(f"table {only[1]} has no log", file=sys.stderr)
+            return 1
+        print(f"views of {only[1]} rebuilt at version {folded.version}", file=sys.stderr)
+        return 0
+
+    async def everything(bus: Bus) -> int:
+        target = await bus.events.last_seq()
+        for partition in range(subjects.PARTITIONS):
+            await bus.delete_consumer(durable(partition))
+        await bus.reset_views()
+
+        def done(projector: Any) -> bool:
+            width = 40
+            applied = sum(p.applied_seq > 0 for p in projector.partitions.values())
+            share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
+            bar = "#" * int(share * width)
+            print(f"\rrebuilding views [{bar:<{width}}] {projector.applied_seq}/{target} "
+                  f"({applied} partitions)", end="", file=sys.stderr, flush=True)
+            return projector.caught_up()
+
+        projector = await serve_table_projector(bus, asyncio.Event(), until=done)
+        print(f"\nviews rebuilt: {len(projector.tables)} tables, {target} messages",
+              file=sys.stderr)
+        return 0
+
+    return operate(one if only else everything, "rebuild")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    only = table_of(args)
+
+    async def action(bus: Bus) -> int:
+        differences = await maintenance.verify(bus, only)
+        if args.json:
+            print(dump([dataclasses.asdict(d) for d in differences]))
+        for d in differences if not args.json else ():
+            print(f"{d.game} {d.table}: {d.key}: {d.why}")
+        tables = sorted({(d.game, d.table) for d in differences})
+        if not args.json:
+            print(f"{len(tables)} table(s) differ from the log" if tables
+                  else "every view equals a fold of the log", file=sys.stderr)
+        return 1 if differences else 0
+
+    return operate(action, "verify")
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    async def action(bus: Bus) -> int:
+        services = await maintenance.service_stats(bus)
+        lag = await maintenance.partition_lag(bus)
+        last = await bus.events.last_seq()
+        if args.json:
+            print(dump({"log_last_seq": last, "services": services, "partitions": {
+                str(p): None if v is None else {"pending": v[0], "unacknowledged": v[1]}
+                for p, v in lag.items()}}))
+            return 0
+        print(f"log: {last} messages")
+        for name, replicas in services.items():
+            counts: dict[str, int] = {}
+            for replica in replicas:
+                for endpoint in replica.get("endpoints") or ():
+                    counts["requests"] = counts.get("requests", 0) + endpoint.get("num_requests", 0)
+                    counts["errors"] = counts.get("errors", 0) + endpoint.get("num_errors", 0)
+                    for key, value in (endpoint.get("data") or {}).items():
+                        if isinstance(value, int):
+                            counts[key] = counts.get(key, 0) + value
+            shown = ", ".join(f"{k} {v}" for k, v in counts.items())
+            print(f"{name:<36} {len(replicas)} replica(s)  {shown}")
+        behind = {p: v for p, v in lag.items() if v is not None}
+        print("table projector lag by partition (to deliver / unacknowledged):")
+        print("  " + "  ".join(f"p{p}: {v[0]}/{v[1]}" for p, v in behind.items())
+              if behind else "  no table projector has run")
+        return 0
+
+    return operate(action, "status")
 
 
 # --- players ------------------------------------------------------------------------------------
@@ -455,11 +551,23 @@ def parser() -> argparse.ArgumentParser:
     w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)",
             json_out=False)
     w.add_argument("game")
-    add("table-projector", cmd_table_projector, "run the table views and lobby service",
-        json_out=False)
+    tp = add("table-projector", cmd_table_projector, "run the table views and lobby service "
+             "(replicas: one per --shard)", json_out=False)
+    tp.add_argument("--shard", default="0/1", metavar="I/N",
+                    help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
+                         "(default 0/1: all); run N replicas 0/N .. N-1/N")
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
-    add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop the "
-        "table projector first)", json_out=False)
+    rb = add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop "
+             "the table projectors first), or one table's (--table, while they run)",
+             json_out=False)
+    rb.add_argument("--table", help="rebuild only this table's views")
+    rb.add_argument("--game", help="the table's game (default: from the table id)")
+    vf = add("verify", cmd_verify, "compare every view (or one table's) with a fold of the "
+             "log and print the tables that differ (exit 1 if any)")
+    vf.add_argument("--table", help="check only this table")
+    vf.add_argument("--game", help="the table's game (default: from the table id)")
+    add("status", cmd_status, "every service's replicas and counts, and the table "
+        "projector's lag per partition")
     add("games", cmd_games, "list the games")
     lobby = add("lobby", cmd_lobby, "list the open and running tables of a game")
     lobby.add_argument("game")

@@ -23,6 +23,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cache_size: int = 2048
     # Times a worker re-decides a command that lost a race before answering `conflict`.
     max_retries: int = 8
+    # Open tables nobody started are ended this many seconds after their creation.
+    open_table_ttl: float = 6 * 3600.0
     # "json", "console", or "" for console on a terminal and JSON otherwise.
     log_format: str = ""
     log_level: str = "info"
@@ -36,6 +38,7 @@ _ENV = {
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
     "cache_size": "TABLETOP_CACHE_SIZE",
     "max_retries": "TABLETOP_MAX_RETRIES",
+    "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
 }

@@ -2,145 +2,243 @@
 kept in a JetStream KV bucket, plus the lobby; it answers view and lobby requests and pushes
 every new view to `tabletop.update.*`.
 
-Idempotent: it knows the version and stream sequence it applied per table, skips what it has
-applied, and folds a table it does not hold from the log itself up to the message at hand, so
-a restart (or a rebuild from sequence 1) lands on exactly the same views.
+The log is cut into partitions by table (`subjects.partition`); a projector owns some of them
+(`shard` i of n: the partitions p with p % n == i), each read by its own durable consumer, so
+n replicas share the work and a partition's progress survives a change of n.
+
+Exactly once, whatever fails: a message is acknowledged only once its table's views are stored;
+a table whose views could not be stored is forgotten (folded again from the log next time) and
+its messages come again. A table it does not hold is folded from the log to its end, so a
+restart, a redelivery or a rebuild lands on the same views and never writes an older version
+over a newer one. The table comes from the subject, never from a message's body: a message
+that does not fit its table is skipped (`folding.admit`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 import structlog
 
-from shared.bus.connection import Bus, Incoming
+from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import Unavailable
 from shared.games import games
-from shared.games.table import TableDecider
+from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
-from shared.messages.envelopes import EventBatch, ViewReply, encoder, error_body
-from shared.messages.folding import Folded, decode_batch, empty
+from shared.messages.envelopes import (
+    LobbyPage, LobbyRequest, ViewReply, decode_request, encoder, error_body,
+)
+from shared.messages.folding import Folded, admit, empty
 
 log = structlog.get_logger("tabletop.table_projector")
-DURABLE = "tabletop-table-projector"
-_header = msgspec.json.Decoder(EventBatch[msgspec.Raw])
+DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
+LOBBY_PAGE_MAX = 100
+LOBBY_PAGE_DEFAULT = 50
+
+
+def durable(partition: int) -> str:
+    return f"{DURABLE}-p{partition}"
+
+
+def owned_partitions(shard: tuple[int, int]) -> list[int]:
+    index, count = shard
+    if not 0 <= index < count <= subjects.PARTITIONS:
+        raise ValueError(
+            f"shard {index}/{count}: want 0 <= index < count <= {subjects.PARTITIONS}")
+    return [p for p in range(subjects.PARTITIONS) if p % count == index]
+
+
+@dataclass(slots=True)
+class PartitionProgress:
+    applied_seq: int = 0  # the last stream sequence acknowledged
+    pending: int = 0  # messages still to deliver after the last batch, as the server said
+    caught_up: bool = False  # a fetch found nothing more (or the last batch left nothing)
 
 
 class TableProjector:
-    def __init__(self, bus: Bus, *, cache_size: int = 4096) -> None:
+    def __init__(
+        self, bus: Bus, *, shard: tuple[int, int] = (0, 1), cache_size: int = 4096,
+        open_table_ttl: float = 6 * 3600.0,
+    ) -> None:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
+        self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
         self.tables: OrderedDict[tuple[str, str], Folded] = OrderedDict()
         self.cache_size = cache_size
-        self.lobby: dict[str, dict[str, Any]] = {}  # game -> table -> lobby entry
-        self.applied_seq = 0  # the last stream sequence handled
+        self.open_table_ttl = open_table_ttl
+        # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
+        self.lobby: dict[str, dict[str, dict[str, Any]]] = {}
+        self.counts: dict[str, int] = {}
 
-    async def start(self) -> None:
-        """Load the lobby as last written (tables change it as their events come)."""
-        for key, value in (await self.bus.view_entries("lobby.>")).items():
-            _, game, table = key.split(".", 2)
-            self.lobby.setdefault(game, {})[table] = msgspec.json.decode(value)
+    def _count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
 
-    async def apply(self, messages: list[tuple[int, bytes]]) -> None:
-        """Fold a batch of log messages; write each changed table's views once, its newest,
-        then push every version's views in order (one update per accepted command)."""
+    @property
+    def applied_seq(self) -> int:
+        return max((p.applied_seq for p in self.partitions.values()), default=0)
+
+    def caught_up(self) -> bool:
+        return all(p.caught_up for p in self.partitions.values())
+
+    # --- folding the log ------------------------------------------------------------------------
+
+    async def apply(self, partition: int, messages: list[Delivered]) -> set[int]:
+        """Fold a batch of one partition's messages; write each changed table's views once, its
+        newest, then push every new version's views in order. Returns the sequences of the
+        messages to deliver again (their table's views could not be stored)."""
+        progress = self.partitions[partition]
         changed: dict[tuple[str, str], list[Folded]] = {}
-        for seq, data in messages:
-            self.applied_seq = max(self.applied_seq, seq)
-            try:
-                header = _header.decode(data)
-            except msgspec.DecodeError:  # not written by a worker: nothing to project
-                log.error("undecodable_message_skipped", seq=seq)
+        seqs: dict[tuple[str, str], list[int]] = {}
+        failed: set[tuple[str, str]] = set()
+        for message in messages:
+            parsed = subjects.parse_evt(message.subject)
+            decider = self.games.get(parsed[1]) if parsed else None
+            if parsed is None or decider is None:
+                log.error("message_skipped", subject=message.subject, seq=message.seq,
+                          reason="unknown_game" if parsed else "bad_subject")
+                self._count("skipped")
                 continue
-            key = (header.game, header.table)
-            decider = self.games.get(header.game)
-            if decider is None:
-                log.error("unknown_game_skipped", game=header.game, table=header.table, seq=seq)
+            _, game, table = parsed
+            key = (game, table)
+            seqs.setdefault(key, []).append(message.seq)
+            if key in failed:
                 continue
             try:
-                folded = await self._fold(decider, key, header.version, seq, data)
-            except Unavailable:
-                raise  # the log is away: the batch is fetched again
-            except Exception:  # a bug folding one table must not stop every other table
-                log.exception("projection_failed", game=header.game, table=header.table, seq=seq)
-                self.tables.pop(key, None)
-                changed.pop(key, None)
+                folded = await self._fold(decider, key, message)
+            except Unavailable as err:
+                log.warning("projection_retrying", game=game, table=table, error=str(err))
+                failed.add(key)
                 continue
             if folded is not None:
                 changed.setdefault(key, []).append(folded)
-        for (game, table), versions in changed.items():
+        for key, versions in changed.items():
+            if key in failed:
+                continue
+            decider = self.games[key[0]]
             try:
-                await self._write(self.games[game], game, table, versions)
-            except Unavailable:
-                raise
-            except Exception:
-                log.exception("projection_failed", game=game, table=table,
+                pushes = [(folded, views_of(decider, folded)) for folded in versions]
+            except Exception:  # a bug in a game's views: that table only, logged, not retried
+                log.exception("projection_failed", game=key[0], table=key[1],
                               seq=versions[-1].last_seq)
+                self._count("failed")
+                self.tables.pop(key, None)
+                continue
+            try:
+                await self._write(decider, *key, pushes)
+            except Unavailable as err:  # a view not stored: the table's messages come again
+                log.warning("projection_retrying", game=key[0], table=key[1], error=str(err))
+                failed.add(key)
+        for key in failed:
+            self.tables.pop(key, None)  # never count a version whose views are not stored
+        retry = {seq for key in failed for seq in seqs[key]}
+        self._count("retried", len(retry))
+        self._count("applied", len(messages) - len(retry))
+        done = [m.seq for m in messages if m.seq not in retry]
+        if done:
+            progress.applied_seq = max(progress.applied_seq, *done)
+        progress.pending = messages[-1].pending
+        progress.caught_up = not retry and progress.pending == 0
         while len(self.tables) > self.cache_size:
             self.tables.popitem(last=False)
+        return retry
 
     async def _fold(
-        self, decider: TableDecider, key: tuple[str, str], version: int, seq: int, data: bytes,
+        self, decider: TableDecider, key: tuple[str, str], message: Delivered,
     ) -> Folded | None:
-        """The table after the message at `seq`, or None when it was applied before."""
+        """The table after `message`, or None when it was folded before (a redelivery)."""
         folded = self.tables.get(key)
-        if folded is not None and version <= folded.version:
-            return None  # a redelivery
-        if folded is not None and version == folded.version + 1:
-            folded = folded.then(decider, seq, decode_batch(decider, data))
-        else:  # a table this process has not folded yet: read it from the log
-            folded = await self._fold_from_log(decider, *key, seq)
+        if folded is not None and message.seq <= folded.last_seq:
+            self._count("redelivered")
+            return None
+        if folded is not None:
+            admitted = admit(decider, folded, *key, message.seq, message.data, message.writer)
+            folded = admitted.folded if admitted.batch is not None else None
+        if folded is None:  # not held, or not following on: the log itself decides
+            folded = await self._fold_from_log(decider, *key)
         self.tables[key] = folded
         self.tables.move_to_end(key)
         return folded
 
-    async def _fold_from_log(self, decider: TableDecider, game: str, table: str, upto: int) -> Folded:
+    async def _fold_from_log(self, decider: TableDecider, game: str, table: str) -> Folded:
         folded = empty(decider)
-        for message in await self.bus.events.read(game, table, upto=upto):
-            folded = folded.then(decider, message.seq, decode_batch(decider, message.data))
+        for message in await self.bus.events.read(game, table):
+            admitted = admit(decider, folded, game, table, message.seq, message.data,
+                             message.writer)
+            if admitted.skipped:
+                self._count("skipped")
+            folded = admitted.folded
         return folded
 
     async def _write(
-        self, decider: TableDecider, game: str, table: str, versions: list[Folded],
+        self, decider: TableDecider, game: str, table: str,
+        pushes: list[tuple[Folded, dict[str, bytes]]],
     ) -> None:
-        pushes = [(folded, self._views(decider, folded)) for folded in versions]
         newest, bodies = pushes[-1]
-        state = newest.state
-        # the seats first, the spectator last: a seat's view is never older than the spectator's
-        # while it is seated, which is how a view request tells who has left (see on_view)
-        await asyncio.gather(*(
-            self.bus.view_put(subjects.view_key(game, table, viewer), body)
-            for viewer, body in bodies.items() if viewer != subjects.SPECTATOR))
-        await self.bus.view_put(
-            subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+        await store_views(self.bus, game, table, bodies)
         for _, views in pushes:  # after the bucket holds the newest: a reader never goes back
             for viewer, body in views.items():
                 await self.bus.publish(subjects.update(game, table, viewer), body)
-        entry = {"table": table, "version": newest.version, **decider.lobby_entry(state)}
-        tables = self.lobby.setdefault(game, {})
-        if state.status in ("open", "running"):
-            tables[table] = entry
+        entry = lobby_entry(decider, table, newest)
+        if entry is not None:
             await self.bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
-        elif tables.pop(table, None) is not None:
+            self.lobby.setdefault(game, {})[table] = entry
+        else:  # ended: an ended table has no later message, so this runs once per table
+            self.lobby.get(game, {}).pop(table, None)
             await self.bus.view_delete(subjects.lobby_key(game, table))
 
-    @staticmethod
-    def _views(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
-        """The encoded view reply of every seat and of spectators, spectator last."""
-        viewers = (*folded.state.players, subjects.SPECTATOR)
-        return {
-            viewer: encoder.encode(ViewReply(
-                version=folded.version,
-                view=decider.player_view(
-                    folded.state, None if viewer == subjects.SPECTATOR else viewer)))
-            for viewer in viewers
-        }
+    def forget(self, game: str, table: str) -> None:
+        """Fold this table from the log next time (its views were rebuilt by an operator)."""
+        self.tables.pop((game, table), None)
 
-    # --- requests ---------------------------------------------------------------------------
+    # --- lobby --------------------------------------------------------------------------------
+
+    def on_lobby_entry(self, key: str, value: bytes | None) -> None:
+        """A lobby entry of the bucket changed (this replica's or another's)."""
+        _, game, table = key.split(".", 2)
+        if value is None:
+            self.lobby.get(game, {}).pop(table, None)
+            return
+        try:
+            self.lobby.setdefault(game, {})[table] = msgspec.json.decode(value)
+        except msgspec.DecodeError:
+            log.error("lobby_entry_unreadable", key=key)
+
+    def reload_lobby(self) -> None:
+        self.lobby = {}
+
+    async def expire_open_tables(self, now: float | None = None) -> int:
+        """Ask the workers to end the open tables of this replica's partitions that nobody
+        started within `open_table_ttl` seconds of their creation. Returns how many were asked;
+        the worker decides (a table started meanwhile refuses)."""
+        now = time.time() if now is None else now
+        asked = 0
+        for game, tables in list(self.lobby.items()):
+            for table, entry in list(tables.items()):
+                if entry.get("status") != "open" or \
+                        subjects.partition(game, table) not in self.partitions:
+                    continue
+                created = _epoch(entry.get("created_at", ""))
+                if created is None or now - created < self.open_table_ttl:
+                    continue
+                version = entry["version"]
+                command = {"id": f"expire-{version}", "type": "expire", "expect": version}
+                try:
+                    await self.bus.request(
+                        subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
+                except Unavailable as err:
+                    log.warning("expiry_deferred", game=game, table=table, error=str(err))
+                    continue
+                asked += 1
+        return asked
+
+    # --- requests -------------------------------------------------------------------------------
 
     async def on_view(self, message: Incoming) -> None:
         tokens = subjects.parse(message.subject, "view")
@@ -171,8 +269,71 @@ class TableProjector:
         if game not in self.games:
             await message.respond(error_body("unknown_game", f"No game is called {game}."))
             return
-        tables = sorted(self.lobby.get(game, {}).values(), key=lambda e: e["table"])
-        await message.respond(encoder.encode({"game": game, "tables": tables}))
+        request = decode_request(message.data, LobbyRequest)
+        if isinstance(request, str):
+            await message.respond(error_body("bad_request", f"Bad lobby request: {request}"))
+            return
+        await message.respond(encoder.encode(lobby_page(game, self.lobby.get(game, {}), request)))
+
+
+def lobby_page(game: str, tables: dict[str, dict[str, Any]], request: LobbyRequest) -> LobbyPage:
+    """Newest first, `limit` at most, after the `after` cursor, of one status if asked."""
+    limit = min(max(request.limit or LOBBY_PAGE_DEFAULT, 1), LOBBY_PAGE_MAX)
+    entries = sorted(
+        (e for e in tables.values() if request.status is None or e.get("status") == request.status),
+        key=_lobby_order, reverse=True)
+    if request.after:
+        entries = [e for e in entries if _cursor(e) < request.after]
+    page = entries[:limit]
+    more = len(entries) > limit
+    return LobbyPage(game=game, tables=page, next=_cursor(page[-1]) if more else None)
+
+
+def _lobby_order(entry: dict[str, Any]) -> tuple[str, str]:
+    return entry.get("created_at", ""), entry["table"]
+
+
+def _cursor(entry: dict[str, Any]) -> str:
+    """Where a lobby page ends: the creation instant and id of its last table."""
+    return "|".join(_lobby_order(entry))
+
+
+def _epoch(instant: str) -> float | None:
+    try:
+        return datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(UTC).timestamp()
+    except ValueError:
+        return None
+
+
+def views_of(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
+    """The encoded view reply of every seat and of spectators, spectator last."""
+    viewers = (*folded.state.players, subjects.SPECTATOR)
+    return {
+        viewer: encoder.encode(ViewReply(
+            version=folded.version,
+            view=decider.player_view(
+                folded.state, None if viewer == subjects.SPECTATOR else viewer)))
+        for viewer in viewers
+    }
+
+
+async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
+    """Seats first, spectator last: a seat's view is never older than the spectator's while it
+    is seated, which is how a view request tells who has left (see `on_view`)."""
+    await asyncio.gather(*(
+        bus.view_put(subjects.view_key(game, table, viewer), body)
+        for viewer, body in bodies.items() if viewer != subjects.SPECTATOR))
+    await bus.view_put(
+        subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+
+
+def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, Any] | None:
+    """What the lobby shows of a table, None once it has ended."""
+    state = folded.state
+    if state.status not in ("open", "running"):
+        return None
+    return {"table": table, "version": folded.version, "created_at": folded.created_at,
+            **decider.lobby_entry(state)}
 
 
 class _Versioned(msgspec.Struct):
@@ -187,33 +348,75 @@ def _version(body: bytes) -> int:
 
 
 async def serve_table_projector(
-    bus: Bus, stop: asyncio.Event, *, until: Callable[[TableProjector], bool] | None = None,
+    bus: Bus, stop: asyncio.Event, *, shard: tuple[int, int] = (0, 1),
+    until: Callable[[TableProjector], bool] | None = None,
 ) -> TableProjector:
-    """Project the log until `stop` is set (or `until(projector)` holds, for a rebuild)."""
+    """Project this shard's partitions of the log until `stop` is set (or, for a rebuild,
+    until `until(projector)` holds)."""
     await bus.ensure_streams()
-    projector = TableProjector(bus)
-    await projector.start()
+    await bus.delete_consumer(DURABLE)  # the consumer of the whole log, before partitions
+    settings = bus.settings
+    projector = TableProjector(bus, shard=shard, open_table_ttl=settings.open_table_ttl)
     serving = until is None
+    background: list[asyncio.Task[None]] = []
     if serving:
+        background.append(asyncio.create_task(bus.watch_views(
+            "lobby.>", projector.on_lobby_entry, stop=stop, on_reload=projector.reload_lobby)))
+        background.append(asyncio.create_task(_expire_periodically(projector, stop)))
+        await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(
-            name="tabletop-table-projector", version="0.1.0",
+            name="tabletop-table-projector", version="0.2.0",
             description="tabletop table views and lobby",
             endpoints=[
                 ("views", f"{subjects.PREFIX}.view.>", "tabletop-views", projector.on_view),
                 ("lobby", f"{subjects.PREFIX}.lobby.>", "tabletop-lobby", projector.on_lobby),
             ],
-            stats=lambda: {"applied_seq": projector.applied_seq, "tables": len(projector.tables)},
+            stats=lambda: {
+                "shard": f"{shard[0]}/{shard[1]}",
+                "partitions": {str(p): {"applied_seq": g.applied_seq, "pending": g.pending}
+                               for p, g in projector.partitions.items()},
+                "tables": len(projector.tables), **projector.counts,
+            },
         )
-    log.info("table_projector_started")
+    log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}",
+             partitions=list(projector.partitions))
 
-    async def handle(messages: list[tuple[int, bytes]]) -> None:
-        await projector.apply(messages)
-        if until is not None and until(projector):
-            stop.set()
+    def partition_loop(partition: int) -> Any:
+        async def handle(messages: list[Delivered]) -> set[int]:
+            retry = await projector.apply(partition, messages)
+            if until is not None and until(projector):
+                stop.set()
+            return retry
 
-    async def idle() -> None:
-        if until is not None and until(projector):
-            stop.set()
+        async def idle() -> None:
+            projector.partitions[partition].caught_up = True
+            if until is not None and until(projector):
+                stop.set()
 
-    await bus.consume(DURABLE, handle, stop=stop, idle=idle)
+        return bus.consume(durable(partition), subjects.evt_partition(partition), handle,
+                           stop=stop, idle=idle)
+
+    try:
+        await asyncio.gather(*(partition_loop(p) for p in projector.partitions))
+    finally:
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
     return projector
+
+
+async def _on_forget(projector: TableProjector, message: Incoming) -> None:
+    try:
+        game, table = msgspec.json.decode(message.data, type=tuple[str, str])
+    except msgspec.DecodeError:
+        return
+    projector.forget(game, table)
+
+
+async def _expire_periodically(projector: TableProjector, stop: asyncio.Event) -> None:
+    every = min(max(projector.open_table_ttl / 10, 0.2), 60.0)
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            await projector.expire_open_tables()

@@ -6,6 +6,7 @@ Services see `Bus` and `Incoming` only: no other package imports nats.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from nats.aio.subscription import Subscription
 from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig, StorageType
 
 from shared.bus.errors import Unavailable
-from shared.bus.event_store import TRANSIENT, EventStore
+from shared.bus.event_store import TRANSIENT, WRITER, EventStore
 from shared.messages import subjects
 from shared.settings import Settings
 
@@ -55,6 +56,13 @@ async def _quietly_unsubscribe(sub: Any) -> None:
             pass
 
 
+async def _quietly_stop(watcher: Any) -> None:
+    try:
+        await watcher.stop()
+    except Exception:  # noqa: BLE001 - the connection may be gone already
+        pass
+
+
 def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
@@ -70,7 +78,8 @@ class Bus:
             nc, self.js, replicas=settings.replicas, duplicate_window=settings.duplicate_window,
         )
         self._kv: Any = None
-        self._reconnected = asyncio.Event()
+        # Bumped on every reconnect: each consumer and watcher then subscribes again.
+        self.reconnects = 0
         self.closing = False
 
     @classmethod
@@ -81,7 +90,7 @@ class Bus:
         async def reconnected() -> None:
             log.info("nats_reconnected", url=url)
             if bus_ref:
-                bus_ref[0]._reconnected.set()
+                bus_ref[0].reconnects += 1
 
         async def disconnected() -> None:
             if bus_ref and not bus_ref[0].closing:
@@ -166,11 +175,54 @@ class Bus:
 
     async def view_put(self, key: str, value: bytes) -> None:
         kv = await self.views()
-        await kv.put(key, value)
+        try:
+            await kv.put(key, value)
+        except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
+            raise Unavailable(f"view {key} not stored: {err!r}") from err
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
-        await kv.delete(key)
+        try:
+            await kv.delete(key)
+        except (*TRANSIENT, nats.js.errors.APIError) as err:
+            raise Unavailable(f"view {key} not deleted: {err!r}") from err
+
+    async def watch_views(
+        self, pattern: str, on_entry: Callable[[str, bytes | None], None],
+        *, stop: asyncio.Event, on_reload: Callable[[], None] | None = None,
+    ) -> None:
+        """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
+        the current ones first, then every change, until `stop` is set. The watch is started
+        again from the current values after a reconnect or an error (nats.py #510):
+        `on_reload` is called before the values come again."""
+        watcher = None
+        watching_since = -1
+        try:
+            while not stop.is_set():
+                try:
+                    if watcher is None or watching_since != self.reconnects:
+                        watching_since = self.reconnects
+                        if watcher is not None:
+                            await _quietly_stop(watcher)
+                        kv = await self.views()
+                        watcher = await kv.watch(pattern)
+                        if on_reload is not None:
+                            on_reload()
+                    try:
+                        entry = await watcher.updates(timeout=1.0)
+                    except nats.errors.TimeoutError:
+                        continue
+                    if entry is None:  # the end of the current values
+                        continue
+                    deleted = entry.operation in ("DEL", "PURGE")
+                    on_entry(entry.key, None if deleted else entry.value)
+                except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
+                    log.warning("watch_retrying", pattern=pattern, error=repr(err))
+                    watcher = None
+                    await asyncio.sleep(0.5)
+        finally:
+            if watcher is not None:
+                await _quietly_stop(watcher)
 
     async def view_entries(self, pattern: str) -> dict[str, bytes]:
         """Every live key matching `pattern` (a NATS wildcard) with its value."""
@@ -240,30 +292,33 @@ class Bus:
             )
         return service
 
-    # --- durable consumer -------------------------------------------------------------------
+    # --- durable consumers -----------------------------------------------------------------
 
     async def consume(
-        self, durable: str, handle: Callable[[list[tuple[int, bytes]]], Awaitable[None]],
-        *, stop: asyncio.Event, batch: int = 256, idle: Callable[[], Awaitable[None]] | None = None,
+        self, durable: str, subject: str,
+        handle: Callable[[list[Delivered]], Awaitable[set[int]]],
+        *, stop: asyncio.Event, batch: int = 256,
+        idle: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Feed `handle` the event log in order, in batches of (stream sequence, body), acking
-        each batch only once handled, until `stop` is set. Survives NATS restarts: the pull
+        """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
+        set. `handle` returns the stream sequences it could not finish: those are handed back
+        to the server to be delivered again a little later; every other message is
+        acknowledged, one by one, only once handled. Survives NATS restarts: the pull
         subscription is created again after a reconnect or an error (nats.py #504)."""
         config = ConsumerConfig(
-            durable_name=durable, ack_policy=AckPolicy.ALL, deliver_policy=DeliverPolicy.ALL,
-            ack_wait=60, max_ack_pending=batch * 4, filter_subject=subjects.EVT_ALL,
-            max_deliver=-1,
+            durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
+            ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
         )
         sub = None
+        subscribed_at = -1
         try:
             while not stop.is_set():
                 try:
-                    if sub is None or self._reconnected.is_set():
-                        self._reconnected.clear()
+                    if sub is None or subscribed_at != self.reconnects:
+                        subscribed_at = self.reconnects
                         await _quietly_unsubscribe(sub)
                         sub = await self.js.pull_subscribe(
-                            subjects.EVT_ALL, durable=durable, stream=subjects.STREAM,
-                            config=config,
+                            subject, durable=durable, stream=subjects.STREAM, config=config,
                         )
                     try:
                         msgs = await sub.fetch(batch, timeout=0.5)
@@ -273,17 +328,89 @@ class Bus:
                         if idle is not None:
                             await idle()
                         continue
-                    await handle([(m.metadata.sequence.stream, m.data) for m in msgs])
-                    await msgs[-1].ack()  # AckPolicy.ALL: acknowledges the whole batch
+                    retry = await handle([_delivered(m) for m in msgs])
+                    for m in msgs:
+                        if m.metadata.sequence.stream in retry:
+                            await m.nak(delay=RETRY_DELAY)
+                        else:
+                            await m.ack()
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
-                    sub = None
+                    sub = None  # unacknowledged messages come again after ack_wait
                     await asyncio.sleep(0.5)
         finally:
             await _quietly_unsubscribe(sub)  # else draining the connection waits for it
+
+    async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
+        """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
+        None when it does not exist."""
+        try:
+            info = await self.js.consumer_info(subjects.STREAM, durable)
+        except nats.js.errors.NotFoundError:
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return info.num_pending or 0, info.num_ack_pending or 0
 
     async def delete_consumer(self, durable: str) -> None:
         try:
             await self.js.delete_consumer(subjects.STREAM, durable)
         except nats.js.errors.NotFoundError:
             pass
+
+    async def table_subjects(self) -> dict[str, int]:
+        """Every stored table subject of the log with its message count."""
+        found: dict[str, int] = {}
+        while True:  # the server answers in pages
+            request = {"subjects_filter": subjects.EVT_ALL, "offset": len(found)}
+            try:
+                msg = await self.nc.request(
+                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(),
+                    timeout=10)
+            except TRANSIENT as err:
+                raise Unavailable(str(err) or type(err).__name__) from err
+            state = json.loads(msg.data).get("state", {})
+            page = state.get("subjects") or {}
+            found.update(page)
+            if not page or len(found) >= state.get("num_subjects", 0):
+                return found
+
+    async def gather(self, subject: str, body: bytes = b"", *, wait: float = 1.0) -> list[bytes]:
+        """Every answer to a request that several services answer (`$SRV.STATS.<name>`),
+        collected for `wait` seconds."""
+        inbox = self.nc.new_inbox()
+        answers: list[bytes] = []
+        sub = await self.nc.subscribe(inbox, cb=lambda msg: _append(answers, msg.data))
+        try:
+            await self.nc.publish(subject, body, reply=inbox)
+            await asyncio.sleep(wait)  # nobody says how many will answer: collect for a while
+        finally:
+            await sub.unsubscribe()
+        return answers
+
+
+async def _append(answers: list[bytes], data: bytes) -> None:
+    answers.append(data)
+
+
+RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """One log message as a durable consumer delivers it."""
+
+    seq: int
+    subject: str
+    data: bytes
+    writer: str
+    pending: int  # messages of the consumer still to deliver after this one
+    redelivered: bool
+
+
+def _delivered(msg: Msg) -> Delivered:
+    meta = msg.metadata
+    return Delivered(
+        meta.sequence.stream, msg.subject, msg.data, (msg.headers or {}).get(WRITER, ""),
+        meta.num_pending or 0, (meta.num_delivered or 1) > 1,
+    )

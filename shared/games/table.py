@@ -41,7 +41,16 @@ class Start(Command, frozen=True, kw_only=True):
     pass
 
 
-TABLE_COMMANDS: tuple[type[Command], ...] = (Create, Join, Leave, Start)
+class Expire(Command, frozen=True, kw_only=True):
+    """Sent by the service itself for an open table nobody started in time."""
+
+
+TABLE_COMMANDS: tuple[type[Command], ...] = (Create, Join, Leave, Start, Expire)
+# The service's own name as a player: it alone may expire a table, and no person may take it.
+SERVICE_PLAYER: PlayerId = "tabletop"
+# Free text in a table's options is bounded, so a table cannot make the lobby or a view huge.
+MAX_OPTION_TEXT = 64
+MAX_OPTION_ITEMS = 32
 
 
 # --- table events ---------------------------------------------------------------------------
@@ -68,8 +77,12 @@ class GameEnded(Event, frozen=True, kw_only=True):
     result: Result
 
 
+class TableExpired(Event, frozen=True, kw_only=True):
+    pass
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
-    TableCreated, PlayerJoined, PlayerLeft, TableStarted, GameEnded,
+    TableCreated, PlayerJoined, PlayerLeft, TableStarted, GameEnded, TableExpired,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(
@@ -145,6 +158,12 @@ class TableDecider:
                 return [PlayerLeft(player=actor)]
             case Start():
                 return self._start(table, actor, ctx)
+            case Expire():
+                if actor != SERVICE_PLAYER:
+                    return _reject("not_allowed", "Only the service itself expires a table.")
+                if table.status != "open":
+                    return _reject("already_started", "Only an open table expires.")
+                return [TableExpired()]
         if actor not in table.players:
             return _reject("not_seated", "You have no seat at this table.")
         if table.status != "running":
@@ -169,6 +188,9 @@ class TableDecider:
             options = msgspec.convert(command.options, game.options, strict=True)
         except msgspec.ValidationError as err:
             return _reject("bad_option", f"Invalid option: {err}.")
+        problem = _unbounded(msgspec.to_builtins(options))
+        if problem:
+            return _reject("bad_option", problem)
         problem = game.check_options(options, seats)
         if problem:
             return _reject("bad_option", problem)
@@ -233,6 +255,8 @@ class TableDecider:
                 )
             case GameEnded():
                 return replace(table, status="ended", result=event.result)
+            case TableExpired():
+                return replace(table, status="ended", result=_abandoned(expired=True))
         return replace(table, game=self.game.evolve(table.game, event))
 
     # --- queries ----------------------------------------------------------------------------
@@ -294,5 +318,20 @@ class TableDecider:
         }
 
 
-def _abandoned() -> Result:
-    return Result(scores={}, ranking=[], winners=[], details={"abandoned": True})
+def _abandoned(*, expired: bool = False) -> Result:
+    details: dict[str, Any] = {"abandoned": True}
+    if expired:
+        details["expired"] = True
+    return Result(scores={}, ranking=[], winners=[], details=details)
+
+
+def _unbounded(value: Any) -> str | None:
+    """Why an option value is too big, or None: texts and lists are bounded."""
+    if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+        return f"An option's text may be at most {MAX_OPTION_TEXT} characters."
+    if isinstance(value, (list, dict)):
+        if len(value) > MAX_OPTION_ITEMS:
+            return f"An option may list at most {MAX_OPTION_ITEMS} items."
+        items = value.values() if isinstance(value, dict) else value
+        return next((p for p in map(_unbounded, items) if p), None)
+    return None

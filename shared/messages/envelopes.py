@@ -6,7 +6,7 @@ later are ignored, so old services can read new logs and new services old ones).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -95,6 +95,34 @@ class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
 class ViewReply(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     view: dict[str, Any]
+
+
+class LobbyRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A lobby page: newest first, `limit` tables (at most 100) after the `after` cursor (the
+    previous page's `next`), of one status if given."""
+
+    after: str | None = None
+    limit: int | None = None
+    status: Literal["open", "running"] | None = None
+
+
+class LobbyPage(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    tables: list[dict[str, Any]]
+    next: str | None  # the cursor of the next page, None on the last
+
+
+R = TypeVar("R")
+
+
+def decode_request(body: bytes, request_type: type[R]) -> R | str:
+    """A request body (empty means `{}`), or why it is not one."""
+    try:
+        return msgspec.json.decode(body or b"{}", type=request_type)
+    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+        return f"{err}."
+    except RecursionError:
+        return "The request is nested too deeply."
 
 
 class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):

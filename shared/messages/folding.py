@@ -28,6 +28,7 @@ class Folded:
     version: int = 0  # batches folded
     last_seq: int = 0  # stream sequence of the last batch folded
     command_ids: dict[str, int] = field(default_factory=dict)  # command id -> its version
+    created_at: str = ""  # when the table's first batch was appended
 
     def then(self, decider: TableDecider, seq: int, batch: EventBatch[Any]) -> Folded:
         """This table after one more batch."""
@@ -39,6 +40,7 @@ class Folded:
             version=batch.version,
             last_seq=seq,
             command_ids={**self.command_ids, batch.command_id: batch.version},
+            created_at=self.created_at or batch.at,
         )
 
     def skip(self, seq: int) -> Folded:

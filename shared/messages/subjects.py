@@ -87,6 +87,10 @@ def replay(game: str, table: str, viewer: str) -> str:
     return f"{PREFIX}.replay.{game}.{table}.{viewer}"
 
 
+# Table projectors forget a table named here (`[game, table]`): an operator rebuilt its views.
+FORGET = f"{PREFIX}.projector.forget"
+
+
 def lobby(game: str) -> str:
     return f"{PREFIX}.lobby.{game}"
 

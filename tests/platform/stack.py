@@ -19,14 +19,16 @@ class Stack:
         self.services: dict[str, tuple[asyncio.Event, asyncio.Task[object], Bus]] = {}
 
     async def start(self, name: str) -> None:
-        """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector` or
-        `history-projector`."""
+        """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
+        (`table-projector@1/2` for shard 1 of 2) or `history-projector`."""
         bus = await Bus.connect(self.url, load_settings(), name=f"test-{name}", wait=10)
         stop = asyncio.Event()
         if name.startswith("worker:"):
             coro = serve_worker(bus, name.split(":", 1)[1].split("#")[0], stop)
-        elif name == "table-projector":
-            coro = serve_table_projector(bus, stop)
+        elif name.startswith("table-projector"):  # `table-projector@1/2`: shard 1 of 2
+            shard = name.partition("@")[2] or "0/1"
+            index, count = map(int, shard.split("/"))
+            coro = serve_table_projector(bus, stop, shard=(index, count))
         else:
             coro = serve_history_projector(bus, stop)
         self.services[name] = (stop, asyncio.create_task(coro), bus)

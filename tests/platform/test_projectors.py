@@ -9,7 +9,8 @@ import msgspec
 import pytest
 
 from services.client import Client, RequestFailed, play_with_bots
-from services.table_projector.projector import DURABLE, serve_table_projector
+from services.table_projector.maintenance import verify
+from services.table_projector.projector import durable, serve_table_projector
 from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import normalize
@@ -171,18 +172,15 @@ async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url
         await asyncio.gather(*games)
         for t in tables[3:]:
             await client.wait_view("highcard", t, subjects.SPECTATOR, 2)
-        await asyncio.sleep(0.5)
         target = await bus.events.last_seq()
-        while True:  # caught up with the whole log
-            info = await bus.js.consumer_info(subjects.STREAM, DURABLE)
-            if info.delivered.stream_seq >= target and info.num_ack_pending == 0:
-                break
+        while (await verify(bus)):  # the restarted projector caught up with the whole log
             await asyncio.sleep(0.1)
         restarted = await all_views(bus)
-    await bus.delete_consumer(DURABLE)
+    for partition in range(subjects.PARTITIONS):
+        await bus.delete_consumer(durable(partition))
     await bus.reset_views()
     stop = asyncio.Event()
-    await serve_table_projector(bus, stop, until=lambda p: p.applied_seq >= target)
+    await serve_table_projector(bus, stop, until=lambda p: p.caught_up())
     rebuilt = await all_views(bus)
     assert rebuilt.keys() == restarted.keys()
     assert rebuilt == restarted

@@ -1,0 +1,137 @@
+"""What an operator does to the views besides running the projector: check every view against
+a fold of the log (`tabletop verify`), rebuild one table's views while the projector runs
+(`tabletop rebuild-views --table`), and see how far behind each partition is (`tabletop
+status`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from services.table_projector.projector import (
+    durable, lobby_entry, store_views, views_of,
+)
+from shared.bus.connection import Bus
+from shared.games import games
+from shared.games.table import TableDecider
+from shared.messages import subjects
+from shared.messages.envelopes import encoder
+from shared.messages.folding import Folded, admit, empty
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    game: str
+    table: str
+    key: str
+    why: str
+
+
+async def fold_table(bus: Bus, decider: TableDecider, game: str, table: str) -> Folded:
+    """The table as its log has it now (the messages that fit it)."""
+    folded = empty(decider)
+    for message in await bus.events.read(game, table):
+        folded = admit(decider, folded, game, table, message.seq, message.data,
+                       message.writer).folded
+    return folded
+
+
+async def logged_tables(bus: Bus) -> list[tuple[str, str]]:
+    """Every (game, table) with messages in the log."""
+    found = []
+    for subject in await bus.table_subjects():
+        parsed = subjects.parse_evt(subject)
+        if parsed is not None:
+            found.append(parsed[1:])
+    return sorted(found)
+
+
+async def verify(bus: Bus, only: tuple[str, str] | None = None) -> list[Difference]:
+    """Every view and lobby entry of the bucket (or of one table) against a fold of the log:
+    the differences, none when the views are exact."""
+    deciders = games()
+    tables = [only] if only else await logged_tables(bus)
+    pattern = "view.>" if only is None else f"view.{only[0]}.{only[1]}.>"
+    stored = await bus.view_entries(pattern)
+    lobby = await bus.view_entries("lobby.>" if only is None else subjects.lobby_key(*only))
+    differences: list[Difference] = []
+    for game, table in tables:
+        decider = deciders.get(game)
+        if decider is None:
+            continue
+        folded = await fold_table(bus, decider, game, table)
+        differences += _compare(game, table, decider, folded, stored, lobby)
+    logged = set(tables)
+    for key in stored:
+        _, game, table, _viewer = key.split(".", 3)
+        if (game, table) not in logged:
+            differences.append(Difference(game, table, key, "a view of a table with no log"))
+    return differences
+
+
+def _compare(
+    game: str, table: str, decider: TableDecider, folded: Folded, stored: dict[str, bytes],
+    lobby: dict[str, bytes],
+) -> list[Difference]:
+    found = []
+    expected = views_of(decider, folded) if folded.version else {}
+    for viewer, body in expected.items():
+        key = subjects.view_key(game, table, viewer)
+        have = stored.get(key)
+        if have is None:
+            found.append(Difference(game, table, key, f"missing (log at v{folded.version})"))
+        elif have != body and msgspec.json.decode(have) != msgspec.json.decode(body):
+            found.append(Difference(game, table, key, f"v{_version(have)} differs from the "
+                                                      f"log's v{folded.version}"))
+    prefix = subjects.view_key(game, table, "")
+    for key, have in stored.items():  # players who left keep an older view, never a newer one
+        if key.startswith(prefix) and key[len(prefix):] not in expected and \
+                _version(have) >= folded.version:
+            found.append(Difference(game, table, key, "a view of a player with no seat"))
+    entry = lobby_entry(decider, table, folded) if folded.version else None
+    have = lobby.get(subjects.lobby_key(game, table))
+    if (have is None) != (entry is None) or (
+            have is not None and msgspec.json.decode(have) != msgspec.json.decode(encoder.encode(entry))):
+        found.append(Difference(game, table, subjects.lobby_key(game, table), "lobby entry"))
+    return found
+
+
+def _version(body: bytes) -> int:
+    return int(msgspec.json.decode(body).get("version", -1))
+
+
+async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
+    """Write one table's views and lobby entry from its log, while the projectors run: they
+    are told to forget the table first, so their next message of it folds it from the log."""
+    decider = games()[game]
+    await bus.publish(subjects.FORGET, encoder.encode([game, table]))
+    folded = await fold_table(bus, decider, game, table)
+    if not folded.version:
+        return folded
+    await store_views(bus, game, table, views_of(decider, folded))
+    entry = lobby_entry(decider, table, folded)
+    if entry is None:
+        await bus.view_delete(subjects.lobby_key(game, table))
+    else:
+        await bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
+    return folded
+
+
+async def partition_lag(bus: Bus) -> dict[int, tuple[int, int] | None]:
+    """Per partition: (messages not yet delivered to the table projector, delivered but not
+    yet acknowledged), None when no projector ever read the partition."""
+    return {p: await bus.consumer_pending(durable(p)) for p in range(subjects.PARTITIONS)}
+
+
+async def service_stats(bus: Bus) -> dict[str, list[dict[str, Any]]]:
+    """Every running replica of every service, by service name, with its counts."""
+    replicas: dict[str, list[dict[str, Any]]] = {}
+    for body in await bus.gather("$SRV.STATS"):
+        try:
+            stats = msgspec.json.decode(body)
+        except msgspec.DecodeError:
+            continue
+        replicas.setdefault(stats.get("name", "?"), []).append(stats)
+    return dict(sorted(replicas.items()))
