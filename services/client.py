@@ -6,6 +6,7 @@ Used by the CLI and the tests; it knows subjects and bodies, nothing of the serv
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -88,8 +89,14 @@ class Client:
                 raise TimeoutError(f"the view of {table} did not reach version {version}")
             await asyncio.sleep(0.01)
 
-    async def lobby(self, game: str) -> dict[str, Any]:
-        return self._checked(await self._ask(subjects.lobby(game), b"{}"))
+    async def lobby(
+        self, game: str, *, limit: int | None = None, status: str | None = None,
+        after: str | None = None,
+    ) -> dict[str, Any]:
+        """One page of the lobby, newest first; its `next` is the `after` of the next page."""
+        request = {k: v for k, v in (("limit", limit), ("status", status), ("after", after))
+                   if v is not None}
+        return self._checked(await self._ask(subjects.lobby(game), json.dumps(request).encode()))
 
     async def replay(
         self, game: str, table: str, viewer: str = subjects.SPECTATOR, *,

@@ -8,9 +8,10 @@ n replicas share the work and a partition's progress survives a change of n.
 
 Exactly once, whatever fails: a message is acknowledged only once its table's views are stored;
 a table whose views could not be stored is forgotten (folded again from the log next time) and
-its messages come again. A table it does not hold is folded from the log to its end, so a
-restart, a redelivery or a rebuild lands on the same views and never writes an older version
-over a newer one. The table comes from the subject, never from a message's body: a message
+its messages come again. A table it does not hold is folded from the log up to the message at
+hand, and its views are written only if the bucket holds an older version, so a restart, a
+redelivery or a rebuild lands on the same views and never writes an older version over a
+newer one. The table comes from the subject, never from a message's body: a message
 that does not fit its table is skipped (`folding.admit`).
 """
 
@@ -152,23 +153,32 @@ class TableProjector:
     async def _fold(
         self, decider: TableDecider, key: tuple[str, str], message: Delivered,
     ) -> Folded | None:
-        """The table after `message`, or None when it was folded before (a redelivery)."""
+        """The table after `message`, or None when its views need no writing: a redelivery, a
+        message skipped, or views already stored at this version or later."""
         folded = self.tables.get(key)
         if folded is not None and message.seq <= folded.last_seq:
             self._count("redelivered")
             return None
         if folded is not None:
             admitted = admit(decider, folded, *key, message.seq, message.data, message.writer)
-            folded = admitted.folded if admitted.batch is not None else None
-        if folded is None:  # not held, or not following on: the log itself decides
-            folded = await self._fold_from_log(decider, *key)
+            if admitted.batch is not None or admitted.skipped != "version_gap":
+                return self._hold(key, admitted.folded, changed=admitted.batch is not None)
+        # not held, or not following on: the log itself decides
+        folded = await self._fold_from_log(decider, *key, message.seq)
+        stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
+        # a predecessor that stopped before acknowledging may have stored newer views already
+        return self._hold(key, folded, changed=stored is None or _version(stored) < folded.version)
+
+    def _hold(self, key: tuple[str, str], folded: Folded, *, changed: bool) -> Folded | None:
         self.tables[key] = folded
         self.tables.move_to_end(key)
-        return folded
+        return folded if changed else None
 
-    async def _fold_from_log(self, decider: TableDecider, game: str, table: str) -> Folded:
+    async def _fold_from_log(
+        self, decider: TableDecider, game: str, table: str, upto: int,
+    ) -> Folded:
         folded = empty(decider)
-        for message in await self.bus.events.read(game, table):
+        for message in await self.bus.events.read(game, table, upto=upto):
             admitted = admit(decider, folded, game, table, message.seq, message.data,
                              message.writer)
             if admitted.skipped:
@@ -397,7 +407,9 @@ async def serve_table_projector(
                            stop=stop, idle=idle)
 
     try:
-        await asyncio.gather(*(partition_loop(p) for p in projector.partitions))
+        async with asyncio.TaskGroup() as group:  # one partition failing stops them all
+            for partition in projector.partitions:
+                group.create_task(partition_loop(partition))
     finally:
         for task in background:
             task.cancel()

@@ -6,6 +6,7 @@ Services see `Bus` and `Incoming` only: no other package imports nats.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig, StorageType
 
-from shared.bus.errors import Unavailable
+from shared.bus.errors import ConnectionClosed, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore
 from shared.messages import subjects
 from shared.settings import Settings
@@ -314,7 +315,10 @@ class Bus:
         try:
             while not stop.is_set():
                 try:
+                    if self.nc.is_closed:
+                        raise ConnectionClosed(f"{durable}: the connection is closed")
                     if sub is None or subscribed_at != self.reconnects:
+                        await self._resume_at_ack_floor(durable, config)
                         subscribed_at = self.reconnects
                         await _quietly_unsubscribe(sub)
                         sub = await self.js.pull_subscribe(
@@ -340,6 +344,25 @@ class Bus:
                     await asyncio.sleep(0.5)
         finally:
             await _quietly_unsubscribe(sub)  # else draining the connection waits for it
+
+    async def _resume_at_ack_floor(self, durable: str, config: ConsumerConfig) -> None:
+        """Messages fetched but never acknowledged (by a predecessor that died, or by this
+        process when the server went away under it) would only come again once their ack wait
+        runs out: start the consumer again just after its ack floor, so they come at once.
+        Only the partition's one owner does this, before it subscribes."""
+        try:
+            info = await self.js.consumer_info(subjects.STREAM, durable)
+        except nats.js.errors.NotFoundError:
+            return
+        if not info.num_ack_pending:
+            return
+        floor = info.ack_floor.stream_seq if info.ack_floor else 0
+        log.info("consumer_resumed_at_ack_floor", durable=durable, ack_floor=floor,
+                 unacknowledged=info.num_ack_pending)
+        await self.js.delete_consumer(subjects.STREAM, durable)
+        await self.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
+            config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=floor + 1))
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
@@ -380,17 +403,17 @@ class Bus:
         collected for `wait` seconds."""
         inbox = self.nc.new_inbox()
         answers: list[bytes] = []
-        sub = await self.nc.subscribe(inbox, cb=lambda msg: _append(answers, msg.data))
+
+        async def collect(msg: Msg) -> None:
+            answers.append(msg.data)
+
+        sub = await self.nc.subscribe(inbox, cb=collect)
         try:
             await self.nc.publish(subject, body, reply=inbox)
             await asyncio.sleep(wait)  # nobody says how many will answer: collect for a while
         finally:
             await sub.unsubscribe()
         return answers
-
-
-async def _append(answers: list[bytes], data: bytes) -> None:
-    answers.append(data)
 
 
 RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again

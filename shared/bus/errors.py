@@ -15,3 +15,7 @@ class Unavailable(BusError):
 
 class ServerFailed(BusError):
     """The embedded nats-server did not start."""
+
+
+class ConnectionClosed(BusError):
+    """This process closed its NATS connection: a loop using it stops."""

@@ -1,0 +1,300 @@
+"""Views never fall behind the log: a view write that fails is retried, a projector that dies
+between fetch and acknowledgement loses nothing, partitions split the work between replicas,
+forged log messages are skipped, the lobby is bounded and paged, open tables expire. Every
+test runs over a real nats-server; faults are real (the server killed, a connection closed)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+
+import msgspec
+import pytest
+
+from services.client import Client, RequestFailed, play_with_bots
+from services.table_projector import maintenance
+from services.table_projector.projector import TableProjector, serve_table_projector
+from shared.bus.connection import Bus
+from shared.bus.event_store import WRITER
+from shared.bus.server import EmbeddedServer
+from shared.messages import subjects
+from shared.messages.envelopes import EventBatch, encoder
+from shared.settings import load_settings
+from tests.platform.stack import stack
+
+
+def table_id() -> str:
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+async def until_exact(bus: Bus, *, within: float = 60.0, only=None) -> None:
+    """Wait until every view equals a fold of the log; fail with the differences if not."""
+    deadline = time.monotonic() + within
+    while True:
+        differences = await maintenance.verify(bus, only)
+        if not differences:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"views differ from the log: {differences[:10]}")
+        await asyncio.sleep(0.1)
+
+
+async def create_tables(client: Client, count: int, players: int = 2) -> list[str]:
+    tables = [table_id() for _ in range(count)]
+    for table in tables:
+        assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
+        for i in range(1, players):
+            assert (await client.command("highcard", table, f"p{i}", {"type": "join"}))["ok"]
+    return tables
+
+
+# --- defect 1: a failed view write is retried -----------------------------------------------
+
+
+async def test_a_view_write_failing_under_a_killed_server_is_retried(tmp_path):
+    """The nats-server is killed (and started again) at the moment the projector writes a
+    view: that write fails for real; the projector must store it later, not drop it."""
+    server = EmbeddedServer(tmp_path / "nats").start()
+    bus = await Bus.connect(server.url, load_settings(), name="test-client", wait=10)
+    await bus.ensure_streams()
+    try:
+        async with stack(server.url, "worker:highcard", "table-projector") as s:
+            client = Client(bus, timeout=2, attempts=60)
+            tables = await create_tables(client, 3)
+            await until_exact(bus)
+            projector_bus = s.services["table-projector"][2]
+            real_put = projector_bus.view_put
+            killed = asyncio.Event()
+
+            async def put_after_a_kill(key: str, value: bytes) -> None:
+                if not killed.is_set():
+                    killed.set()
+                    server.kill()  # the write below meets a server that is gone
+                    asyncio.get_running_loop().call_later(0.5, server.start)
+                await real_put(key, value)
+
+            projector_bus.view_put = put_after_a_kill  # type: ignore[method-assign]
+            assert (await client.command("highcard", tables[0], "p0", {"type": "start"}))["ok"]
+            await asyncio.wait_for(killed.wait(), 30)
+            for table in tables[1:]:
+                assert (await client.command("highcard", table, "p0", {"type": "start"}))["ok"]
+            await until_exact(bus)
+            started = await client.view("highcard", tables[0], "p0")
+            assert started["view"]["status"] == "running" and started["version"] == 3
+    finally:
+        await bus.close()
+        server.stop()
+
+
+# --- defect 2: a projector killed between fetch and acknowledgement -------------------------
+
+
+async def test_a_projector_killed_between_fetch_and_ack_loses_nothing(bus, nats_url):
+    """The first projector's connection dies right after a batch is fetched, before anything
+    is acknowledged; a new projector takes over at once and every view ends exact, although
+    no later message comes for the tables of the lost batch."""
+    client = Client(bus, timeout=5, attempts=20)
+    async with stack(nats_url, "worker:highcard"):
+        await until_exact(bus)  # whatever earlier tests left is projected
+        first = await Bus.connect(nats_url, load_settings(), name="doomed-projector", wait=10)
+        fetched = asyncio.Event()
+        original_apply = TableProjector.apply
+
+        async def die_after_fetch(self, partition, messages):
+            fetched.set()
+            await first.nc.close()  # gone before any acknowledgement: as a kill -9 would be
+            raise RuntimeError("killed")
+
+        lost = await create_tables(client, 6)  # every message of these reaches the doomed one
+        TableProjector.apply = die_after_fetch  # type: ignore[method-assign]
+        try:
+            doomed = asyncio.create_task(serve_table_projector(first, asyncio.Event()))
+            await asyncio.wait_for(fetched.wait(), 30)
+            with pytest.raises(BaseException):
+                await asyncio.wait_for(doomed, 30)
+        finally:
+            TableProjector.apply = original_apply  # type: ignore[method-assign]
+        async with stack(nats_url, "table-projector"):
+            later = await create_tables(client, 2)
+            await until_exact(bus, within=20)  # well before the 30 s ack wait would expire
+            for table in lost + later:
+                assert (await client.view("highcard", table))["version"] == 2
+
+
+# --- defect 8: projection scales out by partitions ------------------------------------------
+
+
+async def test_two_shards_split_the_partitions_and_the_views_are_exact(bus, nats_url):
+    client = Client(bus, timeout=10, attempts=20)
+    async with stack(nats_url, "worker:highcard", "table-projector@0/2",
+                     "table-projector@1/2", "history-projector") as s:
+        tables = [table_id() for _ in range(12)]
+        await asyncio.gather(*(play_with_bots(client, "highcard", t, ["a", "b"],
+                                              random.Random(i)) for i, t in enumerate(tables)))
+        await until_exact(bus)
+        stats = await maintenance.service_stats(bus)
+        shards = {e["data"]["shard"]: e["data"]
+                  for r in stats["tabletop-table-projector"] for e in r["endpoints"]
+                  if e["name"] == "views"}
+        assert set(shards) == {"0/2", "1/2"}
+        assert set(shards["0/2"]["partitions"]) == {str(p) for p in range(0, 16, 2)}
+        assert set(shards["1/2"]["partitions"]) == {str(p) for p in range(1, 16, 2)}
+        assert shards["0/2"].get("applied", 0) > 0 and shards["1/2"].get("applied", 0) > 0
+        lag = await maintenance.partition_lag(bus)
+        assert all(v is not None and v == (0, 0) for v in lag.values())
+        assert s  # both shards served the whole run
+
+
+def test_a_shard_must_name_a_part_of_the_partitions():
+    from services.table_projector.projector import owned_partitions
+
+    assert owned_partitions((0, 1)) == list(range(16))
+    assert owned_partitions((3, 4)) == [3, 7, 11, 15]
+    for bad in ((2, 2), (-1, 2), (0, 17), (0, 0)):
+        with pytest.raises(ValueError):
+            owned_partitions(bad)
+
+
+async def test_the_stored_subject_carries_the_servers_partition(bus):
+    """`subjects.partition` computes what the stream's mapping does: a table's messages are
+    found where the code looks for them."""
+    for _ in range(40):
+        table = table_id()
+        await bus.events.append("highcard", table, b"{}", command_id="c", expected_seq=0)
+        last = await bus.js.get_last_msg(subjects.STREAM, f"tabletop.evt.*.highcard.{table}")
+        assert last.subject == subjects.evt("highcard", table)
+
+
+# --- forged messages in the log --------------------------------------------------------------
+
+
+async def forge(bus: Bus, table: str, *, version: int, body_table: str | None = None,
+                writer: str | None = subjects.writer("highcard"), player: str = "mallory") -> None:
+    batch = EventBatch(game="highcard", table=body_table or table, version=version,
+                       command_id=uuid.uuid4().hex, player=player, at="2026-01-01T00:00:00Z",
+                       events=[{"type": "player_joined", "player": player}])
+    headers = {WRITER: writer} if writer else {}
+    await bus.js.publish(subjects.evt_append("highcard", table), encoder.encode(batch),
+                         stream=subjects.STREAM, headers=headers)
+
+
+async def test_forged_log_messages_are_skipped_and_the_table_goes_on(bus, nats_url):
+    from structlog.testing import capture_logs
+
+    client = Client(bus, timeout=5, attempts=20)
+    async with stack(nats_url, "worker:highcard", "table-projector", "history-projector"):
+        target, other = table_id(), table_id()
+        await create_tables(client, 1)
+        for table in (target, other):
+            assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
+        with capture_logs() as logs:
+            await forge(bus, target, version=2, writer=None)  # no worker wrote it
+            await forge(bus, target, version=2, writer="tabletop-worker-naishi")
+            await forge(bus, target, version=5)  # a version gap
+            await forge(bus, target, version=2, body_table=other)  # names another table
+            # the honest players go on: the worker folds past the forged messages
+            reply = await client.command("highcard", target, "bob", {"type": "join"})
+            assert reply == {"ok": True, "version": 2}
+            await until_exact(bus, only=("highcard", target))
+        reasons = {e["reason"] for e in logs if e["event"] == "log_message_skipped"}
+        assert reasons >= {"unknown_writer", "version_gap", "another_table"}
+        for viewer in ("ann", "bob", subjects.SPECTATOR):
+            view = await client.view("highcard", target, viewer)
+            assert view["view"]["seats"] == ["ann", "bob"] and view["version"] == 2
+        assert (await client.view("highcard", other))["view"]["seats"] == ["ann"]
+        steps = await client.replay("highcard", target, "ann")
+        assert [s["player"] for s in steps] == ["ann", "bob"]
+        assert "mallory" not in msgspec.json.encode(steps).decode()
+
+
+# --- defect 5: bounded options and a paged lobby --------------------------------------------
+
+
+async def test_a_huge_option_is_refused_and_nothing_is_appended(bus, services_highcard):
+    client, table = Client(bus), table_id()
+    for white in (["x" * 60_000], ["a" * 65], [f"p{i}" for i in range(40)]):
+        reply = await client.command(
+            "decrypto", table, "ann", {"type": "create", "options": {"white": white}})
+        assert not reply["ok"] and reply["error"]["code"] == "bad_option", reply
+    assert await bus.events.read("decrypto", table) == []
+    assert (await client.command("decrypto", table, "ann", {"type": "create"}))["ok"]
+
+
+@pytest.fixture
+async def services_highcard(nats_url):
+    async with stack(nats_url, "worker:highcard", "worker:decrypto", "table-projector",
+                     "history-projector") as s:
+        yield s
+
+
+async def test_ten_thousand_open_tables_are_paged_newest_first(bus, nats_url):
+    """The lobby never answers more than a page: 10,000 open tables, 100 at most a page, each
+    page newest first, every table exactly once across the pages."""
+    game = "highcard"
+    tag = uuid.uuid4().hex[:6]
+    names = [f"lobby{tag}{i:05d}" for i in range(10_000)]
+
+    async def put(i: int, name: str) -> None:  # as a projector writes them
+        created = f"2030-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
+        entry = {"table": name, "version": 1, "created_at": created, "status": "open",
+                 "seats": ["ann"], "seat_count": 4, "creator": "ann", "options": {"hand_size": 3}}
+        await bus.view_put(subjects.lobby_key(game, name), encoder.encode(entry))
+
+    for start in range(0, len(names), 500):
+        await asyncio.gather(*(put(i, n) for i, n in enumerate(names[start:start + 500], start)))
+    client = Client(bus, timeout=10)
+    async with stack(nats_url, "table-projector"):
+        deadline = time.monotonic() + 60
+        while True:  # the projector has watched every entry in
+            first = await client.lobby(game, limit=100, status="open")
+            if first["tables"] and first["tables"][0]["table"] == names[-1]:
+                break
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        seen: list[str] = []
+        page = first
+        while True:
+            assert len(page["tables"]) <= 100
+            assert len(encoder.encode(page)) < 64 * 1024
+            seen += [t["table"] for t in page["tables"] if t["table"].startswith(f"lobby{tag}")]
+            if page["next"] is None:
+                break
+            page = await client.lobby(game, limit=100, status="open", after=page["next"])
+        assert seen == list(reversed(names))
+        assert len((await client.lobby(game))["tables"]) == 50  # the default page
+        assert all(t["status"] == "running"
+                   for t in (await client.lobby(game, status="running", limit=100))["tables"])
+        with pytest.raises(RequestFailed) as caught:
+            await client.lobby(game, status="finished")
+        assert caught.value.code == "bad_request"
+
+
+# --- open tables expire ----------------------------------------------------------------------
+
+
+async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, monkeypatch):
+    monkeypatch.setenv("TABLETOP_OPEN_TABLE_TTL", "1")
+    client = Client(bus, timeout=5, attempts=20)
+    async with stack(nats_url, "worker:highcard", "table-projector", "history-projector"):
+        idle, started = table_id(), table_id()
+        assert (await client.command("highcard", idle, "ann", {"type": "create"}))["ok"]
+        for table in (started,):
+            await client.command("highcard", table, "ann", {"type": "create"})
+            await client.command("highcard", table, "bob", {"type": "join"})
+            await client.command("highcard", table, "ann", {"type": "start"})
+        ended = await client.wait_view("highcard", idle, subjects.SPECTATOR, 2)
+        assert ended["view"]["status"] == "ended"
+        assert ended["view"]["result"]["details"] == {"abandoned": True, "expired": True}
+        steps = await client.replay("highcard", idle, "ann")
+        assert steps[-1]["events"] == [{"type": "table_expired"}]
+        assert steps[-1]["player"] == "tabletop"
+        assert (await client.view("highcard", started))["view"]["status"] == "running"
+        lobby = {t["table"] for t in (await client.lobby("highcard", limit=100))["tables"]}
+        assert idle not in lobby
+        # a person cannot expire a table, even one that is open
+        other = table_id()
+        await client.command("highcard", other, "ann", {"type": "create"})
+        reply = await client.command("highcard", other, "ann", {"type": "expire"})
+        assert reply["error"]["code"] == "not_allowed"
