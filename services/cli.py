@@ -374,15 +374,18 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_lobby(args: argparse.Namespace) -> int:
     async def action(client: Client) -> int:
-        lobby = await client.lobby(args.game)
+        lobby = await client.lobby(args.game, limit=args.limit, status=args.status,
+                                   after=args.after)
         if args.json:
             print(dump(lobby))
             return 0
-        if not lobby["tables"]:
+        if not lobby["tables"] and not args.after:
             print(f"no open or running {args.game} table; `tabletop new {args.game}` makes one")
         for t in lobby["tables"]:
             print(f"{t['table']:<40} {t['status']:<8} {len(t['seats'])}/{t['seat_count']} "
                   f"{', '.join(t['seats'])}")
+        if lobby.get("next"):
+            print(f"more: tabletop lobby {args.game} --after '{lobby['next']}'")
         return 0
 
     return run_client(action)
@@ -569,8 +572,11 @@ def parser() -> argparse.ArgumentParser:
     add("status", cmd_status, "every service's replicas and counts, and the table "
         "projector's lag per partition")
     add("games", cmd_games, "list the games")
-    lobby = add("lobby", cmd_lobby, "list the open and running tables of a game")
+    lobby = add("lobby", cmd_lobby, "list the open and running tables of a game, newest first")
     lobby.add_argument("game")
+    lobby.add_argument("--status", choices=["open", "running"], help="only tables in this state")
+    lobby.add_argument("--limit", type=int, help="tables per page (default 50, at most 100)")
+    lobby.add_argument("--after", help="the page after this cursor (printed under a full page)")
     new = add("new", cmd_new, "create a table (you take the first seat); prints its id",
               player=True)
     new.add_argument("game")

@@ -1,0 +1,65 @@
+"""The operator's commands as subprocesses against a real NATS: `verify` finds a view that
+differs from the log, `rebuild-views --table` repairs it while the projector runs, `status`
+shows every service and the projector's lag per partition, and a projector shard runs."""
+
+import asyncio
+import json
+import random
+import subprocess
+import uuid
+
+from services.client import Client, play_with_bots
+from shared.messages import subjects
+from tests.conftest import TABLETOP, cli_env
+from tests.platform.stack import stack
+from tests.platform.test_views_exact import until_exact
+
+
+def run_tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*TABLETOP, *args], env=cli_env(NATS_URL=nats_url), text=True,
+                          capture_output=True, timeout=120)
+
+
+async def tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:
+    """The command run while this test's services (in this process) keep answering."""
+    return await asyncio.to_thread(run_tabletop, nats_url, *args)
+
+
+async def test_verify_finds_a_wrong_view_and_rebuild_of_one_table_repairs_it(bus, nats_url):
+    client, table = Client(bus), f"highcard-{uuid.uuid4().hex[:12]}"
+    async with stack(nats_url, "worker:highcard", "table-projector"):
+        await play_with_bots(client, "highcard", table, ["a", "b"], random.Random(5))
+        await until_exact(bus)
+        assert (await tabletop(nats_url, "verify", "--table", table)).returncode == 0
+        key = subjects.view_key("highcard", table, "a")
+        await bus.view_put(key, b'{"version": 1, "view": {"hand": ["every", "card"]}}')
+        found = await tabletop(nats_url, "verify")
+        assert found.returncode == 1
+        assert f"highcard {table}: {key}" in found.stdout
+        as_json = json.loads((await tabletop(nats_url, "verify", "--json")).stdout)
+        assert {d["table"] for d in as_json} == {table}
+
+        repaired = await tabletop(nats_url, "rebuild-views", "--table", table)
+        assert repaired.returncode == 0, repaired.stderr
+        assert "rebuilt at version" in repaired.stderr
+        assert (await tabletop(nats_url, "verify")).returncode == 0
+
+
+async def test_status_shows_every_service_and_the_lag_per_partition(bus, nats_url):
+    async with stack(nats_url, "worker:highcard", "table-projector", "history-projector"):
+        client = Client(bus)
+        await client.command("highcard", uuid.uuid4().hex, "ann", {"type": "create"})
+        await until_exact(bus)
+        done = await tabletop(nats_url, "status", "--json")
+        assert done.returncode == 0, done.stderr
+        status = json.loads(done.stdout)
+        assert len(status["services"]["tabletop-table-projector"]) == 1
+        assert len(status["services"]["tabletop-worker-highcard"]) == 1
+        assert status["partitions"]["0"] == {"pending": 0, "unacknowledged": 0}
+        text = (await tabletop(nats_url, "status")).stdout
+        assert "tabletop-worker-highcard" in text and "p15: 0/0" in text
+
+
+def test_a_shard_outside_the_partitions_is_refused(nats_url):
+    done = run_tabletop(nats_url, "table-projector", "--shard", "3/2")
+    assert done.returncode != 0 and "--shard" in done.stderr
