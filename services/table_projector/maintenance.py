@@ -76,7 +76,11 @@ def _compare(
     lobby: dict[str, bytes],
 ) -> list[Difference]:
     found = []
-    expected = views_of(decider, folded) if folded.version else {}
+    try:
+        expected = views_of(decider, folded) if folded.version else {}
+    except Exception as err:  # noqa: BLE001 - a bug in the game's views: report the table
+        return [Difference(game, table, subjects.view_key(game, table, "*"),
+                           f"the game's views fail at v{folded.version}: {err!r}")]
     for viewer, body in expected.items():
         key = subjects.view_key(game, table, viewer)
         have = stored.get(key)
