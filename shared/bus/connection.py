@@ -219,6 +219,8 @@ class Bus:
                     on_entry(entry.key, None if deleted else entry.value)
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("watch_retrying", pattern=pattern, error=repr(err))
+                    if watcher is not None:
+                        await _quietly_stop(watcher)
                     watcher = None
                     await asyncio.sleep(0.5)
         finally:
@@ -340,7 +342,8 @@ class Bus:
                             await m.ack()
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
-                    sub = None  # unacknowledged messages come again after ack_wait
+                    await _quietly_unsubscribe(sub)  # a subscription left behind stalls drain
+                    sub = None
                     await asyncio.sleep(0.5)
         finally:
             await _quietly_unsubscribe(sub)  # else draining the connection waits for it
