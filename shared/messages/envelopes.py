@@ -11,10 +11,13 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from shared.games.decider import Rejection
+from shared.messages import subjects
 from shared.messages.subjects import is_id
 
 MAX_COMMAND_BYTES = 64 * 1024
+MAX_REQUEST_BYTES = 4 * 1024  # view, lobby and replay requests are a few fields at most
 E = TypeVar("E")
+T = TypeVar("T")
 
 encoder = msgspec.json.Encoder()
 _decode_json = msgspec.json.Decoder().decode
@@ -49,6 +52,22 @@ class BadCommand(Exception):
     """A command body that is not a well-formed command: answered `bad_command`."""
 
 
+class BadRequest(Exception):
+    """A view, lobby or replay request body that cannot be read: answered `bad_request`."""
+
+
+def _unreadable(err: Exception) -> str:
+    """Why a body could not be decoded, for a person. Anything raised while decoding lands
+    here: whatever a client sends is answered, never left to crash the handler."""
+    if isinstance(err, RecursionError):
+        return "it is nested too deeply"
+    if isinstance(err, msgspec.ValidationError):
+        return str(err)
+    if isinstance(err, msgspec.DecodeError):
+        return f"it is not valid JSON ({err})"
+    return f"it cannot be read ({type(err).__name__})"
+
+
 class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     command: Any  # the game's or the table's Command struct
@@ -61,8 +80,8 @@ def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
         raise BadCommand(f"The command is {len(body)} bytes; at most {MAX_COMMAND_BYTES}.")
     try:
         raw = _decode_json(body)
-    except msgspec.DecodeError as err:
-        raise BadCommand(f"The command is not valid JSON: {err}.") from None
+    except Exception as err:  # noqa: BLE001 - RecursionError, bad UTF-8, ...: all refused
+        raise BadCommand(f"The command cannot be decoded: {_unreadable(err)}.") from None
     if not isinstance(raw, dict):
         raise BadCommand("The command must be a JSON object.")
     command_id = raw.pop("id", None)
@@ -75,8 +94,8 @@ def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
         raise BadCommand('The command needs a "type".')
     try:
         command = msgspec.convert(raw, command_type, strict=True)
-    except msgspec.ValidationError as err:
-        raise BadCommand(f"Bad command: {err}.") from None
+    except Exception as err:  # noqa: BLE001 - a ValidationError, or deep nesting
+        raise BadCommand(f"Bad command: {_unreadable(err)}.") from None
     return CommandEnvelope(id=command_id, command=command, expect=expect)
 
 
@@ -110,9 +129,28 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
 
 
+def decode_request(body: bytes, request_type: type[T]) -> T:
+    """A view, lobby or replay request body (empty reads as `{}`); BadRequest says what is
+    wrong."""
+    if len(body) > MAX_REQUEST_BYTES:
+        raise BadRequest(f"The request is {len(body)} bytes; at most {MAX_REQUEST_BYTES}.")
+    try:
+        return msgspec.json.decode(body or b"{}", type=request_type)
+    except Exception as err:  # noqa: BLE001 - anything a client can make the decoder raise
+        raise BadRequest(f"The request cannot be decoded: {_unreadable(err)}.") from None
+
+
 def error_body(code: str, message: str) -> bytes:
     """The body of a refused view, lobby or replay request."""
     return encoder.encode({"error": ErrorBody(code, message)})
+
+
+def failure_body(subject: str, code: str, message: str) -> bytes:
+    """A refusal shaped as the asker expects it: a command reply on a command subject, else
+    the error body of a request."""
+    if subject.startswith(f"{subjects.PREFIX}.cmd."):
+        return encoder.encode(Reply.rejected(code, message))
+    return error_body(code, message)
 
 
 def normalize(value: Any) -> Any:
