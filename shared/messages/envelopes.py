@@ -6,6 +6,7 @@ later are ignored, so old services can read new logs and new services old ones).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -20,6 +21,7 @@ E = TypeVar("E")
 T = TypeVar("T")
 
 encoder = msgspec.json.Encoder()
+_canonical = msgspec.json.Encoder(order="deterministic")  # dict keys sorted: one body, one text
 _decode_json = msgspec.json.Decoder().decode
 
 
@@ -99,6 +101,13 @@ def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
     return CommandEnvelope(id=command_id, command=command, expect=expect)
 
 
+def command_digest(envelope: CommandEnvelope) -> str:
+    """A short hash of what a command asks (its decoded fields and `expect`): a command sent
+    again under its id is a retry only if it hashes the same."""
+    canonical = _canonical.encode([envelope.command, envelope.expect])
+    return hashlib.blake2b(canonical, digest_size=8).hexdigest()
+
+
 class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
     """One log message: all the events of one accepted command."""
 
@@ -107,6 +116,7 @@ class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
     version: int  # 1 for the table's first command, then +1 per accepted command
     command_id: str
     player: str
+    digest: str = ""  # command_digest of the command; "" in messages written before digests
     at: str  # ISO 8601 UTC, when the worker appended it
     events: list[E]
 
