@@ -28,7 +28,7 @@ from services.history_projector.replay import serve_history_projector
 from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
 from services.table_projector.projector import DURABLE, serve_table_projector
 from shared.bus.connection import Bus
-from shared.bus.errors import Unavailable
+from shared.bus.errors import StoreInUse, Unavailable
 from shared.bus.server import EmbeddedServer
 from shared.games import games, get
 from shared.logs import configure_logging
@@ -197,6 +197,10 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(run_everything(settings, port=args.port, ready=ready))
+    except StoreInUse as err:
+        print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
+              "other one first, or give this one another --data.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -15,3 +15,7 @@ class Unavailable(BusError):
 
 class ServerFailed(BusError):
     """The embedded nats-server did not start."""
+
+
+class StoreInUse(ServerFailed):
+    """Another nats-server runs, or may run, on the same data folder."""
