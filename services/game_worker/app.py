@@ -17,6 +17,11 @@ log = structlog.get_logger("tabletop.worker")
 VERSION = "0.1.0"
 
 
+def service_name(game: str) -> str:
+    """The worker's micro service name (`$SRV.*.<name>`)."""
+    return f"tabletop-worker-{game}".replace("_", "-")
+
+
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `tabletop.cmd.<game>.>` until `stop` is set, then drain what is in flight."""
     decider = get(game)
@@ -38,7 +43,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
 
     await bus.ensure_streams()
     service = await bus.add_service(
-        name=f"tabletop-worker-{game}".replace("_", "-"), version=VERSION,
+        name=service_name(game), version=VERSION,
         description=f"tabletop game worker for {decider.game.title}",
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
         stats=lambda: {**handler.counts, "in_flight": len(in_flight),

@@ -6,6 +6,7 @@ Services see `Bus` and `Incoming` only: no other package imports nats.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -250,6 +251,26 @@ class Bus:
                 name=endpoint_name, subject=subject, queue_group=queue, handler=cb,
             )
         return service
+
+    async def service_instances(
+        self, name: str | None = None, *, window: float = 0.2,
+    ) -> dict[str, dict[str, Any]]:
+        """The micro service instances (all, or those of service `name`) that answer
+        `$SRV.INFO` within `window` seconds: instance id -> its info (name, endpoints...)."""
+        inbox = self.nc.new_inbox()
+        found: dict[str, dict[str, Any]] = {}
+
+        async def collect(msg: Msg) -> None:
+            info = json.loads(msg.data)
+            found[info["id"]] = info
+
+        sub = await self.nc.subscribe(inbox, cb=collect)
+        try:
+            await self.nc.publish("$SRV.INFO" + (f".{name}" if name else ""), b"", reply=inbox)
+            await asyncio.sleep(window)
+        finally:
+            await sub.unsubscribe()
+        return found
 
     # --- durable consumer -------------------------------------------------------------------
 
