@@ -57,7 +57,7 @@ async def answering_failures(handler: Handler, message: Incoming) -> None:
     except Exception:  # noqa: BLE001 - a bug in one handler: answered, logged, service goes on
         log.exception("request_failed", subject=message.subject)
         await message.respond(failure_body(
-            message.subject, "internal_error", "The server failed on this request; it was not applied."))
+            message.subject, "internal_error", "The server failed on this request."))
 
 
 async def _quietly_unsubscribe(sub: Any) -> None:
