@@ -25,13 +25,13 @@ import msgspec
 import structlog
 
 from services.client import Client, RequestFailed, play_with_bots
-from services.game_worker.app import serve_worker
+from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
 from services.table_projector import maintenance
 from services.table_projector.projector import durable, serve_table_projector
 from shared.bus.connection import Bus
-from shared.bus.errors import Unavailable
+from shared.bus.errors import StoreInUse, Unavailable
 from shared.bus.server import EmbeddedServer
 from shared.games import games, get
 from shared.logs import configure_logging
@@ -150,7 +150,6 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
             Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
         ).start()
         url = server.url
-        url_file(settings).write_text(url + "\n")
     stop = asyncio.Event()
     stop_on_signals(stop)
     buses: list[Bus] = []
@@ -171,13 +170,16 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
 
         setup = await Bus.connect(url, settings, name="tabletop-up")
         await setup.ensure_streams()
-        await setup.close()
         tasks = [asyncio.create_task(service(f"worker-{g}", lambda b, g=g: serve_worker(b, g, stop)))
                  for g in games()]
         tasks.append(asyncio.create_task(
             service("table-projector", lambda b: serve_table_projector(b, stop))))
         tasks.append(asyncio.create_task(
             service("history-projector", lambda b: serve_history_projector(b, stop))))
+        await _until_answering(setup, stop)
+        await setup.close()
+        if server is not None:  # clients find NATS here: only once the services answer
+            url_file(settings).write_text(url + "\n")
         ready(url)
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -187,6 +189,20 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
         if server is not None:
             url_file(settings).unlink(missing_ok=True)
             server.stop()
+
+
+async def _until_answering(bus: Bus, stop: asyncio.Event, *, timeout: float = 60.0) -> None:
+    """Until every service `tabletop up` runs answers (or `timeout`: then say which do not)."""
+    expected = {service_name(g) for g in games()}
+    expected |= {"tabletop-table-projector", "tabletop-history-projector"}
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not stop.is_set():
+        answering = {info["name"] for info in (await bus.service_instances()).values()}
+        if expected <= answering:
+            return
+        if asyncio.get_running_loop().time() > deadline:
+            log.warning("services_not_answering", services=sorted(expected - answering))
+            return
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -200,6 +216,10 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(run_everything(settings, port=args.port, ready=ready))
+    except StoreInUse as err:
+        print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
+              "other one first, or give this one another --data.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -85,6 +85,9 @@ class Client:
             except RequestFailed as err:
                 if err.code != "unknown_table":
                     raise
+            except Unavailable:  # the view service is (re)starting: it is waited for too
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError(f"the view of {table} did not reach version {version}")
             await asyncio.sleep(0.01)

@@ -15,6 +15,7 @@ import pytest
 from services.client import Client
 from shared.bus.connection import Bus
 from shared.games import games
+from shared.messages import subjects
 from shared.settings import load_settings
 from tests.conftest import TABLETOP, assert_replay_equals_live, cli_env
 
@@ -37,8 +38,7 @@ class Up:
             assert self.process.poll() is None, (self.data / "up.log").read_text()
             assert time.monotonic() < deadline, "tabletop up did not come up"
             time.sleep(0.1)
-        self.url = url_file.read_text().strip()
-        time.sleep(0.5)
+        self.url = url_file.read_text().strip()  # written once every service answers
         return self
 
     def stop(self) -> int:
@@ -95,23 +95,30 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     assert "running" in readable and "play_card" in readable
     bad = up.run("act", table, "--as", "ann", '{"type": "play_card", "card": "x"}', check=False)
     assert bad.returncode == 1 and "bad_command" in bad.stdout
-    watch = subprocess.Popen([*TABLETOP, "watch", table, "--as", "bob"], env=up.env,
+    watch = subprocess.Popen([*TABLETOP, "watch", table, "--as", "bob"],
+                             env={**up.env, "PYTHONUNBUFFERED": "1"},
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    first = watch.stdout.readline()  # the current view: watch is following the table
+    assert "running" in first, watch.stderr.read() if watch.poll() is not None else first
     for player in ("ann", "bob"):
         hand = json.loads(up.run("view", table, "--as", player, "--json").stdout)["view"]["hand"]
         up.run("act", table, "--as", player, json.dumps({"type": "play_card", "card": hand[0]}))
-    watched, _ = watch.communicate(timeout=30)  # watch ends by itself with the game
+    rest, _ = watch.communicate(timeout=30)  # watch ends by itself with the game
+    watched = first + rest
     assert watch.returncode == 0
     assert "running" in watched and "ended" in watched and "winners" in watched
-    time.sleep(0.5)
+    # watch saw the end pushed, and views are stored before they are pushed
     ended = json.loads(up.run("view", table, "--json").stdout)["view"]
     assert ended["status"] == "ended" and ended["result"]["winners"]
     replay = [json.loads(line) for line in
               up.run("replay", table, "--as", "bob", "--json").stdout.splitlines()]
     assert [s["version"] for s in replay] == list(range(1, len(replay) + 1))
-    lobby = json.loads(up.run("lobby", "highcard", "--json").stdout)
-    assert table not in [t["table"] for t in lobby["tables"]]
+    deadline = time.monotonic() + 30
+    while True:  # the lobby follows the views
+        lobby = json.loads(up.run("lobby", "highcard", "--json").stdout)
+        if table not in [t["table"] for t in lobby["tables"]]:
+            break
+        assert time.monotonic() < deadline, "the ended table stays in the lobby"
 
 
 def bots_for(game: str) -> int:
@@ -134,11 +141,13 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
         live = {v: {} for v in viewers}
 
         async def record(viewer):
-            async for update in client.updates(game, table, viewer):
+            async def on_update(message):
+                update = json.loads(message.data)
                 live[viewer][update["version"]] = update["view"]
 
-        recorders = [asyncio.create_task(record(v)) for v in viewers]
-        await asyncio.sleep(0.3)
+            return await bus.subscribe(subjects.update(game, table, viewer), on_update)
+
+        recorders = [await record(v) for v in viewers]  # each confirmed by the server
         play = await asyncio.create_subprocess_exec(
             *TABLETOP, "play", game, "--bots", str(n), "--table", table, "--seed", "5",
             env=up.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -147,9 +156,12 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
         text = out.decode()
         assert f"table {table} ended at version" in text and "winners" in text
         final = await client.wait_view(game, table, "spectator", 3)
-        await asyncio.sleep(0.5)
-        for task in recorders:
-            task.cancel()
+        deadline = asyncio.get_running_loop().time() + 30
+        while not all(final["version"] in live[v] for v in viewers):  # the last pushes
+            assert asyncio.get_running_loop().time() < deadline, "a final view was not pushed"
+            await asyncio.sleep(0.05)
+        for sub in recorders:
+            await sub.unsubscribe()
         assert final["view"]["status"] == "ended" and "result" in final["view"]
         for viewer in viewers:
             steps = await client.replay(game, table, viewer)

@@ -8,13 +8,18 @@ import structlog
 
 from services.game_worker.handler import CommandHandler
 from services.runtime import run_until_stopped
-from shared.bus.connection import Bus, Incoming
+from shared.bus.connection import Bus, Incoming, answering_failures
 from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
 log = structlog.get_logger("tabletop.worker")
 VERSION = "0.1.0"
+
+
+def service_name(game: str) -> str:
+    """The worker's micro service name (`$SRV.*.<name>`)."""
+    return f"tabletop-worker-{game}".replace("_", "-")
 
 
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
@@ -32,13 +37,13 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
 
     async def on_command(message: Incoming) -> None:
         # One task per command: tables are handled concurrently, each under its own lock.
-        task = asyncio.create_task(run(message))
+        task = asyncio.create_task(answering_failures(run, message))
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 
     await bus.ensure_streams()
     service = await bus.add_service(
-        name=f"tabletop-worker-{game}".replace("_", "-"), version=VERSION,
+        name=service_name(game), version=VERSION,
         description=f"tabletop game worker for {decider.game.title}",
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
         stats=lambda: {**handler.counts, "in_flight": len(in_flight),

@@ -24,8 +24,10 @@ from shared.bus.event_store import Appended, StoredBatch
 from shared.games.decider import Context, Rejection, type_tag
 from shared.games.table import TableDecider
 from shared.messages import subjects
-from shared.messages.envelopes import BadCommand, EventBatch, Reply, decode_command, encoder
-from shared.messages.folding import Folded, admit, empty
+from shared.messages.envelopes import (
+    BadCommand, EventBatch, Reply, command_digest, decode_command, encoder,
+)
+from shared.messages.folding import Applied, Folded, admit, empty
 
 log = structlog.get_logger("tabletop.worker")
 
@@ -42,6 +44,20 @@ class Store(Protocol):
     async def append(
         self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
     ) -> Appended: ...
+
+
+def _answer_to_reused_id(
+    command_id: str, applied: Applied, player: str, digest: str,
+) -> tuple[Reply, str]:
+    """The reply (and outcome) to a command whose id the table's log already holds: its first
+    answer when it is the same command again, else a refusal; nothing is applied either way."""
+    if applied.is_retry_of(player, digest):
+        return Reply.accepted(applied.version), "duplicate"
+    return Reply.rejected(
+        "id_reused",
+        f"The id {command_id} was already used for another command at this table (version "
+        f"{applied.version}); nothing was done. Send this command with a new id.",
+    ), "rejected"
 
 
 def utc_now() -> str:
@@ -94,7 +110,8 @@ class CommandHandler:
         retries = 0
         try:
             async with lock:
-                reply, outcome, retries = await self._decide_and_append(table, player, envelope)
+                reply, outcome, retries = await self._decide_and_append(
+                    table, player, envelope, command_digest(envelope))
         except Unavailable as err:
             reply = Reply.rejected(
                 "unavailable", f"The event log is unavailable ({err}); send the command again.")
@@ -112,7 +129,7 @@ class CommandHandler:
         return self._done(reply, outcome, started, command=command_type, retries=retries, **where)
 
     async def _decide_and_append(
-        self, table: str, player: str, envelope: Any,
+        self, table: str, player: str, envelope: Any, digest: str,
     ) -> tuple[Reply, str, int]:
         """Decide on the cached table when there is one (an acceptance is safe: the append's
         expectation fails if the cache was stale); anything else is only answered after a
@@ -121,8 +138,9 @@ class CommandHandler:
         fresh = table not in self.cache
         while retries <= self.max_retries:
             folded = await self._load(table) if fresh else self.cache[table]
-            if envelope.id in folded.command_ids:  # a retry of a command already applied
-                return Reply.accepted(folded.command_ids[envelope.id]), "duplicate", retries
+            applied = folded.command_ids.get(envelope.id)
+            if applied is not None:  # the id was used: a retry, or another command under it
+                return (*_answer_to_reused_id(envelope.id, applied, player, digest), retries)
             stale = envelope.expect is not None and envelope.expect != folded.version
             decision = None if stale else self.decider.decide(
                 folded.state, envelope.command, Context(actor=player, rng=self.rng()))
@@ -139,7 +157,8 @@ class CommandHandler:
                 return Reply.of(decision), "rejected", retries
             batch = EventBatch(
                 game=self.game, table=table, version=folded.version + 1,
-                command_id=envelope.id, player=player, at=self.clock(), events=list(decision),
+                command_id=envelope.id, player=player, digest=digest, at=self.clock(),
+                events=list(decision),
             )
             try:
                 appended = await self.store.append(
@@ -151,11 +170,13 @@ class CommandHandler:
                 retries += 1
                 fresh = True
                 continue
-            if appended.duplicate:  # appended by another worker or an earlier try of ours
+            if appended.duplicate:  # the id was appended before: by whom, and for what?
                 self.cache.pop(table, None)
                 folded = await self._load(table)
-                version = folded.command_ids.get(envelope.id, folded.version)
-                return Reply.accepted(version), "duplicate", retries
+                applied = folded.command_ids.get(envelope.id)
+                if applied is None:  # a replica that has not caught up yet: ask again
+                    raise Unavailable(f"the log does not show command {envelope.id} yet")
+                return (*_answer_to_reused_id(envelope.id, applied, player, digest), retries)
             self._remember(table, folded.then(self.decider, appended.seq, batch))
             return Reply.accepted(batch.version), "accepted", retries
         return Reply.rejected(

@@ -12,7 +12,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 import structlog
 
 from shared.bus.connection import Bus, Incoming
@@ -20,7 +19,9 @@ from shared.bus.errors import Unavailable
 from shared.games import games
 from shared.games.table import Table, TableDecider
 from shared.messages import subjects
-from shared.messages.envelopes import ReplayRequest, ReplayStep, encoder, error_body
+from shared.messages.envelopes import (
+    BadRequest, ReplayRequest, ReplayStep, decode_request, encoder, error_body,
+)
 from shared.messages.folding import Folded, admit, empty
 
 log = structlog.get_logger("tabletop.history_projector")
@@ -86,9 +87,9 @@ class HistoryProjector:
             await message.respond(error_body("unknown_game", f"No game is called {game}."))
             return
         try:
-            request = msgspec.json.decode(message.data or b"{}", type=ReplayRequest)
-        except msgspec.DecodeError as err:
-            await message.respond(error_body("bad_request", f"Bad replay request: {err}."))
+            request = decode_request(message.data, ReplayRequest)
+        except BadRequest as err:
+            await message.respond(error_body("bad_request", str(err)))
             return
         try:
             steps = await self.history(decider, game, table)
@@ -118,6 +119,9 @@ class HistoryProjector:
         while len(body) > limit and len(shown) > 1:
             shown = shown[: len(shown) // 2]
             body = encoder.encode({"steps": shown, "next": shown[-1].version + 1})
+        if len(body) > limit:  # one step alone is too large: say so rather than fail to send
+            return error_body("internal_error", f"Step {shown[0].version} is larger than the "
+                              f"server's message limit ({limit} bytes).")
         return body
 
 

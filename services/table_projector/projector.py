@@ -34,7 +34,7 @@ from shared.games import games
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    LobbyPage, LobbyRequest, ViewReply, decode_request, encoder, error_body,
+    BadRequest, LobbyPage, LobbyRequest, ViewReply, decode_request, encoder, error_body,
 )
 from shared.messages.folding import Folded, admit, empty
 
@@ -279,9 +279,10 @@ class TableProjector:
         if game not in self.games:
             await message.respond(error_body("unknown_game", f"No game is called {game}."))
             return
-        request = decode_request(message.data, LobbyRequest)
-        if isinstance(request, str):
-            await message.respond(error_body("bad_request", f"Bad lobby request: {request}"))
+        try:
+            request = decode_request(message.data, LobbyRequest)
+        except BadRequest as err:
+            await message.respond(error_body("bad_request", str(err)))
             return
         await message.respond(encoder.encode(lobby_page(game, self.lobby.get(game, {}), request)))
 

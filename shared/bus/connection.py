@@ -24,6 +24,7 @@ from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig
 from shared.bus.errors import ConnectionClosed, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore
 from shared.messages import subjects
+from shared.messages.envelopes import failure_body
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
@@ -47,6 +48,17 @@ class Incoming:
 
 
 Handler = Callable[[Incoming], Awaitable[None]]
+
+
+async def answering_failures(handler: Handler, message: Incoming) -> None:
+    """Run `handler` on `message`; if it raises, log it and answer `internal_error`, so that
+    no asker waits for an answer that never comes."""
+    try:
+        await handler(message)
+    except Exception:  # noqa: BLE001 - a bug in one handler: answered, logged, service goes on
+        log.exception("request_failed", subject=message.subject)
+        await message.respond(failure_body(
+            message.subject, "internal_error", "The server failed on this request."))
 
 
 async def _quietly_unsubscribe(sub: Any) -> None:
@@ -287,13 +299,23 @@ class Bus:
         )
         for endpoint_name, subject, queue, handler in endpoints:
             async def cb(request: Any, handler: Handler = handler) -> None:
-                msg = request._msg
-                await handler(_incoming(msg))
+                await answering_failures(handler, _incoming(request._msg))
 
             await service.add_endpoint(
                 name=endpoint_name, subject=subject, queue_group=queue, handler=cb,
             )
         return service
+
+    async def service_instances(
+        self, name: str | None = None, *, window: float = 0.2,
+    ) -> dict[str, dict[str, Any]]:
+        """The micro service instances (all, or those of service `name`) that answer
+        `$SRV.INFO` within `window` seconds: instance id -> its info (name, endpoints...)."""
+        found: dict[str, dict[str, Any]] = {}
+        for body in await self.gather("$SRV.INFO" + (f".{name}" if name else ""), wait=window):
+            info = json.loads(body)
+            found[info["id"]] = info
+        return found
 
     # --- durable consumers -----------------------------------------------------------------
 
@@ -408,7 +430,8 @@ class Bus:
         answers: list[bytes] = []
 
         async def collect(msg: Msg) -> None:
-            answers.append(msg.data)
+            if msg.data and not (msg.headers or {}).get("Status"):  # not "no responders"
+                answers.append(msg.data)
 
         sub = await self.nc.subscribe(inbox, cb=collect)
         try:

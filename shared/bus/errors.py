@@ -19,3 +19,7 @@ class ServerFailed(BusError):
 
 class ConnectionClosed(BusError):
     """This process closed its NATS connection: a loop using it stops."""
+
+
+class StoreInUse(ServerFailed):
+    """Another nats-server runs, or may run, on the same data folder."""

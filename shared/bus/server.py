@@ -5,15 +5,28 @@ Used when `NATS_URL` is unset: `tabletop up`, and the tests on a machine without
 
 from __future__ import annotations
 
+import ctypes
+import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from shared.bus.errors import ServerFailed
+from shared.bus.errors import ServerFailed, StoreInUse
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, one server per folder is up to the user
+    fcntl = None  # type: ignore[assignment]
+
+# The largest message the server takes (the NATS default, said explicitly): larger bodies are
+# refused at publish, before any service has to read them.
+MAX_PAYLOAD = 1024 * 1024
 
 
 def server_binary() -> str:
@@ -39,6 +52,101 @@ def free_port(preferred: int = 0, host: str = "127.0.0.1") -> int:
     raise ServerFailed("no free port")
 
 
+def lock_store(data_dir: Path) -> int | None:
+    """Take the data folder's exclusive lock, or raise StoreInUse saying who holds it. The lock
+    lives as long as its file descriptor: this process's, and the server's, which inherits it,
+    so a server left running alone still keeps others off its store."""
+    if fcntl is None:
+        return None
+    fd = os.open(data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        recorded = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise StoreInUse(f"{data_dir} is in use by {_holder(data_dir, recorded)}") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _holder(data_dir: Path, recorded: str) -> str:
+    """Who holds the lock: the process that took it while it lives, else the server it left."""
+    if recorded.isdigit():
+        try:
+            os.kill(int(recorded), 0)
+            return f"process {recorded}"
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            return f"process {recorded}"
+    strays = servers_using(data_dir / "nats-server.conf")
+    return f"a nats-server left running (pid {strays[0]})" if strays else "another process"
+
+
+def unlock_store(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)  # the lock goes with the last descriptor: this one, once the server is gone
+
+
+def servers_using(conf: Path) -> list[int]:
+    """The nats-server processes started with `conf` (Linux): one left by a version of tabletop
+    that took no lock would otherwise share the store unseen."""
+    found = []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return found
+    wanted = str(conf).encode()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if argv and argv[0].endswith(b"nats-server") and wanted in argv:
+            found.append(int(entry.name))
+    return found
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+# Run beside a server whose parent could not arm a parent-death signal: once the parent is
+# gone (this watchdog is handed to another parent), stop the server.
+_WATCHDOG = """
+import os, signal, sys, time
+parent, server = int(sys.argv[1]), int(sys.argv[2])
+while os.getppid() == parent:
+    time.sleep(0.2)
+try:
+    os.kill(server, signal.SIGTERM)
+except ProcessLookupError:
+    pass
+"""
+
+
+def _stop_with_parent() -> Callable[[], None] | None:
+    """A `preexec_fn` that has the kernel send the child SIGTERM when its parent dies (Linux),
+    or None where that cannot be relied on. The signal follows the *thread* that forked, so it
+    is only armed from the main thread, which lives as long as the process."""
+    if not sys.platform.startswith("linux"):
+        return None
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+
+    return arm
+
+
 class EmbeddedServer:
     """A nats-server child process whose JetStream store lives under `data_dir`."""
 
@@ -52,6 +160,8 @@ class EmbeddedServer:
         self.port = port if exact_port else free_port(port, host)
         self.sync_always = sync_always
         self.process: subprocess.Popen[bytes] | None = None
+        self._lock: int | None = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -64,26 +174,32 @@ class EmbeddedServer:
         store = str(self.data_dir / "jetstream").replace("\\", "/")
         return (
             f"listen: {self.host}:{self.port}\n"
-            f"max_payload: 8MB\n"
+            f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
         )
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
+        """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
+        this process ends, however it ends."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         conf = self.data_dir / "nats-server.conf"
-        conf.write_text(self.config())
-        log = open(self.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
-        self.process = subprocess.Popen(
-            [server_binary(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-        log.close()
+        self._lock = lock_store(self.data_dir)
+        try:
+            strays = servers_using(conf)
+            if strays:  # left by a version that took no lock
+                raise StoreInUse(f"{self.data_dir} is in use by a nats-server left running "
+                                 f"(pid {strays[0]})")
+            self._spawn(conf)
+        except BaseException:
+            self._release()
+            raise
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                code = self.process.returncode
+                self.stop()
                 raise ServerFailed(
-                    f"nats-server exited with {self.process.returncode}; "
-                    f"see {self.data_dir / 'nats-server.log'}")
+                    f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.2):
                     return self
@@ -92,17 +208,42 @@ class EmbeddedServer:
         self.stop()
         raise ServerFailed(f"nats-server did not listen on {self.url} within {timeout}s")
 
+    def _spawn(self, conf: Path) -> None:
+        conf.write_text(self.config())
+        log = open(self.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
+        arm = _stop_with_parent()
+        self.process = subprocess.Popen(
+            [server_binary(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, preexec_fn=arm,
+            pass_fds=() if self._lock is None else (self._lock,),
+        )
+        log.close()
+        if arm is None:
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(self.process.pid)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            )
+
+    def _release(self) -> None:
+        """After the server is gone: the watchdog and the lock go too."""
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.kill()
+            watchdog.wait()
+        unlock_store(self._lock)
+        self._lock = None
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server cleanly (SIGTERM lets it flush its store), killing it if it hangs."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self._release()
 
     def kill(self) -> None:
         """Stop the server abruptly (tests of crash recovery)."""
@@ -110,6 +251,7 @@ class EmbeddedServer:
             self.process.kill()
             self.process.wait()
             self.process = None
+        self._release()
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()

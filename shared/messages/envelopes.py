@@ -6,17 +6,22 @@ later are ignored, so old services can read new logs and new services old ones).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
 from shared.games.decider import Rejection
+from shared.messages import subjects
 from shared.messages.subjects import is_id
 
 MAX_COMMAND_BYTES = 64 * 1024
+MAX_REQUEST_BYTES = 4 * 1024  # view, lobby and replay requests are a few fields at most
 E = TypeVar("E")
+T = TypeVar("T")
 
 encoder = msgspec.json.Encoder()
+_canonical = msgspec.json.Encoder(order="deterministic")  # dict keys sorted: one body, one text
 _decode_json = msgspec.json.Decoder().decode
 
 
@@ -49,6 +54,22 @@ class BadCommand(Exception):
     """A command body that is not a well-formed command: answered `bad_command`."""
 
 
+class BadRequest(Exception):
+    """A view, lobby or replay request body that cannot be read: answered `bad_request`."""
+
+
+def _unreadable(err: Exception) -> str:
+    """Why a body could not be decoded, for a person. Anything raised while decoding lands
+    here: whatever a client sends is answered, never left to crash the handler."""
+    if isinstance(err, RecursionError):
+        return "it is nested too deeply"
+    if isinstance(err, msgspec.ValidationError):
+        return str(err)
+    if isinstance(err, msgspec.DecodeError):
+        return f"it is not valid JSON ({err})"
+    return f"it cannot be read ({type(err).__name__})"
+
+
 class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     command: Any  # the game's or the table's Command struct
@@ -61,8 +82,8 @@ def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
         raise BadCommand(f"The command is {len(body)} bytes; at most {MAX_COMMAND_BYTES}.")
     try:
         raw = _decode_json(body)
-    except msgspec.DecodeError as err:
-        raise BadCommand(f"The command is not valid JSON: {err}.") from None
+    except Exception as err:  # noqa: BLE001 - RecursionError, bad UTF-8, ...: all refused
+        raise BadCommand(f"The command cannot be decoded: {_unreadable(err)}.") from None
     if not isinstance(raw, dict):
         raise BadCommand("The command must be a JSON object.")
     command_id = raw.pop("id", None)
@@ -75,9 +96,16 @@ def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
         raise BadCommand('The command needs a "type".')
     try:
         command = msgspec.convert(raw, command_type, strict=True)
-    except msgspec.ValidationError as err:
-        raise BadCommand(f"Bad command: {err}.") from None
+    except Exception as err:  # noqa: BLE001 - a ValidationError, or deep nesting
+        raise BadCommand(f"Bad command: {_unreadable(err)}.") from None
     return CommandEnvelope(id=command_id, command=command, expect=expect)
+
+
+def command_digest(envelope: CommandEnvelope) -> str:
+    """A short hash of what a command asks (its decoded fields and `expect`): a command sent
+    again under its id is a retry only if it hashes the same."""
+    canonical = _canonical.encode([envelope.command, envelope.expect])
+    return hashlib.blake2b(canonical, digest_size=8).hexdigest()
 
 
 class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
@@ -88,6 +116,7 @@ class EventBatch(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
     version: int  # 1 for the table's first command, then +1 per accepted command
     command_id: str
     player: str
+    digest: str = ""  # command_digest of the command; "" in messages written before digests
     at: str  # ISO 8601 UTC, when the worker appended it
     events: list[E]
 
@@ -112,19 +141,6 @@ class LobbyPage(msgspec.Struct, frozen=True, kw_only=True):
     next: str | None  # the cursor of the next page, None on the last
 
 
-R = TypeVar("R")
-
-
-def decode_request(body: bytes, request_type: type[R]) -> R | str:
-    """A request body (empty means `{}`), or why it is not one."""
-    try:
-        return msgspec.json.decode(body or b"{}", type=request_type)
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
-        return f"{err}."
-    except RecursionError:
-        return "The request is nested too deeply."
-
-
 class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):
     from_: int = 0
     to: int | None = None
@@ -138,9 +154,28 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
 
 
+def decode_request(body: bytes, request_type: type[T]) -> T:
+    """A view, lobby or replay request body (empty reads as `{}`); BadRequest says what is
+    wrong."""
+    if len(body) > MAX_REQUEST_BYTES:
+        raise BadRequest(f"The request is {len(body)} bytes; at most {MAX_REQUEST_BYTES}.")
+    try:
+        return msgspec.json.decode(body or b"{}", type=request_type)
+    except Exception as err:  # noqa: BLE001 - anything a client can make the decoder raise
+        raise BadRequest(f"The request cannot be decoded: {_unreadable(err)}.") from None
+
+
 def error_body(code: str, message: str) -> bytes:
     """The body of a refused view, lobby or replay request."""
     return encoder.encode({"error": ErrorBody(code, message)})
+
+
+def failure_body(subject: str, code: str, message: str) -> bytes:
+    """A refusal shaped as the asker expects it: a command reply on a command subject, else
+    the error body of a request."""
+    if subject.startswith(f"{subjects.PREFIX}.cmd."):
+        return encoder.encode(Reply.rejected(code, message))
+    return error_body(code, message)
 
 
 def normalize(value: Any) -> Any:

@@ -1,11 +1,11 @@
 """A table folded from its log: the state after its last batch, and what the shell needs
-around it (version, stream sequence, the command ids already applied)."""
+around it (version, stream sequence, the command ids already applied and by whom)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import structlog
@@ -22,12 +22,25 @@ class CorruptLog(Exception):
     """A table's log does not follow on (a version gap): never expected, so never hidden."""
 
 
+class Applied(NamedTuple):
+    """What the log holds of one command id."""
+
+    version: int  # the version its batch made
+    player: str
+    digest: str  # "" in messages written before digests
+
+    def is_retry_of(self, player: str, digest: str) -> bool:
+        """The same command sent again: the same player and the same body (for messages
+        without a digest, the same player is all that can be told)."""
+        return player == self.player and (not self.digest or digest == self.digest)
+
+
 @dataclass(frozen=True, slots=True)
 class Folded:
     state: Table
     version: int = 0  # batches folded
     last_seq: int = 0  # stream sequence of the last batch folded
-    command_ids: dict[str, int] = field(default_factory=dict)  # command id -> its version
+    command_ids: dict[str, Applied] = field(default_factory=dict)
     created_at: str = ""  # when the table's first batch was appended
 
     def then(self, decider: TableDecider, seq: int, batch: EventBatch[Any]) -> Folded:
@@ -39,7 +52,10 @@ class Folded:
             state=fold(decider.evolve, batch.events, self.state),
             version=batch.version,
             last_seq=seq,
-            command_ids={**self.command_ids, batch.command_id: batch.version},
+            command_ids={
+                **self.command_ids,
+                batch.command_id: Applied(batch.version, batch.player, batch.digest),
+            },
             created_at=self.created_at or batch.at,
         )
 

@@ -6,11 +6,32 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from services.game_worker.app import serve_worker
+from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.table_projector.projector import serve_table_projector
 from shared.bus.connection import Bus
 from shared.settings import load_settings
+
+
+SERVICE_NAMES = {
+    "table-projector": "tabletop-table-projector",
+    "history-projector": "tabletop-history-projector",
+}
+
+
+async def until_answering(bus: Bus, service: str, before: set[str], task: asyncio.Task[object],
+                          timeout: float = 60.0) -> None:
+    """Until an instance of `service` that was not in `before` answers with its endpoints: it
+    answers requests from then on."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        if task.done():
+            task.result()  # a service that failed to start says why
+            raise AssertionError(f"{service} stopped before it answered")
+        instances = await bus.service_instances(service)
+        if any(info["endpoints"] for i, info in instances.items() if i not in before):
+            return
+        assert asyncio.get_running_loop().time() < deadline, f"{service} did not answer"
 
 
 class Stack:
@@ -31,8 +52,12 @@ class Stack:
             coro = serve_table_projector(bus, stop, shard=(index, count))
         else:
             coro = serve_history_projector(bus, stop)
-        self.services[name] = (stop, asyncio.create_task(coro), bus)
-        await asyncio.sleep(0.2)  # its subscriptions are in place
+        service = SERVICE_NAMES.get(name.split("@")[0]) or service_name(
+            name.split(":", 1)[1].split("#")[0])
+        before = set(await bus.service_instances(service))
+        task = asyncio.create_task(coro)
+        self.services[name] = (stop, task, bus)
+        await until_answering(bus, service, before, task)
 
     async def stop(self, name: str) -> None:
         stop, task, bus = self.services.pop(name)

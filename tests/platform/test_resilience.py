@@ -74,7 +74,7 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
     try:
         client = Client(bus, timeout=2, attempts=20)
         tables = [table_id() for _ in range(10)]
-        while True:  # both workers subscribed
+        while True:  # a worker answers
             try:
                 if (await client.command("highcard", tables[0], "ann", {"type": "create"}))["ok"]:
                     break
@@ -82,7 +82,9 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
                 await asyncio.sleep(0.2)
         for table in tables[1:]:
             assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
-        await asyncio.sleep(1.0)
+        deadline = asyncio.get_running_loop().time() + 60
+        while len(await bus.service_instances("tabletop-worker-highcard")) < 2:
+            assert asyncio.get_running_loop().time() < deadline, "the second worker is not up"
 
         answered = [0]
         loading = asyncio.create_task(load(client, tables, players=10, answered=answered))

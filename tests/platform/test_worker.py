@@ -114,7 +114,8 @@ async def test_the_same_command_id_is_applied_once_and_answered_alike(bus, worke
     # after a lost reply: the command was sent, nobody read the answer, then sent again
     join = encoder.encode({"id": "join-1", "type": "join"})
     await bus.nc.publish(subjects.cmd("highcard", table, "bob"), join)
-    await asyncio.sleep(0.3)
+    while len(await log_of(bus, table)) < 2:  # applied, its answer lost
+        await asyncio.sleep(0.01)
     assert await send_raw(bus, table, "bob", join) == {"ok": True, "version": 2}
     assert [b["command_id"] for b in await log_of(bus, table)] == ["create-1", "join-1"]
 
@@ -175,15 +176,20 @@ async def test_every_worker_replica_answers_operators_with_its_counts(bus, nats_
         for _ in range(4):
             await client.command("highcard", table_id(), "ann", {"type": "create"})
         inbox = bus.nc.new_inbox()
-        replies = []
+        replies = {}
 
         async def collect(msg):
-            replies.append(msgspec.json.decode(msg.data))
+            reply = msgspec.json.decode(msg.data)
+            replies[reply["id"]] = reply
 
         sub = await bus.nc.subscribe(inbox, cb=collect)
-        await bus.nc.publish("$SRV.STATS.tabletop-worker-highcard", b"", reply=inbox)
-        await asyncio.sleep(0.5)
+        deadline = asyncio.get_running_loop().time() + 30
+        while len(replies) < 2:  # both replicas answer, however long one takes
+            assert asyncio.get_running_loop().time() < deadline, replies
+            await bus.nc.publish("$SRV.STATS.tabletop-worker-highcard", b"", reply=inbox)
+            await asyncio.sleep(0.1)
         await sub.unsubscribe()
+        replies = list(replies.values())
         assert len({r["id"] for r in replies}) == 2
         counts = [r["endpoints"][0]["data"] for r in replies]
         assert sum(c.get("accepted", 0) for c in counts) == 4
