@@ -120,7 +120,7 @@ def recomputed_scores(state: State) -> dict[str, int]:
             bonus = sum(sizes) // 3
         else:
             bonus = sizes.count(3)
-        first = 2 if state.first_full == p else 0
+        first = 2 if state.first_full == p and not state.options.tomato_dice else 0  # 3.1-13
         scores[p] = sum(s.value for s in track) + stars + state.karma[p] // 2 + bonus + first
     return scores
 
