@@ -15,6 +15,11 @@ from shared.games.decrypto.messages import (
     CluesGiven, GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted,
 )
 from shared.games.decrypto.state import TEAMS, Reveal, State
+from shared.games.view_terms import common_terms
+
+
+# The fields whose values in `legal` are only examples: any text may be sent (issue 12).
+FREE_TEXT = {"give_clues": ["clues"], "guess_keywords": ["words"]}
 
 
 def player_view(state: State, viewer: PlayerId | None) -> View:
@@ -30,8 +35,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     else:
         answered = {t: t in state.answers for t in TEAMS}
     return {
-        "phase": state.phase,
-        "round": state.round,
+        # Encryptors, then teams, act at the same time: no single active player (`to_act`).
+        **common_terms(active_player=None, phase=state.phase, round=state.round),
         "max_rounds": state.max_rounds,
         "language": state.language,
         "clue_uniqueness": state.clue_uniqueness,
@@ -60,6 +65,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "keyword_guesses": {
             t: list(g) if (over or t == team) else None for t, g in state.keyword_guesses.items()
         },
+        "free_text": FREE_TEXT,
         "outcome": None if not over else {
             "winner": state.winner,
             "reason": state.reason,
