@@ -106,7 +106,7 @@ def _you(view: dict[str, Any], player: str) -> str:
 def naishi_board(view: dict[str, Any]) -> list[str]:
     if view["phase"] == "setup":
         return []
-    width = 12
+    width = 15  # "Councillor (6)" and a space
     cols = "".join(f"{p:<{width}}" for p in range(1, 6))
     lines = [f"{'':9}{cols}"]
     river = [f"{_name(p['top']) if p['top'] else '-'} ({p['size']})" for p in view["river"]]
@@ -130,6 +130,11 @@ def naishi_board(view: dict[str, Any]) -> list[str]:
         lines.append(f"End triggered ({view['end_reason']}); last turn: {view['final_player'] or '-'}")
     if view["phase"] == "exchange" and view.get("my_cards"):
         lines.append(f"Your cards: {', '.join(view['my_cards'])}; given: {view.get('my_gift') or '-'}")
+    copies = {p: c for p, c in view.get("ninja_copies", {}).items() if c}
+    if copies:
+        lines.append("Ninjas   " + "  ".join(
+            f"{p}: " + ", ".join(f"{cell} as {kind or 'nothing'}" for cell, kind in c.items())
+            for p, c in copies.items()))
     if view.get("scores"):
         lines.append("Scores   " + "  ".join(
             f"{p}: {s.get('total', s) if isinstance(s, dict) else s}" for p, s in view["scores"].items()))
@@ -200,7 +205,8 @@ def decrypto_board(view: dict[str, Any]) -> list[str]:
     team = view.get("my_team")
     for t, members in view["teams"].items():
         tokens = view["tokens"].get(t, {})
-        lines.append(f"{t}: {', '.join(members)} · interceptions {tokens.get('interceptions', 0)}"
+        mine = " (your team)" if t == team else ""
+        lines.append(f"{t}{mine}: {', '.join(members)} · interceptions {tokens.get('interceptions', 0)}"
                      f", miscommunications {tokens.get('miscommunications', 0)}"
                      f" · encryptor {view['encryptors'].get(t, '-')}")
     for t, words in view["keywords"].items():

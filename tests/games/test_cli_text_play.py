@@ -106,6 +106,13 @@ def commands_in(text: str) -> list[dict]:
     return offered
 
 
+def same_commands(offered: list[dict], legal: list[dict]) -> bool:
+    def key(command: dict) -> str:
+        return json.dumps(command, sort_keys=True)
+
+    return sorted(map(key, offered)) == sorted(map(key, legal))
+
+
 @pytest.mark.parametrize("game", sorted(TABLES))
 def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatch, game):
     seats, options = TABLES[game]
@@ -168,7 +175,7 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
     text = "\n".join(render({"version": 1, "view": view}))
     offered = commands_in(text)
     assert len(view["legal"]) > 30
-    assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, view["legal"]))
+    assert same_commands(offered, view["legal"])
     assert "end_turn" in text and "more (--json" not in text
 
 
@@ -185,3 +192,28 @@ def test_issue12_a_replay_piped_into_a_closed_reader_exits_quietly(up):
     head = subprocess.run(f"{' '.join(TABLETOP)} replay {table} | head -3", shell=True,
                           env=up.env, capture_output=True, text=True, timeout=120)
     assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr, head.stderr
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
+    """Every view of a bot game, for every seat and spectators, renders a board (no JSON
+    dump of the game's keys), and its command lines give back exactly its `legal` list."""
+    from services.board_text import render
+    from shared.games import get
+    from shared.games.decider import fold
+    from shared.games.simulate import simulate
+
+    decider = get(game)
+    seats, options = TABLES[game]
+    players = [f"p{i}" for i in range(max(seats, decider.game.min_players))]
+    table = decider.initial_state
+    for _, batch in simulate(decider, players, random.Random(4), options=options).log:
+        table = fold(decider.evolve, batch, table)
+        for viewer in (*players, None):
+            view = decider.player_view(table, viewer)
+            text = "\n".join(render({"version": 1, "view": view}))
+            if view["status"] == "running":
+                assert not any(re.match(rf"  {key}\s*: [\[{{]", text, re.M)
+                               for key in view if key not in ("options",)), text
+            if view.get("legal"):
+                assert same_commands(commands_in(text), view["legal"]), text
