@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from services.board_text import render, result_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
@@ -51,37 +52,11 @@ def show_view(reply: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(dump(reply))
         return
-    view = reply["view"]
-    print(f"{view['game']} · version {reply['version']} · {view['status']}")
-    print(f"  seats   : {', '.join(view['seats']) or '-'} ({view['seat_count']} max; "
-          f"creator {view['creator']})")
-    if view.get("options"):
-        print(f"  options : {dump(view['options'])}")
-    if view["to_act"]:
-        print(f"  to act  : {', '.join(view['to_act'])}")
-    reserved = {"game", "status", "seats", "seat_count", "creator", "options", "to_act",
-                "legal", "result"}
-    for key, value in view.items():
-        if key not in reserved:
-            print(f"  {key:<8}: {dump(value)}")
-    if "legal" in view:
-        print("  you may send (add nothing but an id; `tabletop act` adds it):")
-        for command in view["legal"][:30]:
-            print(f"    {dump(command)}")
-        if len(view["legal"]) > 30:
-            print(f"    ... and {len(view['legal']) - 30} more (--json lists them all)")
-    if "result" in view:
-        show_result(view["result"])
+    print("\n".join(render(reply)))
 
 
 def show_result(result: dict[str, Any]) -> None:
-    if result.get("details", {}).get("abandoned"):
-        print("  abandoned: every player left before the start")
-        return
-    print("  result  :")
-    for standing in result["ranking"]:
-        print(f"    {standing['rank']}. {standing['player']} ({standing['score']})")
-    print(f"  winners : {', '.join(result['winners']) or 'none'}")
+    print("\n".join(result_lines(result)))
 
 
 def show_reply(reply: dict[str, Any], as_json: bool) -> int:
@@ -638,7 +613,15 @@ def _user() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    return args.run(args)
+    try:
+        code = args.run(args)
+        sys.stdout.flush()  # here, so that a closed pipe is seen inside the try
+        return code
+    except BrokenPipeError:
+        # The reader went away (`tabletop replay ... | head`): stop quietly, and keep Python
+        # from complaining again while it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

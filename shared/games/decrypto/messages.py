@@ -73,7 +73,17 @@ class RoundStarted(Event, frozen=True, kw_only=True):
 class CluesGiven(Event, frozen=True, kw_only=True):
     team: str
     player: PlayerId
-    clues: list[str]
+    clues: list[str] | None  # None for viewers outside the team (Decrypto 7: not yet shown)
+    # The team: redact is stateless, so the event says who. None in logs written before the
+    # ruling of 2026-11-30, when clues were public at once.
+    visible_to: list[PlayerId] | None = None
+
+
+class CluesRevealed(Event, frozen=True, kw_only=True):
+    """Both encryptors have written: every clue of the round is shown (Decrypto 7)."""
+
+    round: int
+    clues: dict[str, list[str]]  # team -> its three clues
 
 
 class GuessSubmitted(Event, frozen=True, kw_only=True):
@@ -115,12 +125,12 @@ class GameDecided(Event, frozen=True, kw_only=True):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    GameSetUp, RoundStarted, CluesGiven, GuessSubmitted, CodeRevealed, KeywordGuessingStarted,
-    KeywordsGuessed, GameDecided,
+    GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
+    KeywordGuessingStarted, KeywordsGuessed, GameDecided,
 )
 
 DecryptoCommand = Union[GiveClues, SubmitGuess, GuessKeywords]  # noqa: UP007
 DecryptoEvent = Union[  # noqa: UP007
-    GameSetUp, RoundStarted, CluesGiven, GuessSubmitted, CodeRevealed, KeywordGuessingStarted,
-    KeywordsGuessed, GameDecided,
+    GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
+    KeywordGuessingStarted, KeywordsGuessed, GameDecided,
 ]

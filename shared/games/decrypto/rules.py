@@ -14,7 +14,7 @@ from shared.games.decider import (
     Command, Context, Event, PlayerId, Rejection, Result, Standing, View,
 )
 from shared.games.decrypto.messages import (
-    CluesGiven, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
+    CluesGiven, CluesRevealed, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
     GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
     SubmitGuess,
 )
@@ -22,7 +22,7 @@ from shared.games.decrypto.state import (
     CLUE_MAX_CHARS, CLUE_UNIQUENESS, CODE_DRAWS, CODE_LENGTH, CODES, FIRST_INTERCEPTION_ROUND,
     KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, LANGUAGES, LAST_ROUND_TIEBREAKS, MAX_ROUNDS_RANGE,
     TEAM_SIZE, TEAMS, TIMER_RANGE, WIN_INTERCEPTIONS, Reveal, State, Tokens, encryptor_for,
-    end_flags, normalize, other,
+    end_flags, keyword_key, normalize, other,
 )
 from shared.games.decrypto.words import WORDS
 
@@ -149,7 +149,9 @@ def _wrong_phase(state: State, wanted: str) -> Rejection:
 
 
 def used_clues(state: State, team: str) -> set[str]:
-    """Decrypto 15: the normalized clues `team` may not give again (scope: an option)."""
+    """Decrypto 15: the normalized clues `team` may not give again (scope: an option). Only
+    clues `team` has seen count (Decrypto 7, ruling 2026-11-30): its own, and the other team's
+    once revealed; the other team's clues of this round, still hidden, do not."""
     if state.clue_uniqueness == "team":
         return set(state.used_clues.get(team, ()))
     return {c for t in TEAMS for c in state.used_clues.get(t, ())}
@@ -179,9 +181,9 @@ def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | N
             return Rejection(
                 "clue_already_used", f"{text!r} was already given as a clue {scope}.",
             )
-    own = {normalize(k) for k in state.keywords[team]}
-    for text, norm in zip(texts, norms):
-        if norm in own:
+    own = {keyword_key(k) for k in state.keywords[team]}
+    for text in texts:
+        if keyword_key(text) in own:
             return Rejection("clue_is_keyword", f"{text!r} is one of your own keywords.")
     return None
 
@@ -202,7 +204,15 @@ def _give_clues(state: State, command: GiveClues, actor: PlayerId) -> list[Event
     problem = clue_problem(state, team, command.clues)
     if problem:
         return problem
-    return [CluesGiven(team=team, player=actor, clues=[c.strip() for c in command.clues])]
+    clues = [c.strip() for c in command.clues]
+    events: list[Event] = [CluesGiven(
+        team=team, player=actor, clues=clues, visible_to=list(state.teams[team]),
+    )]
+    # Decrypto 7 (ruling 2026-11-30): written at the same time, so shown once both are in.
+    if all(t in state.clues for t in TEAMS if t != team):
+        written = {**{t: list(c) for t, c in state.clues.items()}, team: clues}
+        events.append(CluesRevealed(round=state.round, clues={t: written[t] for t in TEAMS}))
+    return events
 
 
 def guess_role(state: State, player: PlayerId) -> str | None:
@@ -306,11 +316,12 @@ def _decided(
 
 
 def keywords_found(state: State, team: str, guesses: Sequence[str]) -> int:
-    """Decrypto 12: how many of the other team's keywords `team` named at the right position
-    (compared without case or accents)."""
+    """Decrypto 12: how many of the other team's keywords `team` named at the right position:
+    the same letters in the same order (ruling 2026-11-30: case, accents, spaces, hyphens and
+    apostrophes aside)."""
     return sum(
         1 for guess, word in zip(guesses, state.keywords[other(team)])
-        if normalize(guess) == normalize(word)
+        if keyword_key(guess) == keyword_key(word)
     )
 
 
@@ -379,13 +390,15 @@ def evolve(state: State, event: Event) -> State:
                 codes=codes, code_pools=pools, clues={}, decoding=None, answers={},
             )
         case CluesGiven():
-            clues = {**state.clues, event.team: tuple(event.clues)}
-            used = {
-                **state.used_clues,
-                event.team: (*state.used_clues.get(event.team, ()),
-                             *(normalize(c) for c in event.clues)),
-            }
+            clues = {**state.clues, event.team: tuple(event.clues or ())}
+            # Both in: the clues are revealed (CluesRevealed, in the same batch), decoded, and
+            # only from now on count as used for the other team too (Decrypto 7 and 15).
             both = len(clues) == len(TEAMS)
+            used = state.used_clues
+            if both:
+                used = {
+                    t: (*used.get(t, ()), *(normalize(c) for c in clues[t])) for t in TEAMS
+                }
             return replace(
                 state, clues=clues, used_clues=used,
                 phase="decode" if both else state.phase,

@@ -114,6 +114,30 @@ def normalize(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+# Decrypto 12 (ruling 2026-11-30): spaces, hyphens and apostrophes do not tell words apart.
+_WORD_JOINERS = frozenset("-‐‑‒–—'’‘ʼ`")
+
+
+def keyword_key(text: str) -> str:
+    """The form under which a keyword guess (or a clue) names a keyword: its letters in order,
+    without case, accents, spaces, hyphens or apostrophes ("Arc en ciel" = "arc-en-ciel")."""
+    return "".join(c for c in normalize(text) if not c.isspace() and c not in _WORD_JOINERS)
+
+
+def word_parts(text: str) -> tuple[str, ...]:
+    """The words of a keyword, split at spaces, hyphens and apostrophes; case-insensitive but
+    accent-sensitive, so that "dé" is not the "de" of "pomme de terre"."""
+    spaced = "".join(" " if c in _WORD_JOINERS else c for c in text.casefold())
+    return tuple(spaced.split())
+
+
+def contains_word(longer: str, shorter: str) -> bool:
+    """Whether the words of `shorter` appear, in a row, among those of `longer`
+    ("pomme de terre" contains "pomme"; "pirate" does not contain "rat")."""
+    whole, part = word_parts(longer), word_parts(shorter)
+    return any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
+
+
 def end_flags(tokens: dict[str, Tokens]) -> dict[str, bool]:
     """Decrypto 11: a team's win flag (two Interceptions, or the other's two Miscommunications)."""
     return {

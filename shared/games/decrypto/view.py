@@ -1,6 +1,7 @@
 """What each viewer sees of Decrypto: the live view and the replay's redacted events.
 
-Hidden: a team's keywords from the other team (until the game is decided); a code from everyone
+Hidden: a team's clues from the other team until both teams' clues of the round are in; a
+team's keywords from the other team (until the game is decided); a code from everyone
 but its encryptor until it is revealed; a team's answer from the other team until the reveal
 (and its keyword guesses until the game is decided). Spectators see only what is public.
 """
@@ -10,14 +11,22 @@ from __future__ import annotations
 import msgspec
 
 from shared.games.decider import Event, PlayerId, View
-from shared.games.decrypto.messages import GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted
+from shared.games.decrypto.messages import (
+    CluesGiven, GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted,
+)
 from shared.games.decrypto.state import TEAMS, Reveal, State
+from shared.games.view_terms import common_terms
+
+
+# The fields whose values in `legal` are only examples: any text may be sent (issue 12).
+FREE_TEXT = {"give_clues": ["clues"], "guess_keywords": ["words"]}
 
 
 def player_view(state: State, viewer: PlayerId | None) -> View:
     team = state.team_of(viewer)
     over = state.phase == "over"
     encryptor_of = {p: t for t, p in state.encryptors.items()}
+    revealed = all(t in state.clues for t in TEAMS)
     my_code = None
     if viewer in encryptor_of and state.phase != "setup":
         my_code = list(state.codes[encryptor_of[viewer]])
@@ -26,8 +35,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     else:
         answered = {t: t in state.answers for t in TEAMS}
     return {
-        "phase": state.phase,
-        "round": state.round,
+        # Encryptors, then teams, act at the same time: no single active player (`to_act`).
+        **common_terms(active_player=None, phase=state.phase, round=state.round),
         "max_rounds": state.max_rounds,
         "language": state.language,
         "clue_uniqueness": state.clue_uniqueness,
@@ -41,7 +50,12 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
             t: list(k) if (over or t == team) else None for t, k in state.keywords.items()
         },
         "my_code": my_code,
-        "clues": {t: list(state.clues[t]) if t in state.clues else None for t in TEAMS},
+        # Decrypto 7 (ruling 2026-11-30): the other team's clues once both teams' are in.
+        "clues": {
+            t: list(state.clues[t]) if t in state.clues and (t == team or revealed) else None
+            for t in TEAMS
+        },
+        "clues_written": {t: t in state.clues for t in TEAMS},
         "decoding": state.decoding,
         "answered": answered,
         "team_answer": list(state.answers[team]) if team in state.answers else None,
@@ -51,6 +65,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "keyword_guesses": {
             t: list(g) if (over or t == team) else None for t, g in state.keyword_guesses.items()
         },
+        "free_text": FREE_TEXT,
         "outcome": None if not over else {
             "winner": state.winner,
             "reason": state.reason,
@@ -87,6 +102,8 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
                 for t, c in event.codes.items()
             }
             return replace(event, codes=codes)
+        case CluesGiven() if event.visible_to is not None and viewer not in event.visible_to:
+            return replace(event, clues=None)
         case GuessSubmitted() if viewer not in event.visible_to:
             return replace(event, code=None)
         case KeywordsGuessed() if viewer not in event.visible_to:

@@ -375,11 +375,24 @@ def _end_reason(before: State, after: State, actor: PlayerId) -> str | None:
         return None
     if not after.solo:
         return "empty_bushel"  # 3.1-12
-    # Solo (3.1-18): no end on an empty bushel while you still have dice to play; a turn that
-    # began with an empty bushel and placed nothing shows there are none left to play.
-    if not after.passed or (before.taken == 0 and before.placed == 0):
+    # Solo (3.1-18, ruling 2026-11-30): no end on an empty bushel while you still hold dice
+    # that a roll to come could place; dice that are not re-rolled keep their faces, so a turn
+    # that took and placed nothing with them shows they never will be placed.
+    if not after.passed or not could_ever_place(after, after.passed):
+        return "out_of_dice"
+    if not after.options.reroll_passed_dice and before.taken == 0 and before.placed == 0:
         return "out_of_dice"
     return None
+
+
+def could_ever_place(state: State, dice: tuple[Die, ...]) -> bool:
+    """Some of `dice` has a placement with a face it may show next turn: any face when passed
+    dice are re-rolled (3.1-3), else the face it shows."""
+    reroll = state.options.reroll_passed_dice
+    return any(
+        placements(state, Die(d.id, face))
+        for d in dice for face in (data.FACES if reroll else (d.face,))
+    )
 
 
 # --- evolve ----------------------------------------------------------------------------------

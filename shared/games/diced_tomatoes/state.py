@@ -163,7 +163,11 @@ def score_breakdown(state: State, player: PlayerId) -> dict[str, Any]:
         "stars": sum([s.star for s in track]),
         "karma_pairs": state.karma[player] // data.KARMA_PER_POINT,
         "plant_dice": dice_bonus,
-        "first_full_track": data.FIRST_FULL_TRACK_BONUS if state.first_full == player else 0,
+        # 3.1-13 (ruling 2026-11-30): base game only; the Tomato Dice variant has no +2.
+        "first_full_track": (
+            data.FIRST_FULL_TRACK_BONUS
+            if state.first_full == player and not state.options.tomato_dice else 0
+        ),
     }
     parts["total"] = sum(parts.values())
     return parts

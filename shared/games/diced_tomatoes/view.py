@@ -14,6 +14,7 @@ from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.state import (
     Die, State, plant_value, score_breakdown,
 )
+from shared.games.view_terms import common_terms, round_of_turn
 
 
 def player_view(state: State, viewer: PlayerId | None) -> View:
@@ -29,9 +30,11 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "you": viewer if viewer in state.players else None,
         "players": list(state.players),
         "solo": state.solo,
-        "phase": state.phase,
-        "turn": state.turn,
-        "active": state.active,
+        **common_terms(
+            active_player=None if state.phase in ("setup", "over") else state.active,
+            phase=state.phase, round=round_of_turn(state.turn, len(state.players)),
+            turn=state.turn,
+        ),
         "first_player": state.first_player,
         "last_player": state.last_player,
         "start_rolls": [dict(r) for r in state.start_rolls],

@@ -261,7 +261,7 @@ def evolve(state: State, event: Event) -> State:
                 face_up={p: (False,) * len(g) for p, g in event.grids.items()},
                 draw=tuple(event.draw), discards=tuple(tuple(d) for d in event.discards),  # type: ignore[arg-type]
                 current=event.first_player, phase="turn_start", hand=None, hand_from=None,
-                extra_turn=False, ending_by=None, last_turns=(),
+                extra_turn=False, in_extra_turn=False, ending_by=None, last_turns=(),
             )
         case DiscardTaken(pile=pile, card=card):
             discards = list(state.discards)
@@ -306,7 +306,8 @@ def evolve(state: State, event: Event) -> State:
             if not extra and p in remaining:
                 remaining = tuple(x for x in remaining if x != p)
             return replace(
-                state, current=p, phase="turn_start", extra_turn=False, last_turns=remaining,
+                state, current=p, phase="turn_start", extra_turn=False, in_extra_turn=extra,
+                last_turns=remaining,
             )
         case RoundScored(round=round_, scores=scores):
             over = state.one_colour_winner is not None or round_ >= state.rounds

@@ -37,6 +37,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     hand: str | None = None
     hand_from: HandFrom | None = None
     extra_turn: bool = False  # a Replay was discarded this turn (Dozito 8)
+    in_extra_turn: bool = False  # the current turn is the extra turn a Replay gave
     ending_by: PlayerId | None = None  # Dozito 10
     last_turns: tuple[PlayerId, ...] = ()
     round_scores: tuple[dict[PlayerId, RoundScore], ...] = ()
@@ -65,9 +66,10 @@ def targets(card: Card) -> tuple[int, ...]:
 
 
 def stop_triggers(card: Card, hand_from: HandFrom | None) -> bool:
-    """Dozito 7 and 2.3-2: a STOP from the draw or flipped from the grid ends the turn when
-    placed; a STOP taken from a discard pile is an ordinary card."""
-    return card.kind == "stop" and hand_from in ("draw", "grid")
+    """Dozito 7 and 2.3-2 (ruling 2026-11-30): only a STOP drawn from the draw pile ends the
+    turn when placed; one flipped from the grid or taken from a discard pile is an ordinary
+    card of the chain."""
+    return card.kind == "stop" and hand_from == "draw"
 
 
 def groups(grid: tuple[Card | None, ...]) -> list[list[int]]:

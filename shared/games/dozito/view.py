@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from shared.games.view_terms import common_terms
 from shared.games.decider import Event, PlayerId, View
 from shared.games.dozito.cards import GRID_COLUMNS, GRID_ROWS, NEIGHBOURS, Card
 from shared.games.dozito.messages import DrawPileRebuilt, RoundDealt
@@ -35,16 +36,24 @@ def _grid(state: State, player: PlayerId) -> list[dict[str, Any] | None]:
     ]
 
 
+IDLE_PHASES = ("setup", "round_over", "game_over")  # nobody's turn
+
+
 def player_view(state: State, viewer: PlayerId | None) -> View:
     """The same for every seat and spectators: Dozito hides nothing from one player only."""
     hand = state.cards[state.hand] if state.hand is not None else None
     return {
+        **common_terms(
+            active_player=None if state.phase in IDLE_PHASES else state.current,
+            phase=state.phase, round=state.round,
+        ),
         "you": viewer,
-        "round": state.round,
         "rounds": state.rounds,
         "first_player": state.first_player,
-        "current": state.current,
-        "phase": state.phase,
+        # Dozito 8: this turn is the extra turn a Replay gave; a Replay discarded this turn
+        # gives the next one.
+        "extra_turn": state.in_extra_turn,
+        "extra_turn_earned": state.extra_turn,
         "hand": _card(hand),
         "hand_from": state.hand_from,
         "grid_size": {"columns": GRID_COLUMNS, "rows": GRID_ROWS},
@@ -54,7 +63,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
             {"top": _card(state.cards[pile[-1]]) if pile else None, "size": len(pile)}
             for pile in state.discards
         ],
-        "round_end_triggered_by": state.ending_by,
+        "round_end_triggered_by": state.ending_by,  # Dozito 10: whose full grid, or null
         "last_turns": list(state.last_turns),
         "round_scores": {
             p: [r[p].total for r in state.round_scores] for p in state.players

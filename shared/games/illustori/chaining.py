@@ -19,12 +19,14 @@ from shared.games.illustori.data import (
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True):
-    """The options that change the chaining, as the game's events carry them."""
+    """The options that change the chaining (and the examples' language), as the game's
+    events carry them."""
 
     mode: str = "english"
     reverse_direction: str = "start"
     no_repeated_letter: bool = False
     no_used_letters: bool = False
+    language: str = "en"  # the words of the example texts (issue 12 point 8), not a rule
 
     @property
     def prohibitions(self) -> bool:
@@ -62,14 +64,23 @@ def clean(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
-def text_problem(text: str, mode: str) -> tuple[str, str] | None:
-    """Input validation (Illustori 8): (code, message) when the text is refused outright."""
+def text_problem(text: str, mode: str, *, start: bool = False) -> tuple[str, str] | None:
+    """Input validation (Illustori 8, 5.3-5): (code, message) when the text is refused outright.
+
+    Ruling 2026-11-30 (the seeds win): only the starting card's text must begin and end with a
+    letter; a chained text may begin or end with punctuation, digits or symbols ("Oh là
+    là...", "« Oui »") and chains on its first and last letters, so it needs one letter."""
     if not text:
         return "bad_text", "The text is empty."
     if len(text) > MAX_TEXT_LENGTH:
         return "text_too_long", f"A text has at most {MAX_TEXT_LENGTH} characters."
-    if fold(text[0], mode) is None or fold(text[-1], mode) is None:
-        return "bad_text", f"The text must begin and end with {LETTER_NAMES[_alphabet(mode)]}."
+    if start and (fold(text[0], mode) is None or fold(text[-1], mode) is None):
+        return (
+            "bad_text",
+            f"The starting text must begin and end with {LETTER_NAMES[_alphabet(mode)]}.",
+        )
+    if not letters(text, mode):
+        return "bad_text", f"The text must hold at least one letter: {LETTER_NAMES[_alphabet(mode)]}."
     return None
 
 
@@ -142,10 +153,8 @@ def penalties(rules: Rules, text: str, used: Iterable[str], *, start: bool = Fal
     """
     reasons: list[str] = []
     mode = rules.mode
-    if mode == "english":
-        tail = "".join(fold(c, mode) or "_" for c in text[-len(ENGLISH_PENALTY_ENDING):])
-        if tail == ENGLISH_PENALTY_ENDING:
-            reasons.append(ENDS_WITH_XX)
+    if mode == "english" and _ends_with_penalty(text, mode):
+        reasons.append(ENDS_WITH_XX)
     if mode == "german_reverse" and first_letter(text, mode) in GERMAN_PENALTY_STARTS:
         reasons.append(STARTS_WITH_QXZ)
     if rules.no_repeated_letter and first_letter(text, mode) == last_letter(text, mode):
@@ -153,6 +162,16 @@ def penalties(rules: Rules, text: str, used: Iterable[str], *, start: bool = Fal
     if rules.no_used_letters and not start and free_letter(rules, text) in set(used):
         reasons.append(USED_LETTER)
     return reasons
+
+
+def _ends_with_penalty(text: str, mode: str) -> bool:
+    """Illustori 9, 5.3-1: the text's last two characters are the letters "xx", once the
+    punctuation and symbols a chained text may end with are set aside ("Maxx !")."""
+    body = text
+    while body and fold(body[-1], mode) is None:
+        body = body[:-1]
+    tail = "".join(fold(c, mode) or "_" for c in body[-len(ENGLISH_PENALTY_ENDING):])
+    return tail == ENGLISH_PENALTY_ENDING
 
 
 def ends(text: str, mode: str) -> tuple[str, str]:

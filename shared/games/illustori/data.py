@@ -7,6 +7,7 @@ The card catalogue and the bots' word list are data files shipped with the packa
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from types import MappingProxyType
 
@@ -36,8 +37,9 @@ ENGLISH_FOLDS = MappingProxyType({"ß": "s", "æ": "a", "œ": "o"})
 GERMAN_FOLDS = MappingProxyType({"ä": "a", "ö": "o", "ü": "u", "ß": "s"})
 ENGLISH_PENALTY_ENDING = "xx"  # Illustori 9 and 5.3-1: a text ending in "xx" is penalised
 GERMAN_PENALTY_STARTS = frozenset("qxz")  # Illustori 11: a text starting with q, x or z
-# Not in the rules: a bound on what an untrusted client may send as one text.
-MAX_TEXT_LENGTH = 100
+# Not in the rules, a bound on what an untrusted client may send as one text; 5.3-5 (ruling
+# 2026-11-30): a whole sentence is fine, so it allows at least 280 characters.
+MAX_TEXT_LENGTH = 280
 
 # --- options --------------------------------------------------------------------------------
 
@@ -47,8 +49,29 @@ REVERSE_DIRECTIONS = ("start", "end")  # Illustori 10 and 5.3-2; "start" by defa
 
 # --- the bots' words ------------------------------------------------------------------------
 
-WORDS: tuple[str, ...] = tuple(sorted({
-    line.strip()
-    for line in _PACKAGE.joinpath("words.txt").read_text(encoding="utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-}))
+LANGUAGES = ("en", "fr")  # the example texts follow the table's language (issue 12 point 8)
+_WORD_FILES = MappingProxyType({"en": "words.txt", "fr": "words_fr.txt"})
+
+
+def _first_letter_of(char: str) -> str:
+    return unicodedata.normalize("NFD", char.lower())[0]
+
+
+def _load_words(language: str) -> tuple[str, ...]:
+    """A word list, checked at import: every letter starts a word and ends one, so that an
+    example can always chain, whatever the letter asked."""
+    text = _PACKAGE.joinpath(_WORD_FILES[language]).read_text(encoding="utf-8")
+    words = tuple(sorted({
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    }))
+    for end in (0, -1):
+        missing = set(ALPHABET) - {_first_letter_of(w[end]) for w in words}
+        if missing:
+            raise ValueError(f"{_WORD_FILES[language]}: no word for {sorted(missing)} at {end}")
+    return words
+
+
+WORDS_BY_LANGUAGE: MappingProxyType[str, tuple[str, ...]] = MappingProxyType(
+    {language: _load_words(language) for language in LANGUAGES}
+)
+WORDS = WORDS_BY_LANGUAGE["en"]

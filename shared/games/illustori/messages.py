@@ -13,6 +13,7 @@ class IllustoriOptions(Options, frozen=True, kw_only=True):
     no_repeated_letter: bool = False  # Illustori 13
     no_used_letters: bool = False  # Illustori 14-15
     deck_size: int = DEFAULT_DECK_SIZE  # ASSUMED 60 (5.2)
+    language: str = "en"  # "en" | "fr": the words of the example texts in `legal`
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from shared.games.illustori.chaining import (
     Rules, chain_problem, clean, ends, penalties, text_problem,
 )
 from shared.games.illustori.data import (
-    ALPHABET, CARD_IDS, HAND_SIZE, MODES, REVERSE_DIRECTIONS,
+    ALPHABET, CARD_IDS, HAND_SIZE, LANGUAGES, MODES, REVERSE_DIRECTIONS,
 )
 from shared.games.illustori.examples import chain_examples, penalised_example, start_examples
 from shared.games.illustori.messages import (
@@ -39,6 +39,8 @@ def check_options(options: IllustoriOptions, seats: int) -> str | None:
             f"reverse_direction must be one of {', '.join(REVERSE_DIRECTIONS)}; "
             f"not {options.reverse_direction!r}."
         )
+    if options.language not in LANGUAGES:
+        return f"language must be one of {', '.join(LANGUAGES)}; not {options.language!r}."
     least = seats * HAND_SIZE + 1
     if not least <= options.deck_size <= len(CARD_IDS):
         return (
@@ -54,6 +56,7 @@ def rules_of(options: IllustoriOptions) -> Rules:
         reverse_direction=options.reverse_direction,
         no_repeated_letter=options.no_repeated_letter,
         no_used_letters=options.no_used_letters,
+        language=options.language,
     )
 
 
@@ -144,8 +147,8 @@ def _wrong_phase(state: State) -> Rejection:
 
 
 def _propose_start(state: State, actor: PlayerId, text: str) -> list[Event] | Rejection:
-    """Illustori 2: any text, letters at both ends (8, 5.3-5); penalties reject it at once."""
-    problem = text_problem(text, state.rules.mode)
+    """Illustori 2: any text with letters at both ends (8, 5.3-5); a penalty rejects it."""
+    problem = text_problem(text, state.rules.mode, start=True)
     if problem:
         return Rejection(*problem)
     reasons = penalties(state.rules, text, state.used, start=True)
@@ -379,7 +382,8 @@ def example_seed(state: State) -> int:
 
 
 def legal_commands(state: State, player: PlayerId) -> list[Command]:
-    """Complete commands; texts are examples built from the shipped word list."""
+    """Complete commands; texts are examples from the word list of the table's language, none
+    of them one the rules penalise (issue 12 point 8); the view's `free_text` marks them."""
     if player not in players_to_act(state):
         return []
     k = example_seed(state)
@@ -391,9 +395,6 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
     current = state.current_text or ""
     texts = chain_examples(state.rules, current, state.used, k)
     commands: list[Command] = [PlayCard(card=card, text=text) for card in hand for text in texts]
-    bad = penalised_example(state.rules, current, state.used, k)
-    if bad is not None and hand:
-        commands.append(PlayCard(card=hand[0], text=bad))
     if state.stack or state.discard:
         commands += [SwapCards(cards=[card]) for card in hand]
         if len(hand) > 1:
@@ -419,19 +420,21 @@ def result(state: State) -> Result:
 # --- bot ------------------------------------------------------------------------------------
 
 def bot(view: View, rng: random.Random) -> dict[str, Any]:
-    """Votes at random; names and chains with penalty-free texts from the word list, now and
-    then swapping, or playing any legal command (so penalties happen too)."""
+    """Votes at random; names and chains with the examples of `legal`, now and then swapping,
+    playing any legal command, or writing a text of its own that the rules penalise (so
+    penalties happen too)."""
     legal = view["legal"]
     rules = Rules(**view["rules"])
     roll = rng.random()
-    if roll < 0.1:
-        return dict(rng.choice(legal))
     plays = [c for c in legal if c["type"] in ("play_card", "propose_start")]
+    if plays and plays[0]["type"] == "play_card" and roll < 0.08:
+        used = view["used_letters"]
+        bad = penalised_example(rules, view["current_text"] or "", used, rng.randrange(1000))
+        if bad is not None:
+            return {"type": "play_card", "card": plays[0]["card"], "text": bad}
+    if roll < 0.15:
+        return dict(rng.choice(legal))
     swaps = [c for c in legal if c["type"] == "swap_cards"]
-    if swaps and roll < 0.2:
+    if swaps and roll < 0.25:
         return dict(rng.choice(swaps))
-    start = view["current_text"] is None
-    clean_plays = [
-        c for c in plays if not penalties(rules, c["text"], view["used_letters"], start=start)
-    ]
-    return dict(rng.choice(clean_plays or legal))
+    return dict(rng.choice(plays or legal))

@@ -12,8 +12,12 @@ from shared.games.illustori.chaining import allowed_letters, forced_end
 from shared.games.illustori.data import CARDS
 from shared.games.illustori.messages import CardsDrawn, GameSetUp, StackReshuffled, VoteCast
 from shared.games.illustori.state import Placed, State
+from shared.games.view_terms import common_terms, round_of_turn
 
 replace = msgspec.structs.replace
+
+# The fields whose values in `legal` are only examples: any text may be sent (issue 12).
+FREE_TEXT = {"propose_start": ["text"], "play_card": ["text"]}
 
 
 def _card(card: str) -> dict[str, str]:
@@ -29,11 +33,14 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         return {"phase": state.phase}
     seated = viewer in state.hands
     current = state.current_text
+    turn = state.turns if state.phase == "over" else state.turns + 1
     view: dict[str, Any] = {
-        "phase": state.phase,
+        **common_terms(
+            active_player=state.active, phase=state.phase,
+            round=round_of_turn(turn, len(state.players)), turn=turn,
+        ),
         "turn_order": list(state.players),
         "first_player": state.first_player,
-        "active_player": state.active or None,
         "rules": msgspec.to_builtins(state.rules),
         "start_card": _card(state.start_card),
         "current_text": current,
@@ -52,8 +59,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         ),
         "failed_turns": state.failed_turns,
         "last_round": state.last_round,
-        "turns": state.turns,
         "last_outcome": state.last_outcome,
+        "free_text": FREE_TEXT,
     }
     return view
 

@@ -419,7 +419,59 @@ def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
     )
 
 
+def _saw_enter(state: State, owner: PlayerId, position: int, card: str) -> State:
+    """The opponent of `owner` saw `card` go, face up, into `owner`'s Hand at `position`."""
+    viewer = state.opponent(owner)
+    return replace(state, known={
+        **state.known, viewer: _set(state.known[viewer], position - 1, card)})
+
+
+def _saw_leave(state: State, owner: PlayerId, card: str) -> State:
+    """`card` left `owner`'s Hand where its opponent saw it: no longer somewhere in that Hand."""
+    viewer = state.opponent(owner)
+    unplaced = list(state.known_unplaced[viewer])
+    if card in unplaced:
+        unplaced.remove(card)
+    return replace(state, known_unplaced={**state.known_unplaced, viewer: tuple(unplaced)})
+
+
+def _with_knowledge(state: State, event: Event) -> State:
+    """What each player knows of the opponent's Hand after `event` (perfect memory of what it
+    saw; issue 12): cards that entered that Hand face up, by position, until the shuffle."""
+    match event:
+        case HandsShuffled():
+            # The positions are unknown now; each still knows the card it gave is there.
+            return replace(
+                state,
+                known={p: (None,) * LINE_SIZE for p in state.players},
+                known_unplaced={p: ((state.given[p],) if p in state.given else ())
+                                for p in state.players},
+            )
+        case Developed(player=p, row="hand", position=pos, discarded=out, taken=card):
+            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
+        case CardsSwapped(player=p, kind="hand", first=a, second=b):
+            viewer = state.opponent(p)
+            return replace(state, known={
+                **state.known, viewer: _swapped(state.known[viewer], a - 1, b - 1)})
+        case CardsSwapped(player=p, kind="hand_line", first=pos):
+            out, card = state.hands[p][pos - 1], state.lines[p][pos - 1]
+            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
+        case DecreeImposed(player=p, row="hand", position=pos):
+            other = state.opponent(p)
+            mine, theirs = state.hands[p][pos - 1], state.hands[other][pos - 1]
+            # Each gave its own card and sees the one it receives.
+            state = _saw_enter(_saw_leave(state, other, theirs), other, pos, mine)
+            return _saw_enter(_saw_leave(state, p, mine), p, pos, theirs)
+    return state
+
+
 def evolve(state: State, event: Event) -> State:
+    """The state after `event`, with each player's knowledge of the other's Hand first
+    updated from the state before it."""
+    return _evolve(_with_knowledge(state, event), event)
+
+
+def _evolve(state: State, event: Event) -> State:
     match event:
         case CardsDealt():
             return State(
@@ -430,6 +482,8 @@ def evolve(state: State, event: Event) -> State:
                 reserve={p: EMISSARIES_PER_PLAYER for p in event.players},
                 court={spot: None for spot in COURT_SPOTS},
                 copies={p: {} for p in event.players},
+                known={p: (None,) * LINE_SIZE for p in event.players},
+                known_unplaced={p: () for p in event.players},
             )
         case CardGiven(player=p, card=card):
             return replace(state, given={**state.given, p: card})

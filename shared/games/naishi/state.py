@@ -32,6 +32,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     end_reason: str | None = None
     final_player: PlayerId | None = None
     copies: dict[PlayerId, dict[str, str | None]] = {}  # Ninja cell key -> copied kind
+    # What each player saw enter the opponent's Hand face up (issue 12, views): by position
+    # (None: unknown), and cards known to be in it at an unknown position (after a shuffle).
+    known: dict[PlayerId, tuple[str | None, ...]] = {}
+    known_unplaced: dict[PlayerId, tuple[str, ...]] = {}
 
     # --- queries ----------------------------------------------------------------------------
 

@@ -1,9 +1,11 @@
 """What each viewer sees of a Naishi table, the replay redaction, and the bot.
 
-Hidden until the end of the game: the opponent's Hand (its cards and their positions; a seat
-sees only how many cards it holds), the River's face-down cards (only each pile's top card and
-size show), and the card given in the opening exchange (only its giver sees it; the receiver
-finds it in its Hand once both have given).
+Hidden until the end of the game: the opponent's Hand (its cards and their positions), except
+the cards the seat saw enter it face up (from the River, the Line, its own Decree; its own gift,
+at an unknown position after the shuffle), which a player with perfect memory knows (issue
+12); the River's face-down cards (only each pile's top card and size show); and the card given
+in the opening exchange (only its giver sees it; the receiver finds it in its Hand once both
+have given).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from shared.games.naishi.messages import CardGiven, CardsDealt, HandsShuffled
 from shared.games.naishi.rules import scores
 from shared.games.naishi.scoring import best_copies, cell_key, grid_of, score_grid
 from shared.games.naishi.state import State
+from shared.games.view_terms import common_terms, round_of_turn
 
 
 def player_view(state: State, viewer: PlayerId | None) -> View:
@@ -32,19 +35,29 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
             return [None] * len(state.hands[p])
         if revealed or p == seat:
             return list(state.hands[p])
+        if seat is not None:  # the opponent's: what the seat saw enter it face up
+            return list(state.known[seat])
         return [None] * len(state.hands[p])
 
+    def known_unplaced(p: PlayerId) -> list[str]:
+        """Cards the seat knows are in the opponent's Hand, position unknown (its gift)."""
+        if seat is None or p == seat or revealed or state.phase == "exchange":
+            return []
+        return list(state.known_unplaced[seat])
+
     view: View = {
-        "phase": state.phase,
+        **common_terms(
+            active_player=state.active, phase=state.phase,
+            round=round_of_turn(state.turn, len(state.players)), turn=state.turn,
+        ),
         "you": seat,
         "players": list(state.players),
         "first_player": state.first_player,
-        "turn": state.turn,
-        "active_player": state.active,
         "developed": state.developed,
         "bonus_used": state.bonus_used,
         "territories": {
-            p: {"line": list(state.lines[p]), "hand": hand(p), "reserve": state.reserve[p]}
+            p: {"line": list(state.lines[p]), "hand": hand(p),
+                "hand_known_unplaced": known_unplaced(p), "reserve": state.reserve[p]}
             for p in state.players
         },
         "river": [{"top": pile[0] if pile else None, "size": len(pile)} for pile in state.river],

@@ -220,6 +220,13 @@ class Checker:
                 assert view["my_code"] is None
             else:
                 assert view["my_code"] == list(state.codes[encryptor_team])
+            # Decrypto 7 (issue 12 point 2): the other team's clues only once both are in.
+            both_in = all(t in state.clues for t in TEAMS)
+            for t in TEAMS:
+                shown = t in state.clues and (t == team or both_in)
+                assert view["clues"][t] == (list(state.clues[t]) if shown else None)
+                if t in state.clues and not both_in and t != team:
+                    self.stats["clues_hidden_in_view"] += 1
             expected_answer = state.answers.get(team) if team else None
             assert view["team_answer"] == (list(expected_answer) if expected_answer else None)
             assert len(view["history"]) == len(state.reveals)
@@ -227,7 +234,8 @@ class Checker:
     @staticmethod
     def blind(state: State, viewer: str | None) -> State:
         """`state` with everything `viewer` may not see changed: the other team's keywords,
-        keyword guesses and answer, and every code but the viewer's own as encryptor. A view
+        keyword guesses, answer and clues not yet revealed, and every code but the viewer's own
+        as encryptor. A view
         that is the same for both states cannot leak any of it (legal examples included)."""
         team = state.team_of(viewer)
         hidden = [t for t in TEAMS if t != team]
@@ -240,6 +248,8 @@ class Checker:
                 t: (dummy if t in hidden else g) for t, g in state.keyword_guesses.items()},
             answers={t: ((9, 9, 9) if t in hidden else a) for t, a in state.answers.items()},
             codes={t: (c if t == mine else (0, 0, 0)) for t, c in state.codes.items()},
+            clues=state.clues if len(state.clues) == len(TEAMS) else {
+                t: (("zz",) * 3 if t in hidden else c) for t, c in state.clues.items()},
         )
 
     def check_redacted(self, event, viewer, state: State) -> None:
@@ -259,6 +269,8 @@ class Checker:
                 assert (cut.code is not None) == (state.team_of(viewer) == event.guessing_team)
             case KeywordsGuessed():
                 assert (cut.words is not None) == (state.team_of(viewer) == event.team)
+            case CluesGiven():  # Decrypto 7, issue 12 point 2: hidden from the other team
+                assert (cut.clues is not None) == (state.team_of(viewer) == event.team)
             case _:
                 assert cut == event
 
@@ -318,3 +330,4 @@ def test_random_games_keep_invariants_and_leak_nothing(chunk):
     # and every tie-break path: both flags, the last round by score and straight to keywords
     assert stats["tiebreak_both_flags_score"] and stats["tiebreak_last_round_score"]
     assert stats["tiebreak_last_round_keywords"]
+    assert stats["clues_hidden_in_view"] > 0  # the hidden-clue check is never vacuous

@@ -214,7 +214,8 @@ def test_both_encryptors_give_three_clues_at_once():
     state = round_one()
     assert GAME.players_to_act(state) == ["ann", "cy"]
     state, events = play(state, GiveClues(clues=["fin", "tide", "  grand piano "]), "ann")
-    assert events == [CluesGiven(team="white", player="ann", clues=["fin", "tide", "grand piano"])]
+    assert events == [CluesGiven(
+        team="white", player="ann", clues=["fin", "tide", "grand piano"], visible_to=["ann", "bob"])]
     assert GAME.players_to_act(state) == ["cy"]
     state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     assert state.phase == "decode" and state.decoding == "white"
@@ -397,14 +398,24 @@ def test_social_clue_rules_are_not_enforced():
     assert isinstance(events[0], CluesGiven)
 
 
+def next_round(state, white=(3, 1, 4), black=(2, 4, 1)):
+    """Both codes of the current round decoded right: the next round's clue step."""
+    for target, decoder in (("white", "bob"), ("black", "dee")):
+        state, _ = play(state, SubmitGuess(team=target, code=list(state.codes[target])), decoder)
+    return state
+
+
 def test_a_clue_text_is_used_only_once_per_game_by_either_team():
-    """Decrypto 15 (4.3-5, ASSUMED scope): compared without case or accents, both teams."""
+    """Decrypto 15 (4.3-5, ASSUMED scope): compared without case or accents, both teams; the
+    other team's clues count once revealed (Decrypto 7, ruling 2026-11-30)."""
     state = round_one()
     state, _ = play(state, GiveClues(clues=["Café", "tide", "keys"]), "ann")
-    refused = when(state, GiveClues(clues=["cafe", "trees", "crown"]), "cy")
+    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
+    state = next_round(state)
+    refused = when(state, GiveClues(clues=["cafe", "moss", "gold"]), state.encryptors["black"])
     assert refused == Rejection(
         "clue_already_used", "'cafe' was already given as a clue in this game.")
-    state, _ = play(state, GiveClues(clues=["cafés", "trees", "crown"]), "cy")
+    state, _ = play(state, GiveClues(clues=["cafés", "moss", "gold"]), state.encryptors["black"])
 
 
 def test_clue_uniqueness_scope_team_allows_the_other_teams_clues():
@@ -422,9 +433,10 @@ def test_clue_spelling_is_kept_as_written():
     """Decrypto 16: spelling matters: the clues are shown exactly as written (trimmed)."""
     state = round_one()
     state, _ = play(state, GiveClues(clues=["Colour", "théâtre", "O'Neil"]), "ann")
-    assert GAME.player_view(state, "cy")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
+    assert GAME.player_view(state, "bob")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
+    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     assert GAME.player_view(state, None)["clues"] == {
-        "white": ["Colour", "théâtre", "O'Neil"], "black": None}
+        "white": ["Colour", "théâtre", "O'Neil"], "black": ["trees", "crown", "launch"]}
 
 
 # --- every other rejection ----------------------------------------------------------------
@@ -642,7 +654,9 @@ def test_invisible_characters_do_not_get_around_the_clue_checks(clues, code):
 def test_invisible_characters_do_not_make_a_used_clue_new():
     """Decrypto 15: "ca<zero-width space>fe" is the clue "cafe" already given."""
     state, _ = play(round_one(), GiveClues(clues=["cafe", "tide", "keys"]), "ann")
-    refused = when(state, GiveClues(clues=["ca\u200bfe", "trees", "crown"]), "cy")
+    refused = when(state, GiveClues(clues=["ti​de", "trees", "crown"]), "ann")
+    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
+    refused = when(next_round(state), GiveClues(clues=["ca​fe", "moss", "gold"]), "bob")
     assert isinstance(refused, Rejection) and refused.code == "clue_already_used"
 
 

@@ -120,7 +120,7 @@ def recomputed_scores(state: State) -> dict[str, int]:
             bonus = sum(sizes) // 3
         else:
             bonus = sizes.count(3)
-        first = 2 if state.first_full == p else 0
+        first = 2 if state.first_full == p and not state.options.tomato_dice else 0  # 3.1-13
         scores[p] = sum(s.value for s in track) + stars + state.karma[p] // 2 + bonus + first
     return scores
 
@@ -131,7 +131,8 @@ PRIVATE_KEYS = {"you", "legal"}
 # Every key a view may have: the platform's and the game's (docs/games/diced_tomatoes.md, View).
 VIEW_KEYS = {
     "game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result",
-    "you", "players", "solo", "phase", "turn", "active", "first_player", "last_player",
+    "you", "players", "solo", "phase", "round", "turn", "active_player", "first_player",
+    "last_player",
     "start_rolls", "bushel", "dice_to_take", "hand", "passed", "plants", "tracks", "karma",
     "karma_thirds", "karma_costs", "final_round", "first_full_track", "scores", "end_reason",
 }

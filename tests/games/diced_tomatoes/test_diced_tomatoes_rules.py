@@ -594,7 +594,52 @@ def test_solo_goes_on_past_an_empty_bushel_while_dice_are_left_to_play_diced_tom
     takes = [c for c in legal_commands(g.state, ANN) if isinstance(c, TakeDice)]
     assert takes == [TakeDice(red=0, black=0, golden=0)]
     g.take(ANN, [5, 5, 5, 5], red=0)
+    assert not any(isinstance(e, PlayEnded) for e in g.end(ANN))  # a 2 would fit: play on
+    rolled = g.take(ANN, [2, 5, 5, 5], red=0)
+    g.place(ANN, rolled[0], ANN, 0)  # the 4th die: harvested, 3 dice back in the bushel
+    assert g.state.bushel
+
+
+def test_issue12_point4_solo_dice_rerolled_to_1s_do_not_end_the_game_diced_tomatoes_18():
+    """RULES 3.1-18 (ruling 2026-11-30): the game does not end on an empty bushel while the
+    player still holds dice; passed dice re-rolled to 1s used to end it as out_of_dice."""
+    g = Given(started((ANN,)))
+    for token in range(3):
+        g.history_plant(ANN, token, [3, 3, 3])  # each plant waits for a 3
+    rest = list(g.state.bushel)  # 2 red, 2 black: the whole rest of the bushel
+    g.add(DiceRolled(player=ANN, taken=rest, dice=rest, faces=[5] * 4))
+    g.end(ANN)
+    g.take(ANN, [1, 1, 1, 1], red=0)
+    events = g.end(ANN)
+    assert not any(isinstance(e, PlayEnded) for e in events), events
+    assert not is_terminal(g.state) and g.state.phase == "take" and len(g.state.passed) == 4
+    g.take(ANN, [3, 1, 1, 1], red=0)
+    assert code(g.when(ANN, EndTurn())) == "must_place"  # the held dice were still in play
+
+
+def test_solo_ends_out_of_dice_when_no_die_held_could_ever_be_placed_diced_tomatoes_18():
+    """RULES 3.1-18: held dice that keep their faces (reroll_passed_dice off) and fit nowhere
+    will never be played: the game ends."""
+    g = Given(started((ANN,), reroll_passed_dice=False))
+    for token in range(3):
+        g.history_plant(ANN, token, [2, 2, 2])
+    rest = [9, 10, 11, 12]
+    g.add(DiceRolled(player=ANN, taken=rest, dice=rest, faces=[5] * 4))
     assert g.end(ANN)[-1] == PlayEnded(reason="out_of_dice")
+
+
+def test_issue12_point5_tomato_dice_variant_has_no_first_full_track_bonus_diced_tomatoes_13():
+    """RULES 3.1-13 (ruling 2026-11-30): no +2 for the first 6th plant in the Tomato Dice
+    variant; the base game keeps it."""
+    for tomato_dice, bonus in ((False, 2), (True, 0)):
+        g = Given(started((ANN, BOB), tomato_dice=tomato_dice))
+        for value in (1, 2, 3, 4, 5, 6):
+            g.history_harvest(ANN, value)
+        g.add(FinalRoundTriggered(player=ANN))
+        assert g.state.first_full == ANN
+        breakdown = score_breakdown(g.state, ANN)
+        assert breakdown["first_full_track"] == bonus, tomato_dice
+        assert breakdown["total"] == 21 + breakdown["stars"] + 1 + bonus
 
 
 # --- options, commands, codes ----------------------------------------------------------------

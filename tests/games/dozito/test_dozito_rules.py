@@ -240,12 +240,16 @@ def test_drawn_stop_may_be_discarded_instead_dozito_7():
     assert events[-1] == TurnStarted(player="bob")
 
 
-def test_stop_flipped_from_the_grid_also_stops_the_chain_ambiguity_2_3_2():
+def test_issue12_point6_stop_flipped_from_the_grid_is_an_ordinary_card_dozito_7_2_3_2():
+    """RULES 2.1-7 and 2.3-2 (ruling 2026-11-30): only a STOP drawn from the draw pile stops
+    the turn; one turned up from the grid goes on with the chain like any card."""
     state = given(dealt({"ann": {5: "red-3", 3: "blue-8"}}, draw_top=["green-5"]))
     state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=5))
     assert state.hand == "red-3" and state.hand_from == "grid"
     state, events = play(state, "ann", PlaceCard(slot=3))
-    assert state.phase == "must_discard" and state.hand == "blue-8"
+    assert not events[0].replaced_was_face_up
+    assert state.phase == "place_or_discard" and state.hand == "blue-8"
+    assert players_to_act(state) == ["ann"]
 
 
 def test_stop_taken_from_a_discard_has_no_effect_ambiguity_2_3_2():

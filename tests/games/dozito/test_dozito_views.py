@@ -99,3 +99,30 @@ def test_bot_plays_a_legal_command_and_prefers_revealing_a_card():
     picks = [bot(view, Random(s)) for s in range(40)]
     assert all(p in view["legal"] for p in picks)
     assert picks.count({"type": "place_card", "slot": 5}) > 30
+
+
+def test_issue12_views_say_when_the_turn_is_an_extra_turn_dozito_8():
+    """Issue 12 (views): the Replay's extra turn is shown; a Replay discarded this turn shows
+    as earned until the extra turn starts."""
+    from shared.games.dozito.messages import DiscardCard
+
+    state = given(dealt(draw_top=["green-4", "blue-5"]))  # green-4 is green's Replay card
+    assert player_view(state, "bob")["extra_turn"] is False
+    state, _ = play(state, "ann", DrawCard())
+    state, _ = play(state, "ann", DiscardCard(pile=0))
+    view = player_view(state, "bob")
+    assert view["active_player"] == "ann" and view["extra_turn"] is True
+    state, _ = play(state, "ann", DrawCard(), DiscardCard(pile=0))
+    view = player_view(state, "ann")
+    assert view["active_player"] == "bob" and view["extra_turn"] is False
+
+
+def test_issue12_views_say_who_triggered_the_round_end_dozito_10():
+    from shared.games.dozito.messages import DiscardCard
+
+    state = face_up(given(dealt({"ann": {12: "blue-9"}}, players=("ann", "bob", "cat"),
+                                draw_top=["red-12"])), "ann", range(1, 12))
+    assert player_view(state, None)["round_end_triggered_by"] is None
+    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
+    view = player_view(state, "cat")
+    assert view["round_end_triggered_by"] == "ann" and view["active_player"] == "bob"

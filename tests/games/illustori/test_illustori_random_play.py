@@ -82,12 +82,15 @@ def follows(rules, previous: str, text: str, used: set[str]) -> bool:
     """Illustori 8-14 read again: `text` chains on `previous` and escapes every penalty."""
     mode = rules.mode
     prev, new = ref_letters(previous, mode), ref_letters(text, mode)
-    if not new or not ref_letters(text[0], mode) or not ref_letters(text[-1], mode):
+    if not new:  # 5.3-5 (ruling 2026-11-30): a chained text only needs a letter
         return False
     prohibition = rules.no_repeated_letter or rules.no_used_letters
     if mode == "english":
         ok = new[0] == prev[-1] or (not prohibition and new[0] == prev[-2:][0])
-        ok = ok and not text.lower().endswith("xx")
+        body = text.lower().rstrip()
+        while body and not ref_letters(body[-1], mode):
+            body = body[:-1]
+        ok = ok and not body.endswith("xx")
         free = new[-1]
     elif rules.reverse_direction == "start":
         ok, free = new[0] == prev[0], new[-1]

@@ -282,10 +282,47 @@ def test_penalty_discards_draws_and_skips_the_vote_illustori_7():
 
 
 @pytest.mark.parametrize("text", ["", "   ", "1 night", "Night!", "night 2", "-moon", "🌙 night"])
-def test_text_must_begin_and_end_with_a_letter_illustori_8(text):
+def test_starting_text_must_begin_and_end_with_a_letter_illustori_8_5_3_5(text):
+    assert rejected(given(dealt()), "ann", ProposeStart(text=text)).code == "bad_text"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "...", "1 2 3", "🌙 !"])
+def test_chained_text_must_hold_a_letter_illustori_8_5_3_5(text):
     state = started("Moon")
     assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "bad_text"
-    assert rejected(given(dealt()), "ann", ProposeStart(text=text)).code == "bad_text"
+
+
+@pytest.mark.parametrize("current, text", [
+    ("Bravo", "Or !"), ("Bravo", "Oh là là..."), ("Lever", "Rêve ?"), ("Moi", "« Oui »"),
+    ("Moon", "1 night"), ("Moon", "night 2"), ("Moon", "-night-"), ("Moon", "🌙 night"),
+])
+def test_issue12_point7_chained_text_may_begin_or_end_with_punctuation_illustori_5_3_5(
+    current, text,
+):
+    """RULES 5.3-5 (ruling 2026-11-30, the seeds win): only the starting text must begin and
+    end with a letter; a chained text chains on its first and last letters."""
+    state = started(current)
+    after, events = run(state, "bob", PlayCard(card="c06", text=text))
+    assert events == [CardPlayed(player="bob", card="c06", text=text)]
+
+
+def test_issue12_point7_chained_text_chains_on_its_letters_illustori_5_3_5():
+    state = started("Moon")
+    assert rejected(state, "bob", PlayCard(card="c06", text="« Ah »")).code == "does_not_chain"
+    _, events = run(state, "bob", PlayCard(card="c06", text="« Onyxx » !"))
+    assert isinstance(events[0], CardPenalised) and events[0].reasons == ["ends_with_xx"]
+
+
+def test_issue12_point7_a_sentence_of_280_characters_is_accepted_illustori_5_3_5():
+    sentence = ("Nous marchions le long de la rivière " * 8)[:279].rstrip() + "."
+    assert len(sentence) >= 270
+    text = "N" + "o" * 278 + "n"
+    state = started("Moon")
+    assert len(text) == 280
+    _, events = run(state, "bob", PlayCard(card="c06", text=text))
+    assert events == [CardPlayed(player="bob", card="c06", text=text)]
+    _, events = run(state, "bob", PlayCard(card="c06", text=sentence))
+    assert events == [CardPlayed(player="bob", card="c06", text=sentence)]
 
 
 def test_text_is_trimmed_and_compared_without_case_illustori_8():
@@ -378,8 +415,7 @@ def test_german_start_with_qxz_is_penalised_illustori_11():
 
 
 def test_german_alphabet_has_no_other_accents_5_3_4():
-    state = started("Ärger", rules=GERMAN)
-    refusal = rejected(state, "bob", PlayCard(card="c06", text="Apfel é"))
+    refusal = rejected(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Apfel é"))
     assert refusal.code == "bad_text"
     assert "German alphabet" in refusal.message and "ä, ö, ü or ß" in refusal.message
 
@@ -730,3 +766,55 @@ def test_legal_commands_are_all_accepted():
         for command in commands:
             assert not isinstance(when(state, "bob", command), Rejection), (table_rules, command)
         assert legal_commands(state, "cid") == []
+
+
+# --- issue 12 point 8: the examples offered in `legal` ---------------------------------------
+
+FRENCH = Rules(language="fr")
+
+
+def offered_texts(state: State, player: str) -> list[str]:
+    return [c.text for c in legal_commands(state, player) if hasattr(c, "text")]
+
+
+def test_issue12_point8_examples_follow_the_tables_language():
+    """Issue 12 point 8: French words at a French table (the `language` option)."""
+    from shared.games.illustori.data import WORDS_BY_LANGUAGE
+
+    french = {w.casefold() for w in WORDS_BY_LANGUAGE["fr"]}
+    english = {w.casefold() for w in WORDS_BY_LANGUAGE["en"]}
+    start = offered_texts(given(dealt(rules=FRENCH)), "ann")
+    chained = offered_texts(started("Lune", rules=FRENCH), "bob")
+    for text in start + chained:
+        assert set(text.casefold().split()) <= french, text
+    assert any(set(t.casefold().split()) - english for t in start + chained)
+    assert offered_texts(given(dealt()), "ann")[0].casefold() in english
+
+
+@pytest.mark.parametrize("rules", [
+    ENGLISH, NO_REPEAT, USED, REVERSE, REVERSE_END, GERMAN, FRENCH,
+    Rules(no_repeated_letter=True, no_used_letters=True, language="fr"),
+])
+def test_issue12_point8_no_offered_example_is_penalised_or_refused(rules):
+    """Issue 12 point 8: "Rev maxx" used to be offered; every example now goes to the vote."""
+    from shared.games.illustori.chaining import chain_problem, penalties, text_problem
+
+    state = started("Rêve", rules=rules)
+    for k in range(40):  # the examples rotate with the state: try many of them
+        state = msgspec.structs.replace(state, turns=k)
+        texts = offered_texts(state, "bob")
+        assert texts
+        for text in texts:
+            assert not text_problem(text, rules.mode), text
+            assert not chain_problem(rules, state.current_text, text), text
+            assert not penalties(rules, text, state.used), text
+
+
+def test_issue12_point8_views_mark_free_text_fields_as_examples():
+    view = GAME.player_view(started("Moon"), "bob")
+    assert view["free_text"] == {"propose_start": ["text"], "play_card": ["text"]}
+
+
+def test_language_option_is_checked():
+    assert "language" in rules.check_options(IllustoriOptions(language="xx"), 4)
+    assert rules.check_options(IllustoriOptions(language="fr"), 4) is None

@@ -146,11 +146,14 @@ class Recorder:
             check_invariants(table.game)
 
 
-def check_no_leak(sim: Any, decider: TableDecider) -> None:
+def check_no_leak(sim: Any, decider: TableDecider, stats: Counter | None = None) -> None:
     """Replays the log command by command, as the platform publishes it: after each command,
     every viewer's view and that command's events redacted for each viewer show no card the
-    viewer may not see (before or after the command)."""
+    viewer may not see (before or after the command), save the cards it saw earlier (perfect
+    memory). A card shown in the opponent's Hand is the card truly there, and one that viewer
+    saw (issue 12: the known-card rule)."""
     table = decider.initial_state
+    seen: dict[str | None, set[str]] = {v: set() for v in (*PLAYERS, None)}
     for _, batch in sim.log:
         before = table.game if isinstance(table.game, State) else State()
         table = fold(decider.evolve, batch, table)
@@ -158,18 +161,35 @@ def check_no_leak(sim: Any, decider: TableDecider) -> None:
         if not isinstance(game, State):
             continue
         for viewer in (*PLAYERS, None):
-            may = visible(game, viewer)
+            may = visible(game, viewer) | visible(before, viewer)
+            redacted = [decider.redact(e, viewer) for e in batch]
+            shown = card_ids([msgspec.to_builtins(e) for e in redacted if e is not None])
+            leaked = shown - may - seen[viewer]
+            assert not leaked, (viewer, [type(e).__name__ for e in batch], leaked)
+            seen[viewer] |= may | shown
             view = decider.player_view(table, viewer)
-            leaked = card_ids(view) - may
+            leaked = card_ids(view) - seen[viewer]
             assert not leaked, (viewer, leaked)
             if game.phase in ("exchange", "turns"):
                 for p in game.players:
                     if p != viewer:
-                        assert view["territories"][p]["hand"] == [None] * 5
-            may |= visible(before, viewer)
-            redacted = [decider.redact(e, viewer) for e in batch]
-            leaked = card_ids([msgspec.to_builtins(e) for e in redacted if e is not None]) - may
-            assert not leaked, (viewer, [type(e).__name__ for e in batch], leaked)
+                        check_known_cards(game, view["territories"][p], p, seen[viewer], stats)
+
+
+def check_known_cards(
+    game: State, territory: dict, owner: str, seen: set[str], stats: Counter | None,
+) -> None:
+    """Issue 12: a card shown in the opponent's Hand is there, and its viewer saw it."""
+    for position, card in enumerate(territory["hand"]):
+        if card is not None:
+            assert card == game.hands[owner][position], (owner, position, card)
+            assert card in seen, card
+            if stats is not None:
+                stats["known_by_position"] += 1
+    for card in territory["hand_known_unplaced"]:
+        assert card in game.hands[owner] and card in seen, card
+        if stats is not None:
+            stats["known_unplaced"] += 1
 
 
 def play(seed: int) -> tuple[Any, Recorder]:
@@ -211,10 +231,11 @@ def test_naishi_random_play_1000_games_with_invariants_and_no_leak():
     events: Counter[str] = Counter()
     firsts: Counter[str] = Counter()
     variants: Counter[tuple[str, Any]] = Counter()
+    known: Counter[str] = Counter()
     for seed in range(GAMES):
         sim, recorder = play(seed)
         check_game(sim, recorder.decider)
-        check_no_leak(sim, recorder.decider)
+        check_no_leak(sim, recorder.decider, known)
         events += recorder.seen_events
         for e in sim.events:
             if isinstance(e, CardsDealt):
@@ -235,6 +256,7 @@ def test_naishi_random_play_1000_games_with_invariants_and_no_leak():
     assert {("end", "declared", False), ("end", "two_piles_empty", False),
             ("end", "two_piles_empty", True)} <= set(variants)
     assert {("swap", k) for k in ("river", "line", "hand", "hand_line")} <= set(variants)
+    assert known["known_by_position"] and known["known_unplaced"], known  # never vacuous
 
 
 def test_naishi_every_legal_command_is_accepted():
@@ -270,4 +292,17 @@ def test_the_leak_check_catches_planted_leaks():
     sim = simulate(peeking, PLAYERS, random.Random(1))
     with pytest.raises(AssertionError):
         check_no_leak(sim, peeking)
+
+    def all_known_view(state: State, viewer: str | None) -> dict[str, Any]:
+        """Shows the opponent's whole Hand as if every card were known (issue 12)."""
+        view = GAME.player_view(state, viewer)
+        if state.phase == "turns" and viewer in state.players:
+            other = state.opponent(viewer)
+            view["territories"][other]["hand"] = list(state.hands[other])
+        return view
+
+    knowing = TableDecider(dataclasses.replace(GAME, player_view=all_known_view))
+    sim = simulate(knowing, PLAYERS, random.Random(1))
+    with pytest.raises(AssertionError):
+        check_no_leak(sim, knowing)
     check_no_leak(simulate(GREEDY, PLAYERS, random.Random(1)), GREEDY)  # the real game: none

@@ -1,0 +1,219 @@
+"""Issue 12: a person can play a whole table of each game from `tabletop view` / `act` alone.
+
+One table per game is driven to its end through `tabletop up` (a real NATS), choosing every
+move from the text `tabletop view` prints (never `--json`): who is to act, and the command lines
+under "you may send". The CLI's own `main` is called in-process for the many moves (the same
+code as the installed command, without an interpreter start per move); the installed command
+shows the first and the last view, and a replay cut short by a closed pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import re
+import subprocess
+
+import pytest
+
+from services import cli
+from tests.conftest import TABLETOP
+from tests.test_cli import Up
+
+# Small tables, so that each game ends in a few dozen moves.
+TABLES = {
+    "naishi": (2, {}),
+    "dozito": (2, {"rounds": 1}),
+    "diced_tomatoes": (1, {}),
+    "decrypto": (4, {"max_rounds": 2}),
+    "illustori": (3, {"deck_size": 16}),
+}
+MAX_MOVES = 1500
+
+
+@pytest.fixture(scope="module")
+def up(tmp_path_factory):
+    server = Up(tmp_path_factory.mktemp("tabletop-text")).start()
+    yield server
+    assert server.stop() == 0
+
+
+def tabletop(monkeypatch, up, *args: str) -> tuple[int, str]:
+    """`tabletop ARGS` run by the CLI's `main`, its printed text captured."""
+    monkeypatch.setenv("NATS_URL", up.url)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli.main(list(args))
+    return code, out.getvalue()
+
+
+def view_text(monkeypatch, up, table: str, viewer: str, version: int) -> str:
+    """`tabletop view` as `viewer`, asked again until it shows `version` or later: the views
+    are projected from the log, so one may lag a command just accepted."""
+    for _ in range(500):
+        code, text = tabletop(monkeypatch, up, "view", table, "--as", viewer)
+        assert code == 0, text
+        shown = int(re.search(r" · version (\d+) · ", text.split("\n")[0]).group(1))
+        if shown >= version:
+            return text
+    raise AssertionError(f"the view of {table} never reached version {version}")
+
+
+def accepted_version(reply: str) -> int:
+    found = re.match(r"ok, version (\d+)", reply)
+    assert found, reply
+    return int(found.group(1))
+
+
+def to_act(text: str) -> list[str]:
+    found = re.search(r"^  to act  : (.+)$", text, re.M)
+    return found.group(1).split(", ") if found else []
+
+
+def commands_in(text: str) -> list[dict]:
+    """Every command the text offers: each line under "you may send" is `TYPE`, then fields
+    shared by every choice as `name=JSON`, then `names: CHOICE | CHOICE ...` (a choice is one
+    JSON value, or a JSON list of values when several fields vary)."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("  you may send"))
+    offered = []
+    decoder = json.JSONDecoder()
+    for line in lines[start + 1:]:
+        if not line.startswith("    "):
+            break
+        kind, _, rest = line.strip().partition("  ")
+        fixed: dict = {}
+        names: list[str] = []
+        values: list = []
+        for part in filter(None, rest.split("  ")):
+            key, eq, raw = part.partition("=")
+            if eq and re.fullmatch(r"\w+", key):
+                fixed[key] = json.loads(raw)
+                continue
+            head, _, tail = part.partition(": ")
+            names = [re.sub(r" \(.*\)$", "", n) for n in head.split(", ")]
+            while tail:
+                value, end = decoder.raw_decode(tail)
+                values.append(value)
+                tail = tail[end:].removeprefix(" | ")
+        if not names:
+            offered.append({"type": kind, **fixed})
+        for value in values:
+            chosen = dict(zip(names, value)) if len(names) > 1 else {names[0]: value}
+            offered.append({"type": kind, **fixed, **chosen})
+    return offered
+
+
+def same_commands(offered: list[dict], legal: list[dict]) -> bool:
+    def key(command: dict) -> str:
+        return json.dumps(command, sort_keys=True)
+
+    return sorted(map(key, offered)) == sorted(map(key, legal))
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatch, game):
+    seats, options = TABLES[game]
+    players = [f"{game[:3]}{i}" for i in range(seats)]
+    option_args = [a for k, v in options.items() for a in ("--option", f"{k}={json.dumps(v)}")]
+    code, table = tabletop(monkeypatch, up, "new", game, "--as", players[0], "--seats",
+                           str(seats), *option_args)
+    table = table.strip()
+    assert code == 0, table
+    for player in players[1:]:
+        assert tabletop(monkeypatch, up, "join", table, "--as", player)[0] == 0
+    code, reply = tabletop(monkeypatch, up, "start", table, "--as", players[0])
+    version = accepted_version(reply)
+    view_text(monkeypatch, up, table, players[0], version)
+    first = up.run("view", table, "--as", players[0]).stdout  # the installed command
+    assert " · running" in first.split("\n")[0] and "to act  :" in first
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for _ in range(MAX_MOVES):
+        spectator = view_text(monkeypatch, up, table, "nobody", version)
+        if " · ended" in spectator.split("\n")[0]:
+            break
+        actor = rng.choice(to_act(spectator))
+        text = view_text(monkeypatch, up, table, actor, version)
+        offered = commands_in(text)
+        assert offered, text
+        command = rng.choice(offered)
+        kinds.add(command["type"])
+        code, reply = tabletop(monkeypatch, up, "act", table, "--as", actor, json.dumps(command))
+        assert code == 0, (command, reply, text)
+        version = accepted_version(reply)
+    else:
+        pytest.fail(f"{game}: no end after {MAX_MOVES} moves")
+    final = up.run("view", table, "--as", players[0]).stdout
+    assert "ended" in final and "winners :" in final and "you may send" not in final
+    assert len(kinds) >= 2, kinds
+
+
+def test_issue12_every_kind_of_command_is_listed_never_cut():
+    """A Naishi seat after a Develop used to see 30 of 46 commands, without `end_turn`."""
+    from services.board_text import render
+    from shared.games.naishi.messages import Develop
+    from shared.games.table import TableDecider
+    from shared.games import get
+    from shared.games.decider import Context, fold
+    from shared.games.simulate import simulate
+
+    decider: TableDecider = get("naishi")
+    sim = simulate(decider, ["ann", "bob"], random.Random(2))
+    table = decider.initial_state
+    for _, batch in sim.log:  # the first turn of the game, just before its first command
+        table = fold(decider.evolve, batch, table)
+        if table.game is not None and table.game.phase == "turns":
+            break
+    actor = decider.players_to_act(table)[0]
+    events = decider.decide(table, Develop(row="hand", position=1), Context(actor=actor,
+                                                                              rng=random.Random(0)))
+    table = fold(decider.evolve, events, table)
+    view = decider.player_view(table, actor)
+    text = "\n".join(render({"version": 1, "view": view}))
+    offered = commands_in(text)
+    assert len(view["legal"]) > 30
+    assert same_commands(offered, view["legal"])
+    assert "end_turn" in text and "more (--json" not in text
+
+
+def test_issue12_a_replay_piped_into_a_closed_reader_exits_quietly(up):
+    """`tabletop replay TABLE | head`: the reader goes away; no traceback, exit 0."""
+    done = up.run("play", "dozito", "--bots", "2", "--quiet", "--json", "--seed", "3")
+    table = json.loads(done.stdout.splitlines()[-1])["table"]
+    replay = subprocess.Popen([*TABLETOP, "replay", table], env=up.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    replay.stdout.close()  # before the first line is written: every write meets a closed pipe
+    _, err = replay.communicate(timeout=120)
+    assert replay.returncode == 0, err.decode()
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
+    head = subprocess.run(f"{' '.join(TABLETOP)} replay {table} | head -3", shell=True,
+                          env=up.env, capture_output=True, text=True, timeout=120)
+    assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr, head.stderr
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
+    """Every view of a bot game, for every seat and spectators, renders a board (no JSON
+    dump of the game's keys), and its command lines give back exactly its `legal` list."""
+    from services.board_text import render
+    from shared.games import get
+    from shared.games.decider import fold
+    from shared.games.simulate import simulate
+
+    decider = get(game)
+    seats, options = TABLES[game]
+    players = [f"p{i}" for i in range(max(seats, decider.game.min_players))]
+    table = decider.initial_state
+    for _, batch in simulate(decider, players, random.Random(4), options=options).log:
+        table = fold(decider.evolve, batch, table)
+        for viewer in (*players, None):
+            view = decider.player_view(table, viewer)
+            text = "\n".join(render({"version": 1, "view": view}))
+            if view["status"] == "running":
+                assert not any(re.match(rf"  {key}\s*: [\[{{]", text, re.M)
+                               for key in view if key not in ("options",)), text
+            if view.get("legal"):
+                assert same_commands(commands_in(text), view["legal"]), text
