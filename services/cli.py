@@ -159,8 +159,7 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
-        for bus in buses:
-            await bus.close()
+        await asyncio.gather(*(bus.close() for bus in buses), return_exceptions=True)
         if server is not None:
             url_file(settings).unlink(missing_ok=True)
             server.stop()

@@ -123,6 +123,7 @@ class Bus:
                 nc = await nats.connect(
                     servers, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
+                    drain_timeout=DRAIN_TIMEOUT,
                     disconnected_cb=disconnected, error_cb=error,
                 )
                 nc.options["max_reconnect_attempts"] = -1
@@ -442,6 +443,9 @@ class Bus:
         return answers
 
 
+# Seconds a closing service waits for what it received to be handled before it disconnects
+# anyway: a stop must not hang on a subscription that never drains.
+DRAIN_TIMEOUT = 5
 RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again
 
 
