@@ -115,14 +115,19 @@ class Client:
                 return steps
             first = reply["next"]
 
-    async def updates(self, game: str, table: str, viewer: str) -> AsyncIterator[dict[str, Any]]:
-        """Every view pushed for `viewer` from now on."""
+    async def updates(
+        self, game: str, table: str, viewer: str, *, subscribed: asyncio.Event | None = None,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Every view pushed for `viewer` from now on (`subscribed` is set once the server
+        knows of the subscription: nothing pushed after that is missed)."""
         queue: asyncio.Queue[bytes] = asyncio.Queue()
 
         async def on_update(message: Incoming) -> None:
             await queue.put(message.data)
 
         sub = await self.bus.subscribe(subjects.update(game, table, viewer), on_update)
+        if subscribed is not None:
+            subscribed.set()
         try:
             while True:
                 yield _decode(await queue.get())

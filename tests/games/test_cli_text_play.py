@@ -17,6 +17,7 @@ import re
 import subprocess
 
 import pytest
+import structlog
 
 from services import cli
 from tests.conftest import TABLETOP
@@ -44,8 +45,12 @@ def tabletop(monkeypatch, up, *args: str) -> tuple[int, str]:
     """`tabletop ARGS` run by the CLI's `main`, its printed text captured."""
     monkeypatch.setenv("NATS_URL", up.url)
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = cli.main(list(args))
+    logging = structlog.get_config()  # the CLI sets its own; other tests capture info lines
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli.main(list(args))
+    finally:
+        structlog.configure(**logging)
     return code, out.getvalue()
 
 

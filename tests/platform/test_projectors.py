@@ -9,7 +9,6 @@ import msgspec
 import pytest
 
 from services.client import Client, RequestFailed, play_with_bots
-from services.table_projector.maintenance import verify
 from services.table_projector.projector import durable, serve_table_projector
 from shared.games import get
 from shared.messages import subjects
@@ -17,6 +16,7 @@ from shared.messages.envelopes import normalize
 from shared.messages.folding import decode_batch, empty
 from tests.conftest import assert_replay_equals_live
 from tests.platform.stack import stack
+from tests.platform.test_views_exact import until_exact
 
 HIGHCARD = get("highcard")
 
@@ -40,9 +40,10 @@ async def folded_from_log(bus, table):
 
 async def test_views_follow_every_command_and_are_pushed(bus, services):
     client, table = Client(bus), table_id()
-    updates = client.updates("highcard", table, subjects.SPECTATOR)
+    subscribed = asyncio.Event()
+    updates = client.updates("highcard", table, subjects.SPECTATOR, subscribed=subscribed)
     first = asyncio.ensure_future(anext(updates))
-    await asyncio.sleep(0.1)
+    await subscribed.wait()
     await client.command("highcard", table, "ann", {"type": "create"})
     pushed = await asyncio.wait_for(first, 5)
     assert pushed["version"] == 1 and pushed["view"]["status"] == "open"
@@ -76,14 +77,20 @@ async def test_every_replay_step_equals_the_live_view_at_that_version(bus, servi
     client, table = Client(bus), table_id()
     live: dict[str, dict[int, dict]] = {"b1": {}, "b2": {}, subjects.SPECTATOR: {}}
 
+    subscribed = {viewer: asyncio.Event() for viewer in live}
+    ended = {viewer: asyncio.Event() for viewer in live}
+
     async def record(viewer):
-        async for update in client.updates("highcard", table, viewer):
+        async for update in client.updates("highcard", table, viewer,
+                                           subscribed=subscribed[viewer]):
             live[viewer][update["version"]] = update["view"]
+            if update["view"]["status"] == "ended":
+                ended[viewer].set()
 
     recorders = [asyncio.create_task(record(v)) for v in live]
-    await asyncio.sleep(0.2)
+    await asyncio.gather(*(e.wait() for e in subscribed.values()))
     final = await play_with_bots(client, "highcard", table, ["b1", "b2"], random.Random(7))
-    await asyncio.sleep(0.3)
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ended.values())), 30)
     for task in recorders:
         task.cancel()
     for viewer in live:
@@ -115,9 +122,13 @@ async def test_seat_and_spectator_views_never_hold_another_seats_cards(bus, serv
     bots = [f"b{i}" for i in range(rng.randint(2, 5))]
     checked = 0
 
+    subscribed = {viewer: asyncio.Event() for viewer in (*bots, subjects.SPECTATOR)}
+    ended = {viewer: asyncio.Event() for viewer in subscribed}
+
     async def check(viewer):
         nonlocal checked
-        async for update in client.updates("highcard", table, viewer):
+        async for update in client.updates("highcard", table, viewer,
+                                           subscribed=subscribed[viewer]):
             view = update["view"]
             state = (await folded_at(bus, table, update["version"])).state
             if state.game is None:
@@ -128,12 +139,14 @@ async def test_seat_and_spectator_views_never_hold_another_seats_cards(bus, serv
             assert not set(view.get("hand") or ()) & others
             assert view["my_choice"] in (None, state.game.chosen.get(viewer))
             checked += 1
+            if view["status"] == "ended":  # checked to the last view
+                ended[viewer].set()
 
-    watchers = [asyncio.create_task(check(v)) for v in (*bots, subjects.SPECTATOR)]
-    await asyncio.sleep(0.2)
+    watchers = [asyncio.create_task(check(v)) for v in subscribed]
+    await asyncio.gather(*(e.wait() for e in subscribed.values()))
     await play_with_bots(client, "highcard", table, bots, rng,
                          options={"hand_size": rng.randint(1, 4)})
-    await asyncio.sleep(0.3)
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ended.values())), 30)
     for task in watchers:
         task.cancel()
         try:
@@ -152,8 +165,10 @@ async def folded_at(bus, table, version):
     return folded
 
 
-async def all_views(bus):
-    return {k: msgspec.json.decode(v) for k, v in (await bus.view_entries("view.>")).items()}
+async def all_views(bus, tables):
+    """The views of these tables (other tests share the bucket)."""
+    return {k: msgspec.json.decode(v) for k, v in (await bus.view_entries("view.>")).items()
+            if k.split(".")[2] in tables}
 
 
 async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url):
@@ -163,7 +178,7 @@ async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url
         games = [asyncio.create_task(play_with_bots(client, "highcard", t, ["x", "y", "z"],
                                                     random.Random(i)))
                  for i, t in enumerate(tables[:3])]
-        await asyncio.sleep(0.3)
+        await client.wait_view("highcard", tables[0], subjects.SPECTATOR, 3)
         await s.stop("table-projector")  # in the middle of the stream
         for t in tables[3:]:  # commands keep coming while it is down
             await client.command("highcard", t, "x", {"type": "create"})
@@ -172,16 +187,14 @@ async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url
         await asyncio.gather(*games)
         for t in tables[3:]:
             await client.wait_view("highcard", t, subjects.SPECTATOR, 2)
-        target = await bus.events.last_seq()
-        while (await verify(bus)):  # the restarted projector caught up with the whole log
-            await asyncio.sleep(0.1)
-        restarted = await all_views(bus)
+        await until_exact(bus, tables)  # the restarted projector caught up with the log
+        restarted = await all_views(bus, tables)
     for partition in range(subjects.PARTITIONS):
         await bus.delete_consumer(durable(partition))
     await bus.reset_views()
     stop = asyncio.Event()
     await serve_table_projector(bus, stop, until=lambda p: p.caught_up())
-    rebuilt = await all_views(bus)
+    rebuilt = await all_views(bus, tables)
     assert rebuilt.keys() == restarted.keys()
     assert rebuilt == restarted
     for t in tables:

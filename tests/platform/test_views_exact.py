@@ -117,7 +117,7 @@ async def test_a_projector_killed_between_fetch_and_ack_loses_nothing(bus, nats_
         try:
             doomed = asyncio.create_task(serve_table_projector(first, asyncio.Event()))
             await asyncio.wait_for(fetched.wait(), 30)
-            with pytest.raises(BaseException):
+            with pytest.raises(ExceptionGroup):  # the projector stops on the failure
                 await asyncio.wait_for(doomed, 30)
         finally:
             TableProjector.apply = original_apply  # type: ignore[method-assign]
