@@ -19,7 +19,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig, StorageType
 
-from shared.bus.errors import Unavailable
+from shared.bus.credentials import Credentials
+from shared.bus.errors import Forbidden, SignInRefused, Unavailable
 from shared.bus.event_store import TRANSIENT, EventStore
 from shared.messages import subjects
 from shared.settings import Settings
@@ -59,6 +60,55 @@ def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
 
+def settings_credentials(settings: Settings) -> Credentials:
+    """The credentials the settings name: `NATS_USER` with `NATS_PASSWORD` or the file
+    `NATS_PASSWORD_FILE`; none when no user is set."""
+    password = settings.nats_password
+    if not password and settings.nats_password_file:
+        with open(settings.nats_password_file) as f:
+            password = f.read().strip()
+    return Credentials(user=settings.nats_user, password=password)
+
+
+class Bucket:
+    """A JetStream key-value bucket: current values, and creation that fails when the key is
+    already there (two first sign-ins with one name register it once)."""
+
+    def __init__(self, kv: Any) -> None:
+        self._kv = kv
+
+    async def get(self, key: str) -> bytes | None:
+        try:
+            entry = await self._kv.get(key)
+        except nats.js.errors.KeyNotFoundError:
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return entry.value
+
+    async def create(self, key: str, value: bytes) -> bool:
+        """Store `value` under a new `key`; False when the key exists already."""
+        try:
+            await self._kv.create(key, value)
+        except nats.js.errors.KeyWrongLastSequenceError:
+            return False
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return True
+
+    async def entries(self) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        watcher = await self._kv.watchall(ignore_deletes=True)
+        try:
+            async for entry in watcher:
+                if entry is None:
+                    break
+                found[entry.key] = entry.value
+        finally:
+            await watcher.stop()
+        return found
+
+
 class Bus:
     """One NATS connection with JetStream, the event store and the views bucket."""
 
@@ -72,10 +122,18 @@ class Bus:
         self._kv: Any = None
         self._reconnected = asyncio.Event()
         self.closing = False
+        # The broker's "Permissions Violation" notices for this connection, oldest first.
+        self.denials: list[str] = []
 
     @classmethod
-    async def connect(cls, url: str, settings: Settings, *, name: str, wait: float | None = None) -> Bus:
-        """Connect to `url`, waiting for NATS to come up (forever unless `wait` is set)."""
+    async def connect(
+        cls, url: str, settings: Settings, *, name: str, wait: float | None = None,
+        credentials: Credentials | None = None,
+    ) -> Bus:
+        """Connect to `url` as `credentials` (default: the settings' user), waiting for NATS to
+        come up (forever unless `wait` is set). Refused credentials raise `SignInRefused`."""
+        if credentials is None:
+            credentials = settings_credentials(settings)
         bus_ref: list[Bus] = []
 
         async def reconnected() -> None:
@@ -87,7 +145,17 @@ class Bus:
             if bus_ref and not bus_ref[0].closing:
                 log.warning("nats_disconnected", url=url)
 
+        refused: list[Exception] = []
+
         async def error(err: Exception) -> None:
+            text = str(err)
+            if "authorization violation" in text.lower():
+                refused.append(err)
+            elif "permissions violation" in text.lower():
+                if bus_ref:
+                    bus_ref[0].denials.append(text)
+                log.warning("nats_denied", error=text)
+                return
             log.debug("nats_error", error=repr(err))
 
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several urls
@@ -102,10 +170,18 @@ class Bus:
                     servers, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
                     disconnected_cb=disconnected, error_cb=error,
+                    inbox_prefix=credentials.inbox_prefix,
+                    **({"user": credentials.user, "password": credentials.password}
+                       if credentials.user else {}),
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
+            except nats.errors.AuthorizationError as err:
+                raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
             except (OSError, nats.errors.NoServersError, nats.errors.TimeoutError) as err:
+                if refused:  # the server is there and said no: asking again will not help
+                    raise SignInRefused(
+                        f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
                 if deadline is not None and loop.time() > deadline:
                     raise Unavailable(f"no NATS at {url}: {err}") from err
                 log.info("waiting_for_nats", url=url)
@@ -151,6 +227,20 @@ class Bus:
         if self._kv is None:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
+
+    async def bucket(self, name: str, *, description: str) -> Bucket:
+        """The key-value bucket `name` of this connection's account, created if missing
+        (retrying while JetStream starts)."""
+        config = KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE,
+                                replicas=self.settings.replicas, description=description)
+        for attempt in range(60):
+            try:
+                return Bucket(await self.js.create_key_value(config))
+            except (*TRANSIENT, nats.js.errors.APIError) as err:
+                if attempt == 59:
+                    raise Unavailable(f"JetStream is not ready: {err!r}") from err
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
 
     # --- views bucket -----------------------------------------------------------------------
 
@@ -203,6 +293,9 @@ class Bus:
 
         sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
         await self.nc.flush()  # the server knows of it on return: nothing published after is missed
+        if self.denied(subject, "Subscription"):  # the refusal comes before the flush's answer
+            await _quietly_unsubscribe(sub)
+            raise Forbidden(f"not allowed to subscribe to {subject}")
         return sub
 
     async def publish(self, subject: str, body: bytes) -> None:
@@ -215,8 +308,15 @@ class Bus:
         try:
             msg = await self.nc.request(subject, body, timeout=timeout)
         except TRANSIENT as err:
+            if self.denied(subject):  # not lost: refused, and asking again changes nothing
+                raise Forbidden(f"not allowed to publish to {subject}") from err
             raise Unavailable(f"{subject}: {type(err).__name__}") from err
         return msg.data
+
+    def denied(self, subject: str, kind: str = "Publish") -> bool:
+        """Whether the broker refused this connection `kind` (Publish, Subscription) on
+        `subject`."""
+        return any(kind in d and f'"{subject}"' in d for d in self.denials)
 
     async def add_service(
         self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],

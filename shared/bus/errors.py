@@ -15,3 +15,11 @@ class Unavailable(BusError):
 
 class ServerFailed(BusError):
     """The embedded nats-server did not start."""
+
+
+class SignInRefused(BusError):
+    """NATS refused these credentials (wrong password, reserved name, too many failures)."""
+
+
+class Forbidden(BusError):
+    """The broker refused this connection a publish or a subscription (its permissions)."""
