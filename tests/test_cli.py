@@ -15,15 +15,21 @@ import pytest
 from services.client import Client
 from shared.bus.connection import Bus
 from shared.games import games
+from shared.bus.credentials import ServerSecrets
 from shared.settings import load_settings
-from tests.conftest import TABLETOP, assert_replay_equals_live, cli_env
+from tests.conftest import SERVICE_ENV, TABLETOP, assert_replay_equals_live, cli_env
 
 
 class Up:
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning")
-        self.env.pop("NATS_URL", None)  # `up` starts its embedded NATS
+        # a person at a terminal: their own config folder, players signing in with a password
+        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning",
+                           XDG_CONFIG_HOME=str(data / "config"),
+                           TABLETOP_PASSWORD="correct horse battery")
+        # `up` starts its embedded NATS and makes its own service credentials
+        for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
+            self.env.pop(name, None)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "Up":
@@ -67,8 +73,8 @@ def test_every_command_has_help():
     env = cli_env()
     top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
     assert top.returncode == 0
-    commands = ["up", "worker", "table-projector", "history-projector", "rebuild-views", "games",
-                "lobby", "new", "join", "leave", "start", "act", "view", "watch", "replay", "play"]
+    commands = ["up", "auth", "login", "logout", "worker", "table-projector", "history-projector",
+                "rebuild-views", "games", "lobby", "new", "join", "leave", "start", "act", "view", "watch", "replay", "play"]
     for command in commands:
         assert command in top.stdout
         done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True,
@@ -129,7 +135,9 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
     viewers = [f"bot-{i}" for i in range(1, n + 1)] + ["spectator"]
 
     async def scenario():
-        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10)
+        admin = ServerSecrets(up.data / "credentials").credentials("admin")
+        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10,
+                                credentials=admin)
         client = Client(bus)
         live = {v: {} for v in viewers}
 

@@ -153,7 +153,9 @@ class Bus:
                 refused.append(err)
             elif "permissions violation" in text.lower():
                 if bus_ref:
-                    bus_ref[0].denials.append(text)
+                    denials = bus_ref[0].denials
+                    denials.append(text)
+                    del denials[:-100]  # the latest are enough to tell what was refused
                 log.warning("nats_denied", error=text)
                 return
             log.debug("nats_error", error=repr(err))
@@ -293,9 +295,6 @@ class Bus:
 
         sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
         await self.nc.flush()  # the server knows of it on return: nothing published after is missed
-        if self.denied(subject, "Subscription"):  # the refusal comes before the flush's answer
-            await _quietly_unsubscribe(sub)
-            raise Forbidden(f"not allowed to subscribe to {subject}")
         return sub
 
     async def publish(self, subject: str, body: bytes) -> None:
@@ -305,18 +304,28 @@ class Bus:
             log.warning("publish_lost", subject=subject)
 
     async def request(self, subject: str, body: bytes, *, timeout: float = 5.0) -> bytes:
+        asking = asyncio.ensure_future(self.nc.request(subject, body, timeout=timeout))
         try:
-            msg = await self.nc.request(subject, body, timeout=timeout)
+            # A refused request is never answered: say so when the broker's refusal arrives
+            # rather than after the whole timeout.
+            while not (await asyncio.wait({asking}, timeout=0.05))[0]:
+                if self.denied(subject):
+                    raise Forbidden(f"not allowed to publish to {subject}")
+            msg = asking.result()
         except TRANSIENT as err:
             if self.denied(subject):  # not lost: refused, and asking again changes nothing
                 raise Forbidden(f"not allowed to publish to {subject}") from err
             raise Unavailable(f"{subject}: {type(err).__name__}") from err
+        finally:
+            asking.cancel()
         return msg.data
 
     def denied(self, subject: str, kind: str = "Publish") -> bool:
         """Whether the broker refused this connection `kind` (Publish, Subscription) on
         `subject`."""
-        return any(kind in d and f'"{subject}"' in d for d in self.denials)
+        # nats-py lowercases the server's whole notice, the subject included
+        wanted = f'{kind} to "{subject}"'.lower()
+        return any(wanted in d.lower() for d in self.denials)
 
     async def add_service(
         self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],
