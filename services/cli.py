@@ -34,10 +34,11 @@ from services.runtime import (
 from services.table_projector.projector import DURABLE, serve_table_projector
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
-    GUEST, ISSUER_FILE, Credentials, ServerSecrets, name_problem, read_secret, write_secret,
+    GUEST, ISSUER_FILE, SERVICE_ROLES, Credentials, ServerSecrets, name_problem, read_secret,
+    write_secret,
 )
 from shared.bus.errors import Forbidden, SignInRefused, Unavailable
-from shared.bus.server import EmbeddedServer
+from shared.bus.server import EmbeddedServer, auth_config
 from shared.games import games, get
 from shared.logs import configure_logging
 from shared.messages import subjects
@@ -304,6 +305,16 @@ def cmd_up(args: argparse.Namespace) -> int:
                                    ready=ready))
     except KeyboardInterrupt:
         pass
+    return 0
+
+
+def cmd_credentials(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    secrets_ = ServerSecrets.load_or_create(folder)
+    write_secret(folder / "auth.conf", auth_config(secrets_))
+    print(f"service passwords ({', '.join(SERVICE_ROLES)}), the callout's signing key "
+          f"({ISSUER_FILE}) and the server's accounts section (auth.conf) are in {folder}, "
+          f"mode 0600; existing ones were kept")
     return 0
 
 
@@ -621,6 +632,11 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--ws-port", type=int, default=9222,
                     help="port of the WebSocket listener for browsers, on loopback (another "
                          "free one if taken; default 9222)")
+    creds = add("credentials", cmd_credentials, "make the service users' passwords, the "
+                "callout's signing key and the server config's accounts section (auth.conf) in "
+                "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
+                json_out=False)
+    creds.add_argument("folder")
     add("auth", cmd_auth, "run the auth callout service (sign-in of players and guests)",
         json_out=False)
     login = add("login", cmd_login, "sign in as NAME (a new name is registered); the password "
