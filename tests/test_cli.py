@@ -120,6 +120,31 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     assert table not in [t["table"] for t in lobby["tables"]]
 
 
+def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_names(up):
+    config = up.data / "zoe-config"
+    env = {**up.env, "XDG_CONFIG_HOME": str(config)}
+
+    def tabletop(*args: str, **extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*TABLETOP, *args], env={**env, **extra}, capture_output=True,
+                              text=True, timeout=60)
+
+    assert tabletop("login", "zoe").returncode == 0
+    session = config / "tabletop" / "session.json"
+    assert session.stat().st_mode & 0o777 == 0o600
+    del env["TABLETOP_PASSWORD"]  # from here on the session signs zoe in
+    table = tabletop("new", "highcard").stdout.strip()
+    assert json.loads(tabletop("view", table, "--json").stdout)["view"]["seats"] == ["zoe"]
+    wrong = tabletop("login", "zoe", TABLETOP_PASSWORD="not zoe's password")
+    assert wrong.returncode == 1 and "refused" in wrong.stderr
+    reserved = tabletop("login", "spectator", TABLETOP_PASSWORD="a fine password")
+    assert reserved.returncode != 0 and "reserved" in reserved.stderr
+    assert tabletop("logout").returncode == 0 and not session.exists()
+    anonymous = tabletop("join", table)
+    assert anonymous.returncode != 0 and "sign in first" in anonymous.stderr
+    watched = json.loads(tabletop("view", table, "--json").stdout)  # a guest may watch
+    assert watched["view"]["seats"] == ["zoe"] and not watched["view"].get("hand")
+
+
 def bots_for(game: str) -> int:
     g = games()[game].game
     return min(max(g.min_players, 3), g.max_players)

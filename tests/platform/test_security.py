@@ -273,6 +273,23 @@ async def test_deleting_the_bucket_or_the_stream_is_refused_and_both_survive(bus
     await honest_players_are_served(table)
 
 
+async def test_browsers_sign_in_over_websocket_bound_by_the_same_permissions(secure_server, table):
+    ann_name, bob_name = table.names
+    url = secure_server.websocket_url
+    assert url.startswith("ws://127.0.0.1:")  # plain only on loopback
+    browser = Client(await Bus.connect(url, load_settings(), name="test-browser", wait=10,
+                                       credentials=Credentials.player(ann_name, "ann's long password")))
+    try:
+        assert (await browser.view(GAME, table.id, ann_name))["view"]["hand"]
+        with pytest.raises(Forbidden):
+            await browser.view(GAME, table.id, bob_name)
+    finally:
+        await browser.bus.close()
+    with pytest.raises(SignInRefused):
+        await Bus.connect(url, load_settings(), name="test-browser", wait=10,
+                          credentials=Credentials.player(bob_name, "not bob's password"))
+
+
 # --- what players and guests may do -----------------------------------------------------------
 
 
