@@ -245,12 +245,14 @@ async def run_everything(
     buses: list[Bus] = []
     seed = issuer_seed(settings)
     try:
+        # every role's credentials first: a missing one stops `up` before anything runs
+        credentials = {role: service_credentials(settings, role) for role in SERVICE_ROLES}
+
         async def service(name: str, role: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
             """Run one service; if it crashes, log why and start it again (a supervisor)."""
-            credentials = service_credentials(settings, role)
             while not stop.is_set():
                 bus = await Bus.connect(url, settings, name=f"tabletop-{name}",
-                                        credentials=credentials)
+                                        credentials=credentials[role])
                 buses.append(bus)
                 try:
                     await run(bus)
@@ -262,7 +264,7 @@ async def run_everything(
                     await bus.close()
 
         setup = await Bus.connect(url, settings, name="tabletop-up",
-                                  credentials=service_credentials(settings, "admin"))
+                                  credentials=credentials["admin"])
         await setup.ensure_streams()
         await setup.close()
         tasks = []
