@@ -386,6 +386,7 @@ class Bus:
                     await msgs[-1].ack()  # AckPolicy.ALL: acknowledges the whole batch
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
+                    await _quietly_unsubscribe(sub)  # a subscription left behind stalls drain
                     sub = None
                     await asyncio.sleep(0.5)
         finally:
