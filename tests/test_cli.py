@@ -73,8 +73,9 @@ def test_every_command_has_help():
     env = cli_env()
     top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
     assert top.returncode == 0
-    commands = ["up", "auth", "login", "logout", "worker", "table-projector", "history-projector",
-                "rebuild-views", "games", "lobby", "new", "join", "leave", "start", "act", "view", "watch", "replay", "play"]
+    commands = ["up", "auth", "credentials", "login", "logout", "worker", "table-projector",
+                "history-projector", "rebuild-views", "games", "lobby", "new", "join", "leave",
+                "start", "act", "view", "watch", "replay", "play"]
     for command in commands:
         assert command in top.stdout
         done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True,
