@@ -53,7 +53,8 @@ class SecureServer:
     websocket_url: str = ""
 
 
-def _wait_for_callout(url: str, timeout: float = 60.0) -> None:
+def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path,
+                      timeout: float = 60.0) -> None:
     """Until a guest can sign in: the callout service answers."""
     import asyncio
 
@@ -68,6 +69,7 @@ def _wait_for_callout(url: str, timeout: float = 60.0) -> None:
 
     deadline = time.monotonic() + timeout
     while not asyncio.run(attempt()):
+        assert auth.poll() is None, f"the auth service exited:\n{log.read_text()[-3000:]}"
         assert time.monotonic() < deadline, "the auth callout service did not answer"
 
 
@@ -86,7 +88,7 @@ def secure_server() -> Iterator[SecureServer]:
         with open(auth_log, "ab") as log:
             auth = subprocess.Popen([*TABLETOP, "auth"], env=env, stdout=log, stderr=log)
         try:
-            _wait_for_callout(server.url)
+            _wait_for_callout(server.url, auth, auth_log)
             # everything in this session that connects without saying who it is: admin
             os.environ["NATS_USER"] = "admin"
             os.environ["NATS_PASSWORD"] = secrets.password("admin")

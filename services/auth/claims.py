@@ -73,6 +73,8 @@ class UserPermissions(msgspec.Struct, kw_only=True):
     subs: int = -1
     data: int = -1
     payload: int = -1
+    # plain clients and browsers only: no leaf node or MQTT connection as a player
+    allowed_connection_types: tuple[str, ...] = ("STANDARD", "WEBSOCKET")
     type: str = "user"
     version: int = 2
 
