@@ -22,6 +22,7 @@ os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")  # the bus figure
 from services.client import Client  # noqa: E402
 from services.game_worker.app import serve_worker  # noqa: E402
 from shared.bus.connection import Bus  # noqa: E402
+from shared.bus.credentials import ServerSecrets  # noqa: E402
 from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.games import games  # noqa: E402
 from shared.games.simulate import simulate  # noqa: E402
@@ -48,12 +49,16 @@ def bench_rules(count: int) -> None:
 
 async def bench_bus(commands: int, tables: int, sync_always: bool) -> None:
     with tempfile.TemporaryDirectory() as data:
-        with EmbeddedServer(data, sync_always=sync_always) as server:
+        secrets = ServerSecrets.load_or_create(os.path.join(data, "credentials"))
+        with EmbeddedServer(data, sync_always=sync_always, secrets=secrets) as server:
             settings = load_settings()
-            worker_bus = await Bus.connect(server.url, settings, name="bench-worker")
+            worker_bus = await Bus.connect(server.url, settings, name="bench-worker",
+                                           credentials=secrets.credentials("worker"))
             stop = asyncio.Event()
             worker = asyncio.create_task(serve_worker(worker_bus, "highcard", stop))
-            bus = await Bus.connect(server.url, settings, name="bench-client")
+            # one client acting for many players: the operators' credential
+            bus = await Bus.connect(server.url, settings, name="bench-client",
+                                    credentials=secrets.credentials("admin"))
             await asyncio.sleep(0.3)
             client = Client(bus, timeout=30)
             ids = [uuid.uuid4().hex for _ in range(tables)]

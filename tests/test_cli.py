@@ -16,15 +16,21 @@ from services.client import Client
 from shared.bus.connection import Bus
 from shared.games import games
 from shared.messages import subjects
+from shared.bus.credentials import ServerSecrets
 from shared.settings import load_settings
-from tests.conftest import TABLETOP, assert_replay_equals_live, cli_env
+from tests.conftest import SERVICE_ENV, TABLETOP, assert_replay_equals_live, cli_env
 
 
 class Up:
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning")
-        self.env.pop("NATS_URL", None)  # `up` starts its embedded NATS
+        # a person at a terminal: their own config folder, players signing in with a password
+        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning",
+                           XDG_CONFIG_HOME=str(data / "config"),
+                           TABLETOP_PASSWORD="correct horse battery")
+        # `up` starts its embedded NATS and makes its own service credentials
+        for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
+            self.env.pop(name, None)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "Up":
@@ -67,8 +73,9 @@ def test_every_command_has_help():
     env = cli_env()
     top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
     assert top.returncode == 0
-    commands = ["up", "worker", "table-projector", "history-projector", "rebuild-views", "games",
-                "lobby", "new", "join", "leave", "start", "act", "view", "watch", "replay", "play"]
+    commands = ["up", "auth", "credentials", "login", "logout", "worker", "table-projector",
+                "history-projector", "rebuild-views", "games", "lobby", "new", "join", "leave",
+                "start", "act", "view", "watch", "replay", "play"]
     for command in commands:
         assert command in top.stdout
         done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True,
@@ -121,6 +128,31 @@ def test_a_person_at_a_terminal_plays_a_table(up):
         assert time.monotonic() < deadline, "the ended table stays in the lobby"
 
 
+def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_names(up):
+    config = up.data / "zoe-config"
+    env = {**up.env, "XDG_CONFIG_HOME": str(config)}
+
+    def tabletop(*args: str, **extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*TABLETOP, *args], env={**env, **extra}, capture_output=True,
+                              text=True, timeout=60)
+
+    assert tabletop("login", "zoe").returncode == 0
+    session = config / "tabletop" / "session.json"
+    assert session.stat().st_mode & 0o777 == 0o600
+    del env["TABLETOP_PASSWORD"]  # from here on the session signs zoe in
+    table = tabletop("new", "highcard").stdout.strip()
+    assert json.loads(tabletop("view", table, "--json").stdout)["view"]["seats"] == ["zoe"]
+    wrong = tabletop("login", "zoe", TABLETOP_PASSWORD="not zoe's password")
+    assert wrong.returncode == 1 and "refused" in wrong.stderr
+    reserved = tabletop("login", "spectator", TABLETOP_PASSWORD="a fine password")
+    assert reserved.returncode != 0 and "reserved" in reserved.stderr
+    assert tabletop("logout").returncode == 0 and not session.exists()
+    anonymous = tabletop("join", table)
+    assert anonymous.returncode != 0 and "sign in first" in anonymous.stderr
+    watched = json.loads(tabletop("view", table, "--json").stdout)  # a guest may watch
+    assert watched["view"]["seats"] == ["zoe"] and not watched["view"].get("hand")
+
+
 def bots_for(game: str) -> int:
     g = games()[game].game
     return min(max(g.min_players, 3), g.max_players)
@@ -136,7 +168,9 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
     viewers = [f"bot-{i}" for i in range(1, n + 1)] + ["spectator"]
 
     async def scenario():
-        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10)
+        admin = ServerSecrets(up.data / "credentials").credentials("admin")
+        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10,
+                                credentials=admin)
         client = Client(bus)
         live = {v: {} for v in viewers}
 

@@ -21,7 +21,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import ConsumerConfig, AckPolicy, DeliverPolicy, KeyValueConfig, StorageType
 
-from shared.bus.errors import ConnectionClosed, Unavailable
+from shared.bus.credentials import Credentials
+from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore
 from shared.messages import subjects
 from shared.messages.envelopes import failure_body
@@ -80,6 +81,55 @@ def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
 
+def settings_credentials(settings: Settings) -> Credentials:
+    """The credentials the settings name: `NATS_USER` with `NATS_PASSWORD` or the file
+    `NATS_PASSWORD_FILE`; none when no user is set."""
+    password = settings.nats_password
+    if not password and settings.nats_password_file:
+        with open(settings.nats_password_file) as f:
+            password = f.read().strip()
+    return Credentials(user=settings.nats_user, password=password)
+
+
+class Bucket:
+    """A JetStream key-value bucket: current values, and creation that fails when the key is
+    already there (two first sign-ins with one name register it once)."""
+
+    def __init__(self, kv: Any) -> None:
+        self._kv = kv
+
+    async def get(self, key: str) -> bytes | None:
+        try:
+            entry = await self._kv.get(key)
+        except nats.js.errors.KeyNotFoundError:
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return entry.value
+
+    async def create(self, key: str, value: bytes) -> bool:
+        """Store `value` under a new `key`; False when the key exists already."""
+        try:
+            await self._kv.create(key, value)
+        except nats.js.errors.KeyWrongLastSequenceError:
+            return False
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return True
+
+    async def entries(self) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        watcher = await self._kv.watchall(ignore_deletes=True)
+        try:
+            async for entry in watcher:
+                if entry is None:
+                    break
+                found[entry.key] = entry.value
+        finally:
+            await watcher.stop()
+        return found
+
+
 class Bus:
     """One NATS connection with JetStream, the event store and the views bucket."""
 
@@ -94,10 +144,18 @@ class Bus:
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
         self.closing = False
+        # The broker's "Permissions Violation" notices for this connection, oldest first.
+        self.denials: list[str] = []
 
     @classmethod
-    async def connect(cls, url: str, settings: Settings, *, name: str, wait: float | None = None) -> Bus:
-        """Connect to `url`, waiting for NATS to come up (forever unless `wait` is set)."""
+    async def connect(
+        cls, url: str, settings: Settings, *, name: str, wait: float | None = None,
+        credentials: Credentials | None = None,
+    ) -> Bus:
+        """Connect to `url` as `credentials` (default: the settings' user), waiting for NATS to
+        come up (forever unless `wait` is set). Refused credentials raise `SignInRefused`."""
+        if credentials is None:
+            credentials = settings_credentials(settings)
         bus_ref: list[Bus] = []
 
         async def reconnected() -> None:
@@ -109,7 +167,19 @@ class Bus:
             if bus_ref and not bus_ref[0].closing:
                 log.warning("nats_disconnected", url=url)
 
+        refused: list[Exception] = []
+
         async def error(err: Exception) -> None:
+            text = str(err)
+            if "authorization violation" in text.lower():
+                refused.append(err)
+            elif "permissions violation" in text.lower():
+                if bus_ref:
+                    denials = bus_ref[0].denials
+                    denials.append(text)
+                    del denials[:-100]  # the latest are enough to tell what was refused
+                log.warning("nats_denied", error=text)
+                return
             log.debug("nats_error", error=repr(err))
 
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several urls
@@ -125,10 +195,18 @@ class Bus:
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
                     drain_timeout=DRAIN_TIMEOUT,
                     disconnected_cb=disconnected, error_cb=error,
+                    inbox_prefix=credentials.inbox_prefix,
+                    **({"user": credentials.user, "password": credentials.password}
+                       if credentials.user else {}),
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
+            except nats.errors.AuthorizationError as err:
+                raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
             except (OSError, nats.errors.NoServersError, nats.errors.TimeoutError) as err:
+                if refused:  # the server is there and said no: asking again will not help
+                    raise SignInRefused(
+                        f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
                 if deadline is not None and loop.time() > deadline:
                     raise Unavailable(f"no NATS at {url}: {err}") from err
                 log.info("waiting_for_nats", url=url)
@@ -174,6 +252,20 @@ class Bus:
         if self._kv is None:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
+
+    async def bucket(self, name: str, *, description: str) -> Bucket:
+        """The key-value bucket `name` of this connection's account, created if missing
+        (retrying while JetStream starts)."""
+        config = KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE,
+                                replicas=self.settings.replicas, description=description)
+        for attempt in range(60):
+            try:
+                return Bucket(await self.js.create_key_value(config))
+            except (*TRANSIENT, nats.js.errors.APIError) as err:
+                if attempt == 59:
+                    raise Unavailable(f"JetStream is not ready: {err!r}") from err
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
 
     # --- views bucket -----------------------------------------------------------------------
 
@@ -280,11 +372,28 @@ class Bus:
             log.warning("publish_lost", subject=subject)
 
     async def request(self, subject: str, body: bytes, *, timeout: float = 5.0) -> bytes:
+        asking = asyncio.ensure_future(self.nc.request(subject, body, timeout=timeout))
         try:
-            msg = await self.nc.request(subject, body, timeout=timeout)
+            # A refused request is never answered: say so when the broker's refusal arrives
+            # rather than after the whole timeout.
+            while not (await asyncio.wait({asking}, timeout=0.05))[0]:
+                if self.denied(subject):
+                    raise Forbidden(f"not allowed to publish to {subject}")
+            msg = asking.result()
         except TRANSIENT as err:
+            if self.denied(subject):  # not lost: refused, and asking again changes nothing
+                raise Forbidden(f"not allowed to publish to {subject}") from err
             raise Unavailable(f"{subject}: {type(err).__name__}") from err
+        finally:
+            asking.cancel()
         return msg.data
+
+    def denied(self, subject: str, kind: str = "Publish") -> bool:
+        """Whether the broker refused this connection `kind` (Publish, Subscription) on
+        `subject`."""
+        # nats-py lowercases the server's whole notice, the subject included
+        wanted = f'{kind} to "{subject}"'.lower()
+        return any(wanted in d.lower() for d in self.denials)
 
     async def add_service(
         self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],

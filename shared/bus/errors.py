@@ -23,3 +23,11 @@ class ConnectionClosed(BusError):
 
 class StoreInUse(ServerFailed):
     """Another nats-server runs, or may run, on the same data folder."""
+
+
+class SignInRefused(BusError):
+    """NATS refused these credentials (wrong password, reserved name, too many failures)."""
+
+
+class Forbidden(BusError):
+    """The broker refused this connection a publish or a subscription (its permissions)."""

