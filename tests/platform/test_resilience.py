@@ -102,7 +102,9 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
                 w.wait(15)
 
 
-async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(tmp_path):
+async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(
+    tmp_path, secure_server,
+):
     server = EmbeddedServer(tmp_path / "nats").start()
     port = server.port
     bus = await Bus.connect(server.url, load_settings(), name="test-client", wait=10)
@@ -141,7 +143,9 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(tmp_path
         server.stop()
 
 
-async def test_a_worker_started_before_nats_waits_for_it_then_serves(tmp_path):
+async def test_a_worker_started_before_nats_waits_for_it_then_serves(
+    tmp_path, secure_server,
+):
     from shared.bus.server import free_port
 
     port = free_port()

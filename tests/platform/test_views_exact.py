@@ -59,9 +59,12 @@ async def create_tables(client: Client, count: int, players: int = 2) -> list[st
 # --- defect 1: a failed view write is retried -----------------------------------------------
 
 
-async def test_a_view_write_failing_under_a_killed_server_is_retried(tmp_path):
+async def test_a_view_write_failing_under_a_killed_server_is_retried(
+    tmp_path, secure_server,
+):
     """The nats-server is killed (and started again) at the moment the projector writes a
-    view: that write fails for real; the projector must store it later, not drop it."""
+    view: that write fails for real; the projector must store it later, not drop it. (A
+    server of its own, with the session's secrets: everything here signs in as admin.)"""
     server = EmbeddedServer(tmp_path / "nats").start()
     bus = await Bus.connect(server.url, load_settings(), name="test-client", wait=10)
     await bus.ensure_streams()
