@@ -34,6 +34,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cache_size: int = 2048
     # Times a worker re-decides a command that lost a race before answering `conflict`.
     max_retries: int = 8
+    # The cost of a new password hash (argon2id; RFC 9106's low-memory profile by default):
+    # memory in KiB and passes. A stored hash keeps its own, so a change applies to new ones.
+    password_hash_memory_kib: int = 65536
+    password_hash_passes: int = 3
     # Open tables nobody started are ended this many seconds after their creation.
     open_table_ttl: float = 6 * 3600.0
     # "json", "console", or "" for console on a terminal and JSON otherwise.
@@ -62,6 +66,8 @@ _ENV = {
     "cache_size": "TABLETOP_CACHE_SIZE",
     "max_retries": "TABLETOP_MAX_RETRIES",
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
+    "password_hash_memory_kib": "TABLETOP_PASSWORD_HASH_MEMORY_KIB",
+    "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
 }

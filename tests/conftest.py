@@ -31,6 +31,10 @@ _SCRATCH = Path(tempfile.mkdtemp(prefix="tabletop-tests-"))
 atexit.register(shutil.rmtree, _SCRATCH, True)
 os.environ.setdefault("TABLETOP_CREDENTIALS", str(_SCRATCH / "credentials"))
 os.environ["XDG_CONFIG_HOME"] = str(_SCRATCH / "config")
+# The tests sign players in by the thousand: a cheap password hash (still argon2id; the cost
+# of `tabletop up` by default is RFC 9106's, about 160 ms a sign-in here).
+os.environ.setdefault("TABLETOP_PASSWORD_HASH_MEMORY_KIB", "1024")
+os.environ.setdefault("TABLETOP_PASSWORD_HASH_PASSES", "1")
 
 from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402

@@ -7,6 +7,7 @@ import asyncio
 
 import nkeys
 import structlog
+from argon2 import PasswordHasher
 
 from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
@@ -86,7 +87,9 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Call
     """Answer the server's authorization requests until `stop` is set. `bus` is connected as
     the `auth` user of the AUTH account, where the accounts bucket lives."""
     store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
-    callout = Callout(Accounts(store), issuer_seed)
+    hasher = PasswordHasher(memory_cost=bus.settings.password_hash_memory_kib,
+                            time_cost=bus.settings.password_hash_passes)
+    callout = Callout(Accounts(store, hasher=hasher), issuer_seed)
     sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
     log.info("auth_ready")
     try:

@@ -20,7 +20,7 @@ import pytest
 import structlog
 
 from services import cli
-from tests.conftest import TABLETOP
+from tests.conftest import SERVICE_ENV, TABLETOP
 from tests.test_cli import Up
 
 # Small tables, so that each game ends in a few dozen moves.
@@ -44,6 +44,10 @@ def up(tmp_path_factory):
 def tabletop(monkeypatch, up, *args: str) -> tuple[int, str]:
     """`tabletop ARGS` run by the CLI's `main`, its printed text captured."""
     monkeypatch.setenv("NATS_URL", up.url)
+    # a person at a terminal: each player signs in with a password (registered the first time)
+    monkeypatch.setenv("TABLETOP_PASSWORD", up.env["TABLETOP_PASSWORD"])
+    for name in SERVICE_ENV:
+        monkeypatch.delenv(name, raising=False)
     out = io.StringIO()
     logging = structlog.get_config()  # the CLI sets its own; other tests capture info lines
     try:
