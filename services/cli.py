@@ -451,12 +451,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         for name, replicas in services.items():
             counts: dict[str, int] = {}
             for replica in replicas:
-                for endpoint in replica.get("endpoints") or ():
+                endpoints = replica.get("endpoints") or []
+                for endpoint in endpoints:
                     counts["requests"] = counts.get("requests", 0) + endpoint.get("num_requests", 0)
                     counts["errors"] = counts.get("errors", 0) + endpoint.get("num_errors", 0)
-                    for key, value in (endpoint.get("data") or {}).items():
-                        if isinstance(value, int):
-                            counts[key] = counts.get(key, 0) + value
+                # a replica's own counts: every endpoint of it carries the same
+                for key, value in ((endpoints[0].get("data") or {}) if endpoints else {}).items():
+                    if isinstance(value, int):
+                        counts[key] = counts.get(key, 0) + value
             shown = ", ".join(f"{k} {v}" for k, v in counts.items())
             print(f"{name:<36} {len(replicas)} replica(s)  {shown}")
         behind = {p: v for p, v in lag.items() if v is not None}
