@@ -91,13 +91,14 @@ def print_row(row: Row) -> None:
 
 
 def print_summary(rows: list[Row]) -> None:
-    print("\nfault                                      acked   lost  doubled  forked  "
-          "views≠fold (keys/tables)  settled in")
+    print("\nfault                                      acked   lost  misplaced  doubled  forked"
+          "  views≠fold keys/tables  settled in  tables given up")
     for row in rows:
         log = row.log
         views = f"{len(row.views.different)}/{len(row.views.tables)}"
-        print(f"{row.fault:<42} {log.acknowledged:>6} {log.lost + log.misplaced:>6} "
-              f"{log.doubled:>8} {log.forked:>7}  {views:>24}  {row.settle_s:>8.1f} s")
+        print(f"{row.fault:<42} {log.acknowledged:>6} {log.lost:>6} {log.misplaced:>10} "
+              f"{log.doubled:>8} {log.forked:>7}  {views:>22}  {row.settle_s:>8.1f} s"
+              f"  {sum(row.failures.values()):>15}")
 
 
 async def chaos(args: argparse.Namespace, root: Path) -> list[Row]:

@@ -30,5 +30,7 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
         assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0)
         views = await settled_views(rig.bus, log, timeout=60)
         assert views.keys >= 2 * len(log)  # a seat and the spectator at least
-        assert views.different == [], f"{len(views.different)} keys on {len(views.tables)} tables"
+        assert views.different == [], (
+            f"{len(views.different)} keys on {len(views.tables)} tables differ from the log, e.g. "
+            + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3]))
 
