@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+import nats.js.errors
 
 from services.client import Client, new_id
 from shared.bus.connection import Bus
+from shared.bus.event_store import TRANSIENT
 from shared.games import games
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, ViewReply, normalize
@@ -82,6 +84,7 @@ class Logged:
     seq: int
     version: int
     command_id: str
+    player: str
     data: bytes
 
 
@@ -91,8 +94,8 @@ async def read_log(bus: Bus) -> dict[TableKey, list[Logged]]:
     tables: dict[TableKey, list[Logged]] = defaultdict(list)
     async for message in bus.events.iterate(">"):
         header = _header.decode(message.data)
-        tables[(header.game, header.table)].append(
-            Logged(message.seq, header.version, header.command_id, message.data))
+        tables[(header.game, header.table)].append(Logged(
+            message.seq, header.version, header.command_id, header.player, message.data))
     return dict(tables)
 
 
@@ -252,18 +255,73 @@ def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -
     return figures
 
 
+def keys_to_read(log: dict[TableKey, list[Logged]]) -> set[str]:
+    """Every key a table's views may have: a view for each player who ever sent an accepted
+    command (seats are only taken by their own player), the spectator's, the lobby entry."""
+    keys = set()
+    for (game, table), messages in log.items():
+        for viewer in {m.player for m in messages} | {subjects.SPECTATOR}:
+            keys.add(subjects.view_key(game, table, viewer))
+        keys.add(subjects.lobby_key(game, table))
+    return keys
+
+
+async def listed_keys(bus: Bus) -> set[str]:
+    """The bucket's keys as a watcher lists them. Only to find keys the log does not explain:
+    while a node is down, nats-py's watcher may report an empty bucket."""
+    watcher = await (await bus.views()).watch(
+        ">", ignore_deletes=True, meta_only=True, inactive_threshold=10)
+    keys = set()
+    try:
+        async for entry in watcher:
+            if entry is None:  # the end of the present keys
+                break
+            keys.add(entry.key)
+    finally:
+        await watcher.stop()
+    return keys
+
+
+async def read_views(bus: Bus, keys: set[str], *, concurrency: int = 64) -> dict[str, bytes]:
+    """The value of each key as the bucket's stream leader has it (a direct get may be
+    answered by a replica that is behind); deleted and absent keys are left out."""
+    stream = f"KV_{subjects.VIEWS_BUCKET}"
+    limit = asyncio.Semaphore(concurrency)
+    found: dict[str, bytes] = {}
+
+    async def read(key: str) -> None:
+        async with limit:
+            try:
+                msg = await bus.js.get_last_msg(stream, f"$KV.{subjects.VIEWS_BUCKET}.{key}")
+            except nats.js.errors.NotFoundError:
+                return
+        if (msg.headers or {}).get("KV-Operation") in ("DEL", "PURGE"):
+            return
+        found[key] = msg.data or b""
+
+    await asyncio.gather(*(read(key) for key in keys))
+    return found
+
+
 async def views_against_log(bus: Bus, log: dict[TableKey, list[Logged]]) -> ViewFigures:
-    return compare_views(log, await bus.view_entries(">"))
+    keys = keys_to_read(log) | await listed_keys(bus)
+    return compare_views(log, await read_views(bus, keys))
 
 
 async def settled_views(
-    bus: Bus, log: dict[TableKey, list[Logged]], *, timeout: float, poll: float = 0.5,
+    bus: Bus, log: dict[TableKey, list[Logged]], *, timeout: float, poll: float = 1.0,
 ) -> ViewFigures:
     """The comparison once every view equals the fold, or the last one at the deadline
     (a projector still catching up gets until then)."""
     deadline = time.monotonic() + timeout
     while True:
-        figures = await views_against_log(bus, log)
+        try:
+            figures = await views_against_log(bus, log)
+        except TRANSIENT:  # a node restarting: read again
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(poll)
+            continue
         if not figures.different or time.monotonic() > deadline:
             return figures
         await asyncio.sleep(poll)

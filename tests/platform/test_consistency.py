@@ -14,6 +14,7 @@ from shared.messages.envelopes import EventBatch, encoder
 from shared.messages.folding import decode_batch, empty
 from tests.consistency import (
     Acknowledged, Logged, check_log, compare_views, expected_lobby, expected_view, fold_versions,
+    keys_to_read,
 )
 
 HIGHCARD = get("highcard")
@@ -29,7 +30,7 @@ def played(table: str, commands) -> list[Logged]:
             game="highcard", table=table, version=i, command_id=f"{table}-c{i}", player=player,
             at="2026-01-01T00:00:00.000Z", events=events))
         folded = folded.then(HIGHCARD, i, decode_batch(HIGHCARD, data))
-        log.append(Logged(i, i, f"{table}-c{i}", data))
+        log.append(Logged(i, i, f"{table}-c{i}", player, data))
     return log
 
 
@@ -77,6 +78,7 @@ def test_views_equal_to_the_fold_pass_and_every_kind_of_difference_is_found():
     bucket = {**bucket_as_projected("t1", log[("highcard", "t1")]),
               **bucket_as_projected("t2", log[("highcard", "t2")])}
     assert "view.highcard.t1.cat" in bucket  # a left player's view stays
+    assert set(bucket) <= keys_to_read(log)  # the keys read from the bucket include them all
     figures = compare_views(log, bucket)
     assert figures.different == []
     assert figures.keys == len(bucket)
