@@ -192,8 +192,11 @@ class Fuzzer:
             return None
         return self.command_shot("valid: start", table, table.creator, {"type": "start"})
 
-    async def seat_to_act(self, table: FuzzTable) -> tuple[str, dict[str, Any], int] | None:
-        """A player to act, the move its game's bot picks from its view, and the version."""
+    async def seat_to_act(
+        self, table: FuzzTable,
+    ) -> tuple[str, dict[str, Any], int, list[str]] | None:
+        """A player to act, the move its game's bot picks from its view, the version, and every
+        player to act."""
         spectator = await self.view(table, subjects.SPECTATOR)
         if spectator is None:
             return None
@@ -211,7 +214,7 @@ class Fuzzer:
                 or not seat["view"]["legal"]):
             return None
         command = games()[table.game].game.bot(seat["view"], self.rng)
-        return player, command, seat["version"]
+        return player, command, seat["version"], to_act
 
     async def view(self, table: FuzzTable, viewer: str) -> dict[str, Any] | None:
         try:
@@ -232,7 +235,7 @@ class Fuzzer:
             table.in_flight -= 1
         if not found:
             return None
-        player, command, version = found
+        player, command, version, _ = found
         return self.command_shot("valid: move", table, player, {**command, "expect": version})
 
     # --- refused --------------------------------------------------------------------------
@@ -242,10 +245,12 @@ class Fuzzer:
         found = table and await self.seat_to_act(table)
         if not found:
             return None
-        player, command, _ = found
-        others = [p for p in table.players if p != player]
-        return self.command_shot("refused: out of turn", table,
-                                 self.rng.choice(others) if others else self.player(), command)
+        _, command, _, to_act = found
+        waiting = [p for p in table.players if p not in to_act]
+        if not waiting:
+            return None
+        # a move legal for a player to act, sent by a seated player who is not to act
+        return self.command_shot("refused: out of turn", table, self.rng.choice(waiting), command)
 
     async def stale_expect(self) -> Shot | None:
         table = self.some_table()
@@ -444,9 +449,10 @@ async def fuzz(args: argparse.Namespace, root: Path) -> None:
                 code, reply = await send(bus, shot, args.timeout)
                 histogram[(shot.kind, code)] += 1
                 fuzzer.answered(shot, reply, acknowledged)
-                done = args.commands - remaining[0]
+                done = histogram.total()
                 if done % 10_000 == 0:
-                    print(f"  {done} sent, {time.monotonic() - started:.0f} s", flush=True)
+                    print(f"  {done} answered or given up, {time.monotonic() - started:.0f} s",
+                          flush=True)
 
         await asyncio.gather(*(sender() for _ in range(args.concurrency)))
         elapsed = time.monotonic() - started
