@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ os.environ["TABLETOP_GAMES"] = ",".join(
 from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
+from tests.processes import TABLETOP, cli_env  # noqa: E402, F401 - the tests' `tabletop` subprocesses
 
 
 def _docker_answers() -> bool:
@@ -57,20 +57,6 @@ async def bus(nats_url: str) -> AsyncIterator[Bus]:
     await bus.ensure_streams()
     yield bus
     await bus.close()
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The environment for running `tabletop` as a subprocess of the tests."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
-    env.setdefault("TABLETOP_LOG_FORMAT", "json")
-    env.update(extra)
-    return env
-
-
-# The installed console command, as a user runs it (the module when not installed).
-_SCRIPT = Path(sys.executable).parent / "tabletop"
-TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
 
 
 def assert_replay_equals_live(

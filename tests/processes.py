@@ -19,8 +19,18 @@ from pathlib import Path
 from shared.bus.connection import Bus
 
 ROOT = Path(__file__).resolve().parent.parent
+# The installed console command, as a user runs it (the module when not installed).
 _SCRIPT = Path(sys.executable).parent / "tabletop"
 TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment for running `tabletop` as a subprocess of the tests and benches."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env.setdefault("TABLETOP_LOG_FORMAT", "json")
+    env.update(extra)
+    return env
 
 
 def service_name(args: tuple[str, ...]) -> str:
@@ -44,11 +54,7 @@ class Services:
     """Service processes started with one environment, their logs under `log_dir`."""
 
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
-        self.env = {**os.environ, **env}
-        self.env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(ROOT), self.env.get("PYTHONPATH", "")]))
-        self.env.setdefault("TABLETOP_LOG_FORMAT", "json")
-        self.env.setdefault("TABLETOP_LOG_LEVEL", "warning")
+        self.env = cli_env(**{"TABLETOP_LOG_LEVEL": "warning", **env})
         self.log_dir = log_dir
         self.running: dict[str, ServiceProcess] = {}
         self._started = 0
