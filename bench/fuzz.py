@@ -1,5 +1,7 @@
 """Fuzzing over the wire: commands of every kind sent to the services as `tabletop up` runs
-them (an embedded nats-server; here every service its own process, to see each one's memory),
+them (one nats-server from the wheel, with JetStream syncing every write and the default 1 MB
+message limit, without authentication so that any subject can be tried; here every service
+its own process, to see each one's memory),
 across every game: valid moves, refused ones (out of turn, stale, reused ids, unknown tables)
 and malformed ones (not JSON, deep nesting, huge strings, wrong types, unknown types, bad ids
 in the subject or the body).
@@ -35,11 +37,11 @@ os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 import nats.errors  # noqa: E402
 
 from shared.bus.connection import Bus  # noqa: E402
-from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.games import games  # noqa: E402
 from shared.logs import configure_logging  # noqa: E402
 from shared.messages import subjects  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
+from tests.cluster import Cluster  # noqa: E402
 from tests.consistency import Acknowledged, check_log, read_log, settled_views  # noqa: E402
 from tests.processes import Services, rss_kib  # noqa: E402
 
@@ -419,19 +421,21 @@ def memory(processes: dict[str, int]) -> dict[str, int | None]:
 
 
 async def fuzz(args: argparse.Namespace, root: Path) -> None:
-    server = EmbeddedServer(root / "nats").start()
-    services = Services({"NATS_URL": server.url, "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"]},
+    server = Cluster(root / "nats", size=1)
+    await asyncio.to_thread(server.start)
+    services = Services({**server.env(), "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"]},
                         root / "logs")
     bus = None
     try:
-        bus = await Bus.connect(server.url, load_settings(), name="fuzz-client", wait=10)
+        bus = await Bus.connect(server.urls, load_settings(replicas=1), name="fuzz-client",
+                                wait=10)
         await bus.ensure_streams()
         for game in games():
             services.start("worker", game)
         services.start("table-projector")
         services.start("history-projector")
         await services.wait_serving(bus)
-        processes = {"nats-server": server.process.pid,  # type: ignore[union-attr]
+        processes = {"nats-server": server.nodes["n1"].process.pid,  # type: ignore[union-attr]
                      **{s.label: s.pid for s in services.running.values()},
                      "fuzz (this client)": os.getpid()}
         before = memory(processes)
@@ -468,8 +472,8 @@ async def fuzz(args: argparse.Namespace, root: Path) -> None:
     finally:
         if bus is not None:
             await bus.close()
-        services.stop_all()
-        server.stop()
+        await asyncio.to_thread(services.stop_all)
+        await asyncio.to_thread(server.stop)
 
 
 def print_report(args, elapsed, histogram, figures, views, processes, before, after_load,

@@ -48,14 +48,16 @@ class Node:
         route_list = ", ".join(f'"{r}"' for r in routes)
         # sync_interval always: a write acknowledged by a quorum is on the disks of that quorum,
         # so killing any one node (even all of them) loses nothing acknowledged
+        cluster = (
+            f"cluster {{\n  name: {CLUSTER_NAME}\n  listen: {HOST}:{self.route_port}\n"
+            f"  routes: [{route_list}]\n}}\n"
+        ) if len(routes) > 1 else ""  # one node: a plain server
         return (
             f"server_name: {self.name}\n"
             f"listen: {HOST}:{self.client_port}\n"
             f"http: {HOST}:{self.monitor_port}\n"
             f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: always\n}}\n'
-            f"cluster {{\n  name: {CLUSTER_NAME}\n  listen: {HOST}:{self.route_port}\n"
-            f"  routes: [{route_list}]\n}}\n"
-        )
+        ) + cluster
 
     def monitor(self, path: str, timeout: float = 1.0) -> tuple[int, Any]:
         """GET a monitoring endpoint: (HTTP status, decoded JSON body); (0, None) if down."""
@@ -86,7 +88,8 @@ class FailOver:
 
 
 class Cluster:
-    """Three nodes, `n1`..`n3`; `urls` is the NATS_URL services connect with."""
+    """Three nodes, `n1`..`n3` (or `size` nodes; one is a plain server); `urls` is the NATS_URL
+    services connect with."""
 
     def __init__(self, data_dir: str | Path | None = None, size: int = 3) -> None:
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="tabletop-cluster-")
@@ -100,8 +103,11 @@ class Cluster:
         return ",".join(node.url for node in self.nodes.values())
 
     def env(self) -> dict[str, str]:
-        """What a service needs to use this cluster, R3 stream and bucket included."""
-        return {"NATS_URL": self.urls, "TABLETOP_REPLICAS": str(len(self.nodes))}
+        """What a service needs to use this cluster, R3 stream and bucket included. The nodes
+        require no authentication: the user and password given are ignored by them, and let a
+        service that insists on signing in start all the same."""
+        return {"NATS_URL": self.urls, "TABLETOP_REPLICAS": str(len(self.nodes)),
+                "NATS_USER": "tabletop", "NATS_PASSWORD": "not-checked"}
 
     # --- processes --------------------------------------------------------------------------
 
@@ -167,7 +173,7 @@ class Cluster:
 
     def wait_ready(self, names: list[str] | None = None, timeout: float = 60.0) -> None:
         """Until each named node (all by default) says healthy, JetStream included, and
-        knows the meta leader."""
+        knows the meta leader (in a cluster)."""
         deadline = time.monotonic() + timeout
         waiting = list(names or self.nodes)
         while waiting:
@@ -176,7 +182,8 @@ class Cluster:
                 raise ServerFailed(f"{node.name} exited with {node.process.returncode}; "
                                    f"see {node.data_dir / 'nats-server.log'}")
             status, _ = node.monitor("/healthz")
-            if status == 200 and self.meta_leader(node.name):
+            # a single node has no meta group: healthy is ready
+            if status == 200 and (len(self.nodes) == 1 or self.meta_leader(node.name)):
                 waiting.pop(0)
                 continue
             if time.monotonic() > deadline:
