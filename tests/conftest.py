@@ -10,7 +10,6 @@ import atexit
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -41,6 +40,7 @@ from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
 from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
 from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
+from tests.processes import TABLETOP, cli_env  # noqa: E402, F401 - the tests' `tabletop` subprocesses
 
 # Names of the environment that make a process a service or an operator.
 SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
@@ -114,20 +114,6 @@ async def bus(nats_url: str) -> AsyncIterator[Bus]:
     await bus.ensure_streams()
     yield bus
     await bus.close()
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The environment for running `tabletop` as a subprocess of the tests."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
-    env.setdefault("TABLETOP_LOG_FORMAT", "json")
-    env.update(extra)
-    return env
-
-
-# The installed console command, as a user runs it (the module when not installed).
-_SCRIPT = Path(sys.executable).parent / "tabletop"
-TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
 
 
 def assert_replay_equals_live(

@@ -1,0 +1,327 @@
+"""What a load under faults is judged by: every acknowledged command in the log once, every
+table's log a single line of versions, and every view in the bucket equal to a fold of the log.
+
+The expected views are computed with the project's own fold (`shared/messages/folding.py`) and
+the games' `player_view`, wrapped in the reply the table projector stores, and compared as
+decoded JSON: equal bodies, whatever the key order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import nats.js.errors
+
+from services.client import Client, new_id
+from shared.bus.connection import Bus
+from shared.bus.event_store import TRANSIENT
+from shared.games import games
+from shared.messages import subjects
+from shared.messages.envelopes import EventBatch, ViewReply, normalize
+from shared.messages.folding import CorruptLog, Folded, decode_batch, empty
+
+TableKey = tuple[str, str]  # (game, table)
+_header = msgspec.json.Decoder(EventBatch[msgspec.Raw])
+
+
+class Acknowledged:
+    """The commands the service said yes to: (game, table) -> {command id: version}."""
+
+    def __init__(self) -> None:
+        self.commands: dict[TableKey, dict[str, int]] = defaultdict(dict)
+        self.count = 0  # acknowledgements, a retried command counted each time it was said yes
+        self._changed = asyncio.Event()
+
+    def record(self, game: str, table: str, command_id: str, version: int) -> None:
+        self.commands[(game, table)][command_id] = version
+        self.count += 1
+        self._changed.set()
+
+    @property
+    def distinct(self) -> int:
+        return sum(len(ids) for ids in self.commands.values())
+
+    async def wait_for(self, count: int, timeout: float) -> None:
+        """Until `count` acknowledgements in all were received (the load is moving)."""
+        deadline = time.monotonic() + timeout
+        while self.count < count:
+            self._changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{self.count} commands acknowledged, not {count}")
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except TimeoutError:
+                pass
+
+
+class RecordingClient(Client):
+    """A client that notes every acknowledged command (and the version it was given)."""
+
+    def __init__(self, bus: Bus, acknowledged: Acknowledged, **options: Any) -> None:
+        super().__init__(bus, **options)
+        self.acknowledged = acknowledged
+
+    async def command(
+        self, game: str, table: str, player: str, command: dict[str, Any],
+    ) -> dict[str, Any]:
+        command = {"id": new_id(), **command}
+        reply = await super().command(game, table, player, command)
+        if isinstance(reply, dict) and reply.get("ok"):
+            self.acknowledged.record(game, table, command["id"], reply["version"])
+        return reply
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One log message as these checks need it."""
+
+    seq: int
+    version: int
+    command_id: str
+    player: str
+    data: bytes
+
+
+async def read_log(bus: Bus) -> dict[TableKey, list[Logged]]:
+    """Every message of the event stream, by table, in stream order (whatever subjects the
+    stream files them under)."""
+    tables: dict[TableKey, list[Logged]] = defaultdict(list)
+    async for message in bus.events.iterate(">"):
+        header = _header.decode(message.data)
+        tables[(header.game, header.table)].append(Logged(
+            message.seq, header.version, header.command_id, header.player, message.data))
+    return dict(tables)
+
+
+@dataclass(frozen=True, slots=True)
+class LogFigures:
+    acknowledged: int  # distinct acknowledged commands
+    lost: int  # acknowledged, not in the log
+    misplaced: int  # in the log at another version than the one acknowledged
+    doubled: int  # extra copies of a command id in a table's log
+    forked: int  # tables whose versions are not 1, 2, 3, ... (a gap or a version twice)
+    messages: int  # in the log, over every table
+
+
+def check_log(log: dict[TableKey, list[Logged]], acknowledged: Acknowledged) -> LogFigures:
+    lost = misplaced = doubled = forked = 0
+    for messages in log.values():
+        if [m.version for m in messages] != list(range(1, len(messages) + 1)):
+            forked += 1
+        ids = [m.command_id for m in messages]
+        doubled += len(ids) - len(set(ids))
+    for key, commands in acknowledged.commands.items():
+        version_of = {m.command_id: m.version for m in log.get(key, [])}
+        for command_id, version in commands.items():
+            if command_id not in version_of:
+                lost += 1
+            elif version_of[command_id] != version:
+                misplaced += 1
+    return LogFigures(
+        acknowledged=acknowledged.distinct, lost=lost, misplaced=misplaced, doubled=doubled,
+        forked=forked, messages=sum(len(m) for m in log.values()),
+    )
+
+
+def fold_versions(game: str, messages: list[Logged]) -> list[Folded]:
+    """The table after each of its messages (index 0: version 1). CorruptLog on a fork."""
+    decider = games()[game]
+    folded, versions = empty(decider), []
+    for message in messages:
+        folded = folded.then(decider, message.seq, decode_batch(decider, message.data))
+        versions.append(folded)
+    return versions
+
+
+def expected_view(game: str, folded: Folded, viewer: str) -> Any:
+    """The body the table projector stores for `viewer` at this version, decoded."""
+    decider = games()[game]
+    seat = None if viewer == subjects.SPECTATOR else viewer
+    return normalize(ViewReply(version=folded.version, view=decider.player_view(folded.state, seat)))
+
+
+def expected_lobby(game: str, table: str, folded: Folded) -> Any:
+    """What the table's lobby entry holds (it may hold more), or None when the lobby must not
+    list it."""
+    if folded.state.status not in ("open", "running"):
+        return None
+    decider = games()[game]
+    return normalize({"table": table, "version": folded.version, **decider.lobby_entry(folded.state)})
+
+
+def _split_key(key: str) -> tuple[str, str, str, str | None] | None:
+    """`view.<game>.<table>.<viewer>` or `lobby.<game>.<table>` as (kind, game, table, viewer)."""
+    parts = key.split(".")
+    if parts[0] == "view" and len(parts) == 4:
+        return "view", parts[1], parts[2], parts[3]
+    if parts[0] == "lobby" and len(parts) == 3:
+        return "lobby", parts[1], parts[2], None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewDifference:
+    key: str
+    why: str
+
+
+@dataclass
+class ViewFigures:
+    keys: int = 0  # keys compared (view and lobby keys in the bucket, plus the missing ones)
+    different: list[ViewDifference] = field(default_factory=list)
+
+    @property
+    def tables(self) -> set[TableKey]:
+        found = set()
+        for d in self.different:
+            split = _split_key(d.key)
+            if split:
+                found.add((split[1], split[2]))
+        return found
+
+
+def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -> ViewFigures:
+    """Every view and lobby key against the fold of its table's log.
+
+    A seated player's and the spectator's view must be the newest version's. A player who
+    left keeps the view of some version at which it was seated (the projector writes only the
+    seated): that view must be exactly the fold at the version it says.
+    """
+    figures = ViewFigures()
+    differ = figures.different.append
+    keys_of: dict[TableKey, dict[str, bytes]] = defaultdict(dict)
+    for key, value in bucket.items():
+        split = _split_key(key)
+        if split is None:
+            continue
+        kind, game, table, viewer = split
+        keys_of[(game, table)][key] = value
+    for (game, table), messages in log.items():
+        if game not in games():
+            continue
+        stored = keys_of.pop((game, table), {})
+        try:
+            versions = fold_versions(game, messages)
+        except CorruptLog as err:
+            differ(ViewDifference(subjects.view_key(game, table, "*"), f"log does not fold: {err}"))
+            continue
+        newest = versions[-1]
+        current = {subjects.view_key(game, table, v): v
+                   for v in (*newest.state.players, subjects.SPECTATOR)}
+        for key, viewer in current.items():
+            figures.keys += 1
+            if key not in stored:
+                differ(ViewDifference(key, f"missing (log at v{newest.version})"))
+                continue
+            body = msgspec.json.decode(stored[key])
+            if body != expected_view(game, newest, viewer):
+                differ(ViewDifference(
+                    key, f"holds v{body.get('version')}, log at v{newest.version}"))
+        for key, value in stored.items():
+            kind, _, _, viewer = _split_key(key)  # type: ignore[misc]
+            if key in current:
+                continue
+            figures.keys += 1
+            body = msgspec.json.decode(value)
+            if kind == "lobby":
+                expected = expected_lobby(game, table, newest)
+                if expected is None or not isinstance(body, dict) or any(
+                        body.get(name) != value for name, value in expected.items()):
+                    differ(ViewDifference(key, f"lobby entry at v{body.get('version')}, log at "
+                                               f"v{newest.version} ({newest.state.status})"))
+                continue
+            version = body.get("version") if isinstance(body, dict) else None
+            if not isinstance(version, int) or not 1 <= version < newest.version:
+                differ(ViewDifference(key, f"a left player's view at v{version}, log at "
+                                           f"v{newest.version}"))
+            elif (viewer not in versions[version - 1].state.players
+                  or body != expected_view(game, versions[version - 1], viewer)):
+                differ(ViewDifference(key, f"a left player's view differs from the fold at "
+                                           f"v{version}"))
+        lobby_key = subjects.lobby_key(game, table)
+        if lobby_key not in stored and expected_lobby(game, table, newest) is not None:
+            figures.keys += 1
+            differ(ViewDifference(lobby_key, f"missing from the lobby ({newest.state.status})"))
+    for table_keys in keys_of.values():  # views of tables the log does not have
+        for key in table_keys:
+            figures.keys += 1
+            differ(ViewDifference(key, "no such table in the log"))
+    return figures
+
+
+def keys_to_read(log: dict[TableKey, list[Logged]]) -> set[str]:
+    """Every key a table's views may have: a view for each player who ever sent an accepted
+    command (seats are only taken by their own player), the spectator's, the lobby entry."""
+    keys = set()
+    for (game, table), messages in log.items():
+        for viewer in {m.player for m in messages} | {subjects.SPECTATOR}:
+            keys.add(subjects.view_key(game, table, viewer))
+        keys.add(subjects.lobby_key(game, table))
+    return keys
+
+
+async def listed_keys(bus: Bus) -> set[str]:
+    """The bucket's keys as a watcher lists them. Only to find keys the log does not explain:
+    while a node is down, nats-py's watcher may report an empty bucket."""
+    watcher = await (await bus.views()).watch(
+        ">", ignore_deletes=True, meta_only=True, inactive_threshold=10)
+    keys = set()
+    try:
+        async for entry in watcher:
+            if entry is None:  # the end of the present keys
+                break
+            keys.add(entry.key)
+    finally:
+        await watcher.stop()
+    return keys
+
+
+async def read_views(bus: Bus, keys: set[str], *, concurrency: int = 64) -> dict[str, bytes]:
+    """The value of each key as the bucket's stream leader has it (a direct get may be
+    answered by a replica that is behind); deleted and absent keys are left out."""
+    stream = f"KV_{subjects.VIEWS_BUCKET}"
+    limit = asyncio.Semaphore(concurrency)
+    found: dict[str, bytes] = {}
+
+    async def read(key: str) -> None:
+        async with limit:
+            try:
+                msg = await bus.js.get_last_msg(stream, f"$KV.{subjects.VIEWS_BUCKET}.{key}")
+            except nats.js.errors.NotFoundError:
+                return
+        if (msg.headers or {}).get("KV-Operation") in ("DEL", "PURGE"):
+            return
+        found[key] = msg.data or b""
+
+    await asyncio.gather(*(read(key) for key in keys))
+    return found
+
+
+async def views_against_log(bus: Bus, log: dict[TableKey, list[Logged]]) -> ViewFigures:
+    keys = keys_to_read(log) | await listed_keys(bus)
+    return compare_views(log, await read_views(bus, keys))
+
+
+async def settled_views(
+    bus: Bus, log: dict[TableKey, list[Logged]], *, timeout: float, poll: float = 1.0,
+) -> ViewFigures:
+    """The comparison once every view equals the fold, or the last one at the deadline
+    (a projector still catching up gets until then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            figures = await views_against_log(bus, log)
+        except TRANSIENT:  # a node restarting: read again
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(poll)
+            continue
+        if not figures.different or time.monotonic() > deadline:
+            return figures
+        await asyncio.sleep(poll)

@@ -1,0 +1,145 @@
+"""The services as separate `tabletop ...` processes, so a fault can be a SIGKILL.
+
+A process counts as serving once it answers the NATS micro-service ping of its service name
+(`$SRV.PING.<name>`), which each service registers only when its subscriptions are in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from shared.bus.connection import Bus
+
+ROOT = Path(__file__).resolve().parent.parent
+# The installed console command, as a user runs it (the module when not installed).
+_SCRIPT = Path(sys.executable).parent / "tabletop"
+TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment for running `tabletop` as a subprocess of the tests and benches."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env.setdefault("TABLETOP_LOG_FORMAT", "json")
+    env.update(extra)
+    return env
+
+
+def service_name(args: tuple[str, ...]) -> str:
+    """The micro-service name a `tabletop` command registers (`worker dozito` ->
+    `tabletop-worker-dozito`)."""
+    return "tabletop-" + "-".join(args).replace("_", "-")
+
+
+@dataclass
+class ServiceProcess:
+    label: str  # unique here, e.g. "worker-highcard#2"
+    args: tuple[str, ...]  # after `tabletop`
+    process: subprocess.Popen[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+class Services:
+    """Service processes started with one environment, their logs under `log_dir`."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        self.env = cli_env(**{"TABLETOP_LOG_LEVEL": "warning", **env})
+        self.log_dir = log_dir
+        self.running: dict[str, ServiceProcess] = {}
+        self._started = 0
+
+    def start(self, *args: str) -> ServiceProcess:
+        """One more process of `tabletop <args>`; its label is unique among those started."""
+        self._started += 1
+        label = f"{'-'.join(args)}#{self._started}"
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log_dir / f"{label}.log", "ab") as log:
+            process = subprocess.Popen(
+                [*TABLETOP, *args], env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        self.running[label] = ServiceProcess(label, tuple(args), process)
+        return self.running[label]
+
+    def of(self, *args: str) -> list[ServiceProcess]:
+        return [s for s in self.running.values() if s.args == args]
+
+    def kill(self, label: str) -> ServiceProcess:
+        """SIGKILL: no drain, no goodbye."""
+        service = self.running.pop(label)
+        service.process.send_signal(signal.SIGKILL)
+        service.process.wait()
+        return service
+
+    def stop_all(self, timeout: float = 15.0) -> None:
+        for service in self.running.values():
+            if service.process.poll() is None:
+                service.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for service in self.running.values():
+            try:
+                service.process.wait(max(deadline - time.monotonic(), 0.1))
+            except subprocess.TimeoutExpired:
+                service.process.kill()
+                service.process.wait()
+        self.running.clear()
+
+    async def wait_serving(self, bus: Bus, timeout: float = 60.0) -> None:
+        """Until every service has as many instances answering its ping as processes run."""
+        expected: dict[str, int] = {}
+        for service in self.running.values():
+            name = service_name(service.args)
+            expected[name] = expected.get(name, 0) + 1
+        deadline = time.monotonic() + timeout
+        for name, count in expected.items():
+            while (found := await instances(bus, name)) < count:
+                dead = [s.label for s in self.running.values() if s.process.poll() is not None]
+                if dead:
+                    raise RuntimeError(f"{', '.join(dead)} exited; see {self.log_dir}")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{found} of {count} {name} answer after {timeout}s")
+                await asyncio.sleep(0.2)
+
+
+async def instances(bus: Bus, name: str, wait: float = 0.5) -> int:
+    """How many instances of micro service `name` answer a ping within `wait` seconds."""
+    inbox = bus.nc.new_inbox()
+    ids: set[str] = set()
+    sub = await bus.nc.subscribe(inbox)
+    try:
+        await bus.nc.publish(f"$SRV.PING.{name}", b"", reply=inbox)
+        deadline = time.monotonic() + wait
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                msg = await sub.next_msg(timeout=remaining)
+            except Exception:  # noqa: BLE001 - nats TimeoutError: no more answers
+                break
+            try:
+                ids.add(json.loads(msg.data)["id"])
+            except (ValueError, KeyError, TypeError):
+                continue
+    finally:
+        await sub.unsubscribe()
+    return len(ids)
+
+
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of a process in KiB (from /proc), None once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
