@@ -20,6 +20,7 @@ from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
 PAGE = 512  # messages per batched direct get
+READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
 # Who appended a message (`subjects.writer`): readers skip any message on a table's subject
 # that its game's worker did not write.
 WRITER = "Tabletop-Writer"
@@ -91,7 +92,9 @@ class EventStore:
     async def last(self, game: str, table: str) -> StoredBatch | None:
         """The table's last message, or None when the table has none."""
         try:
-            msg = await self.js.get_last_msg(subjects.STREAM, subjects.evt(game, table), direct=True)
+            # from the stream's leader: a replica's direct get may not hold the newest yet,
+            # and a worker must not refuse a command on a table as it was a moment ago
+            msg = await self.js.get_last_msg(subjects.STREAM, subjects.evt(game, table))
         except nats.js.errors.NotFoundError:
             return None
         except TRANSIENT as err:
@@ -102,8 +105,15 @@ class EventStore:
     async def read(
         self, game: str, table: str, *, after: int = 0, upto: int | None = None,
     ) -> list[StoredBatch]:
-        """The table's messages with `after` < sequence <= `upto`, in order."""
-        return [m async for m in self.iterate(subjects.evt(game, table), after=after, upto=upto)]
+        """The table's messages with `after` < sequence <= `upto`, in order. `upto` is a
+        message of the table known to be stored: direct gets may be answered by a replica
+        that has not stored it yet, so the read is made again until it is there."""
+        subject = subjects.evt(game, table)
+        for _ in range(READ_ATTEMPTS):
+            found = [m async for m in self.iterate(subject, after=after, upto=upto)]
+            if upto is None or upto <= after or (found and found[-1].seq == upto):
+                return found
+        raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
     async def iterate(self, subject: str, *, after: int = 0, upto: int | None = None):
         """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
