@@ -20,12 +20,28 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 
 def gone(pid: int) -> bool:
-    """The process has ended (a zombie waiting to be reaped has ended too)."""
+    """The process has ended (a zombie waiting to be reaped has ended too, once its last
+    thread has: a Go program's main thread shows `Z` while its other threads still exit, and
+    still hold its files)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except FileNotFoundError:
         return True
-    return "\nState:\tZ" in status
+    return "\nState:\tZ" in status and not _live_threads(pid)
+
+
+def _live_threads(pid: int) -> list[str]:
+    live = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                if "\nState:\tZ" not in (task / "status").read_text():
+                    live.append(task.name)
+            except FileNotFoundError:
+                continue
+    except FileNotFoundError:
+        return []
+    return live
 
 
 def wait_until_gone(pid: int, deadline: float = 30.0) -> None:
