@@ -220,9 +220,6 @@ class TableProjector:
         except msgspec.DecodeError:
             log.error("lobby_entry_unreadable", key=key)
 
-    def reload_lobby(self) -> None:
-        self.lobby = {}
-
     async def expire_open_tables(self, now: float | None = None) -> int:
         """Ask the workers to end the open tables of this replica's partitions that nobody
         started within `open_table_ttl` seconds of their creation. Returns how many were asked;
@@ -372,7 +369,10 @@ async def serve_table_projector(
     background: list[asyncio.Task[None]] = []
     if serving:
         background.append(asyncio.create_task(bus.watch_views(
-            "lobby.>", projector.on_lobby_entry, stop=stop, on_reload=projector.reload_lobby)))
+            # a watch started again delivers every key's last operation, deletes included, so
+            # the lobby is kept, not emptied, meanwhile (a watch may list an empty bucket for a
+            # while when a cluster node is down)
+            "lobby.>", projector.on_lobby_entry, stop=stop)))
         background.append(asyncio.create_task(_expire_periodically(projector, stop)))
         await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(

@@ -295,12 +295,11 @@ class Bus:
 
     async def watch_views(
         self, pattern: str, on_entry: Callable[[str, bytes | None], None],
-        *, stop: asyncio.Event, on_reload: Callable[[], None] | None = None,
+        *, stop: asyncio.Event,
     ) -> None:
         """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
         the current ones first, then every change, until `stop` is set. The watch is started
-        again from the current values after a reconnect or an error (nats.py #510):
-        `on_reload` is called before the values come again."""
+        again from the current values after a reconnect or an error (nats.py #510)."""
         watcher = None
         watching_since = -1
         try:
@@ -312,8 +311,6 @@ class Bus:
                             await _quietly_stop(watcher)
                         kv = await self.views()
                         watcher = await kv.watch(pattern)
-                        if on_reload is not None:
-                            on_reload()
                     try:
                         entry = await watcher.updates(timeout=1.0)
                     except nats.errors.TimeoutError:
