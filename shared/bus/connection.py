@@ -270,14 +270,7 @@ class Bus:
     # --- views bucket -----------------------------------------------------------------------
 
     async def view_get(self, key: str) -> bytes | None:
-        kv = await self.views()
-        try:
-            entry = await kv.get(key)
-        except nats.js.errors.KeyNotFoundError:
-            return None
-        except TRANSIENT as err:
-            raise Unavailable(str(err) or type(err).__name__) from err
-        return entry.value
+        return await Bucket(await self.views()).get(key)
 
     async def view_put(self, key: str, value: bytes) -> None:
         kv = await self.views()
