@@ -160,6 +160,26 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    match event:
+        case HandsDealt(hands=hands):
+            own = hands.get(viewer) if viewer else None
+            held = f"; {viewer} holds {', '.join(map(str, own))}" if own else ""
+            return f"The cards were dealt{held}"
+        case CardChosen(player=p, card=None):
+            return f"{p} chose a card"
+        case CardChosen(player=p, card=card):
+            return f"{p} chose the {card}"
+        case TrickTaken(cards=cards, winner=winner):
+            played = ", ".join(f"{p} {c}" for p, c in cards.items())
+            return f"{winner} took the trick ({played})"
+        case CardDrawn(player=p, card=None):
+            return f"{p} drew a card"
+        case CardDrawn(player=p, card=card):
+            return f"{p} drew the {card}"
+    return None
+
+
 def result(state: State) -> Result:
     return rank_players(state.players, lambda p: state.tricks[p])
 
@@ -192,6 +212,7 @@ GAME = Game(
     redact=redact,
     result=result,
     bot=greedy_bot,
+    describe=describe,
 )
 
 

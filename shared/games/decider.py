@@ -118,6 +118,22 @@ def _neg(value: Any) -> Any:
     return -value
 
 
+def describe_by_type(event: Event, viewer: PlayerId | None) -> str | None:
+    """The plain log line of a game that says nothing of its own: who, and the event's type
+    tag in words ("ann: play card")."""
+    what = str(event.__struct_config__.tag).replace("_", " ")
+    player = getattr(event, "player", None)
+    return f"{player}: {what}" if isinstance(player, str) else what
+
+
+def spoken_list(items: Iterable[Any], last: str = "and") -> str:
+    """Items as a sentence lists them: "ann", "ann and bob", "ann, bob and cat"."""
+    words = [str(i) for i in items]
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
 def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
     """The simplest bot: any command from the `legal` list of its own seat's view."""
     return dict(rng.choice(view["legal"]))
@@ -153,6 +169,9 @@ class Game(Generic[S, Opts]):
     # Checks that depend on the seat count (a bad option -> its message, else None).
     check_options: Callable[[Opts, int], str | None] = lambda options, seats: None
     bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot
+    # One event in English for one viewer, for the game log (None: nothing to say). Always
+    # called on the event as `redact` left it for that viewer, so it cannot tell a secret.
+    describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold, type_tag,
+    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold, spoken_list,
+    type_tag,
 )
 
 Status = Literal["new", "open", "running", "ended"]
@@ -307,6 +308,23 @@ class TableDecider:
             return event
         return self.game.redact(event, viewer)
 
+    def describe(self, event: Event, viewer: PlayerId | None) -> str | None:
+        """One event in words for the game log: the table's own, the game's by the game."""
+        match event:
+            case TableCreated(creator=creator, seats=seats):
+                return f"{creator} opened a table for up to {seats} players"
+            case PlayerJoined(player=player):
+                return f"{player} sat down"
+            case PlayerLeft(player=player):
+                return f"{player} left"
+            case TableStarted(players=players):
+                return f"The game started: {spoken_list(players)}, in seat order"
+            case GameEnded(result=result):
+                return _said_result(result)
+            case TableExpired():
+                return "Nobody started the game in time: the table expired"
+        return self.game.describe(event, viewer)
+
     def lobby_entry(self, table: Table) -> dict[str, Any]:
         """What the lobby shows of a table."""
         return {
@@ -323,6 +341,26 @@ def _abandoned(*, expired: bool = False) -> Result:
     if expired:
         details["expired"] = True
     return Result(scores={}, ranking=[], winners=[], details=details)
+
+
+def _said_result(result: Result) -> str:
+    """The end of a game in words: who won, the scores in ranking order, or why nobody did."""
+    if result.details.get("expired"):
+        return "Nobody started the game in time: the table expired"
+    if result.details.get("abandoned"):
+        return "Every player left before the start: the table is closed"
+    scores = ", ".join(f"{s.player} {_number(s.score)}" for s in result.ranking)
+    if not result.winners:
+        outcome = "nobody won"
+    elif len(result.winners) == 1:
+        outcome = f"{result.winners[0]} won"
+    else:
+        outcome = f"{spoken_list(result.winners)} share the win"
+    return f"Game over: {outcome}" + (f" ({scores})" if scores else "")
+
+
+def _number(value: float | int) -> str:
+    return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
 
 
 def _unbounded(value: Any) -> str | None:

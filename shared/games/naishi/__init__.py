@@ -24,6 +24,7 @@ from shared.games.naishi.rules import (
 )
 from shared.games.naishi.state import State
 from shared.games.naishi.view import greedy_bot, player_view, redact
+from shared.games.naishi.view import describe
 
 GAME: Game[State, NaishiOptions] = Game(
     name="naishi",
@@ -45,6 +46,7 @@ GAME: Game[State, NaishiOptions] = Game(
     redact=redact,
     result=result,
     bot=greedy_bot,
+    describe=describe,
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )
 

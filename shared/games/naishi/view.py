@@ -151,3 +151,83 @@ def _best_ninja(view: View, me: PlayerId, legal: list[dict[str, Any]]) -> dict[s
         if best.get((row, command["position"] - 1)) == command["copies"]:
             return dict(command)
     return dict(legal[0])
+
+
+# --- the game log ---------------------------------------------------------------------------
+# (its imports are here, with the code that needs them)
+
+from shared.games.naishi.messages import (  # noqa: E402
+    CardsSwapped, DecreeImposed, Developed, EmissariesRecalled, EndTriggered, HandsRevealed,
+    NinjaCopied, RiverCardsDiscarded, TurnEnded, TurnPassed,
+)
+
+def _said(card: str | None) -> str:
+    """A card as players name it: `rice_3` -> "Rice"; a card not seen -> "a card"."""
+    return "a card" if card is None else kind_of(card).replace("_", " ").title()
+
+
+def _cell(row: str, position: int) -> str:
+    return f"{row.title()} {position}"
+
+
+def _hand(cards: list[str | None]) -> str:
+    return ", ".join(f"{i} {_said(c)}" for i, c in enumerate(cards, start=1))
+
+
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    """One event in words, as a player at the table would say it (docs/games/naishi.md)."""
+    match event:
+        case CardsDealt(first_player=first, hands=hands, river=river):
+            tops = ", ".join(_said(pile[0]) if pile else "empty" for pile in river)
+            text = f"The cards were dealt; River tops: {tops}; {first} plays first"
+            own = [c for c in hands.get(viewer or "", []) if c is not None and kind_of(c) != MOUNTAIN]
+            if own:
+                text += f"; {viewer} was dealt {' and '.join(_said(c) for c in sorted(own))}"
+            return text
+        case CardGiven(player=p, card=card):
+            if card is None:
+                return f"{p} chose a card to give"
+            return f"{p} gave the {_said(card)}"
+        case HandsShuffled(hands=hands):
+            own = hands.get(viewer or "")
+            text = "Both cards were given and each Hand shuffled into its positions"
+            if own and all(c is not None for c in own):
+                text += f"; {viewer}'s Hand: {_hand(own)}"
+            return text
+        case Developed(player=p, row=row, position=n, discarded=out, taken=taken, revealed=next_):
+            after = f"a {_said(next_)} shows on pile {n}" if next_ else f"River pile {n} is empty"
+            return (f"{p} developed {_cell(row, n)}: took the {_said(taken)} from River pile {n} "
+                    f"and discarded the {_said(out)}; {after}")
+        case CardsSwapped(player=p, kind=kind, first=a, second=b):
+            swapped = {
+                "river": f"the top cards of River piles {a} and {b}",
+                "line": f"Line {a} and Line {b}", "hand": f"Hand {a} and Hand {b}",
+                "hand_line": f"Hand {a} and Line {a}",
+            }.get(kind, f"{kind} {a} and {b}")
+            return f"{p} sent an Emissary to swap {swapped}"
+        case RiverCardsDiscarded(player=p, piles=piles, discarded=cards, revealed=shown):
+            gone = " and ".join(f"the {_said(c)} of pile {n}" for c, n in zip(cards, piles))
+            now = "; ".join(
+                f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty"
+                for c, n in zip(shown, piles))
+            return f"{p} sent an Emissary to discard {gone}; {now}"
+        case DecreeImposed(player=p, row=row, position=n):
+            return f"{p} imposed the Decree: {p}'s {_cell(row, n)} and the opponent's are exchanged"
+        case EmissariesRecalled(player=p, spots=spots):
+            return f"{p} recalled {len(spots)} Emissar{'y' if len(spots) == 1 else 'ies'}"
+        case EndTriggered(player=p, reason=reason, final_player=last):
+            why = f"{p} declared the end" if reason == "declared" else "Two River piles are empty"
+            then = f"{last} plays the last turn" if last else "the turns are over"
+            return f"{why}: {then}"
+        case TurnPassed(player=p):
+            return f"{p} had no main action and passed"
+        case TurnEnded(player=p, next_player=nxt):
+            return f"{p} ended the turn" + (f"; {nxt} to play" if nxt else "; the turns are over")
+        case HandsRevealed(hands=hands):
+            shown = "; ".join(f"{p}: {_hand(h)}" for p, h in hands.items())
+            return f"The Hands are revealed under the Lines. {shown}"
+        case NinjaCopied(player=p, row=row, position=n, copies=kind, automatic=auto):
+            copied = f"copies a {_said(kind)}" if kind else "has nothing to copy"
+            only = " (the only choice)" if auto and kind else ""
+            return f"{p}'s Ninja at {_cell(row, n)} {copied}{only}"
+    return None
