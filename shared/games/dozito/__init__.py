@@ -25,6 +25,7 @@ from shared.games.dozito.rules import (
 )
 from shared.games.dozito.state import State
 from shared.games.dozito.view import bot, player_view, redact
+from shared.games.dozito.view import describe
 
 GAME = Game(
     name="dozito",
@@ -46,6 +47,7 @@ GAME = Game(
     redact=redact,
     result=result,
     bot=bot,
+    describe=describe,
     description="Fill a 4x3 grid of face-down cards to build large groups of one colour.",
 )
 

@@ -134,3 +134,65 @@ def bot(view: View, rng: random.Random) -> dict[str, Any]:
 
     scored = [(value(c) + rng.random() * 0.01, c) for c in legal]
     return dict(max(scored, key=lambda vc: vc[0])[1])
+
+
+# --- the game log ---------------------------------------------------------------------------
+# (its imports are here, with the code that needs them)
+
+from shared.games.decider import spoken_list  # noqa: E402
+from shared.games.dozito.cards import DECKS  # noqa: E402
+from shared.games.dozito.messages import (  # noqa: E402
+    CardDiscarded, CardDrawn, CardPlaced, DiscardTaken, GameSetUp, OneColourGridCompleted,
+    RoundEndTriggered, RoundScored, TurnStarted,
+)
+
+# Every deck's cards by id (an id names the same card in every deck file).
+_CARDS: dict[str, Card] = {c.id: c for deck in reversed(DECKS.values()) for c in deck}
+
+
+def _said(card_id: str) -> str:
+    """A card as players name it: "the red 7", "the blue Joker", "the red 3 (STOP)"."""
+    card = _CARDS.get(card_id)
+    if card is None:
+        return f"the card {card_id}"
+    number = "Joker" if card.number is None else str(card.number)
+    special = {"stop": " (STOP)", "replay": " (Replay)"}.get(card.kind, "")
+    return f"the {card.colour} {number}{special}"
+
+
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    """One event in words, as a player at the table would say it (docs/games/dozito.md)."""
+    match event:
+        case GameSetUp(rounds=rounds, deck=deck):
+            return f"Dozito in {rounds} round{'s' if rounds != 1 else ''}, with {len(deck)} cards"
+        case RoundDealt(round=n, first_player=first, discards=discards, draw=draw):
+            tops = " and ".join(_said(pile[-1]) for pile in discards if pile)
+            return (f"Round {n}: 12 face-down cards dealt to each grid; the discard piles show "
+                    f"{tops}; {len(draw)} cards in the draw pile; {first} plays first")
+        case DiscardTaken(player=p, pile=pile, card=card):
+            return f"{p} took {_said(card)} from discard pile {pile}"
+        case DrawPileRebuilt(draw=draw):
+            return (f"The discard piles but their top cards were shuffled into a new draw pile "
+                    f"of {len(draw)} cards")
+        case CardDrawn(player=p, card=card):
+            return f"{p} drew {_said(card)}"
+        case CardPlaced(player=p, slot=slot, card=card, replaced=out, replaced_was_face_up=up):
+            then = f", replacing {_said(out)}, face up" if up else f" and turned up {_said(out)}"
+            return f"{p} placed {_said(card)} in slot {slot}{then}"
+        case CardDiscarded(player=p, pile=pile, card=card, extra_turn=extra):
+            again = f"; a Replay: {p} plays again" if extra else ""
+            return f"{p} discarded {_said(card)} onto pile {pile}{again}"
+        case OneColourGridCompleted(player=p):
+            return f"{p} completed a one-colour grid and wins at once"
+        case RoundEndTriggered(player=p, last_turns=last):
+            who = f"one last turn for {spoken_list(last)}" if last else "the round ends"
+            return f"{p}'s grid is all face up: {who}"
+        case TurnStarted(player=p, extra_turn=extra):
+            return f"{p}'s extra turn" if extra else f"{p}'s turn"
+        case RoundScored(round=n, scores=scores):
+            said = "; ".join(
+                f"{p} {s.total} ({s.group_points} for groups of {'+'.join(map(str, s.groups))}, "
+                f"{s.suns} sun{'s' if s.suns != 1 else ''})"
+                for p, s in scores.items())
+            return f"Round {n} scores: {said}"
+    return None
