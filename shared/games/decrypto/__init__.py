@@ -26,6 +26,7 @@ from shared.games.decrypto.rules import (
 )
 from shared.games.decrypto.state import State
 from shared.games.decrypto.view import player_view, redact
+from shared.games.decrypto.view import describe
 
 GAME = Game(
     name="decrypto",
@@ -47,6 +48,7 @@ GAME = Game(
     redact=redact,
     result=result,
     bot=bot,
+    describe=describe,
     description="Two teams pass secret codes through clues; intercept twice to win.",
 )
 

@@ -109,3 +109,83 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case KeywordsGuessed() if viewer not in event.visible_to:
             return replace(event, words=None)
     return event
+
+
+# --- the game log ---------------------------------------------------------------------------
+# (its imports are here, with the code that needs them)
+
+from shared.games.decider import spoken_list  # noqa: E402
+from shared.games.decrypto.messages import (  # noqa: E402
+    CluesRevealed, CodeRevealed, GameDecided, KeywordGuessingStarted,
+)
+
+_REASONS = {
+    "two_interceptions": "two Interception tokens",
+    "two_miscommunications": "the other team's two Miscommunication tokens",
+    "token_score": "the token score",
+    "keywords": "the keywords found",
+    "draw": "a draw",
+}
+
+
+def _code(code: list[int]) -> str:
+    return "-".join(map(str, code))
+
+
+def _quoted(words: list[str]) -> str:
+    return ", ".join(f"“{w}”" for w in words)
+
+
+def _scores(scores: dict[str, int]) -> str:
+    return ", ".join(f"{t} {s}" for t, s in scores.items())
+
+
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    """One event in words, as a player at the table would say it (docs/games/decrypto.md)."""
+    match event:
+        case GameSetUp(teams=teams, keywords=keywords):
+            said = "; ".join(f"{t}: {spoken_list(m)}" for t, m in teams.items())
+            known = "; ".join(
+                f"{t}'s keywords: " + ", ".join(f"{i} {w}" for i, w in enumerate(k, start=1))
+                for t, k in keywords.items() if k is not None)
+            return f"Teams, in encryptor order: {said}" + (f". {known}" if known else "")
+        case RoundStarted(round=n, encryptors=encryptors, codes=codes):
+            who = ", ".join(f"{p} for {t}" for t, p in encryptors.items())
+            own = "; ".join(
+                f"{encryptors[t]}'s code: {_code(c)}" for t, c in codes.items() if c is not None)
+            return f"Round {n}: the encryptors are {who}" + (f"; {own}" if own else "")
+        case CluesGiven(team=team, player=p, clues=clues):
+            if clues is None:
+                return f"{p} wrote {team}'s clues"
+            return f"{p} gave {team}'s clues: {_quoted(clues)}"
+        case CluesRevealed(round=n, clues=clues):
+            return f"Round {n} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in clues.items())
+        case GuessSubmitted(team=team, guessing_team=guessing, player=p, code=code):
+            what = f"answered {team}'s code" if guessing == team else \
+                f"tried to intercept {team}'s code for {guessing}"
+            return f"{p} {what}" + (f": {_code(code)}" if code is not None else "")
+        case CodeRevealed(team=team, code=code, guesses=guesses, interception=caught,
+                          miscommunication=missed):
+            said = ", ".join(f"{t} {_code(g)}" for t, g in guesses.items())
+            tokens = [f"{t} takes an Interception token" for t in guesses if t != team and caught]
+            if missed:
+                tokens.append(f"{team} takes a Miscommunication token")
+            return f"{team}'s code was {_code(code)} (answers: {said})" + \
+                "".join(f"; {t}" for t in tokens)
+        case KeywordGuessingStarted(cause=cause, scores=scores):
+            why = "both teams reached two tokens" if cause == "both_flags" else \
+                "the last round is over"
+            return (f"Tie-break: {why} with equal scores ({_scores(scores)}); each team guesses "
+                    f"the other's keywords")
+        case KeywordsGuessed(team=team, player=p, words=words):
+            if words is None:
+                return f"{p} wrote {team}'s keyword guesses"
+            return f"{p} guessed for {team}: {_quoted(words)}"
+        case GameDecided(winner=winner, reason=reason, scores=scores, keywords=keywords,
+                         keywords_found=found):
+            how = _REASONS.get(reason, reason)
+            outcome = "A draw" if winner is None else f"{winner} wins by {how}"
+            said = "; ".join(f"{t}'s keywords: {', '.join(k)}" for t, k in keywords.items())
+            hits = "".join(f"; {t} found {n}" for t, n in found.items())
+            return f"{outcome} (token scores {_scores(scores)}{hits}). {said}"
+    return None

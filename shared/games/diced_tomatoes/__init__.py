@@ -26,6 +26,7 @@ from shared.games.diced_tomatoes.rules import (
 )
 from shared.games.diced_tomatoes.state import State
 from shared.games.diced_tomatoes.view import greedy_bot, player_view, redact
+from shared.games.diced_tomatoes.view import describe
 
 GAME = Game(
     name="diced_tomatoes",
@@ -47,5 +48,6 @@ GAME = Game(
     redact=redact,
     result=result,
     bot=greedy_bot,
+    describe=describe,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )

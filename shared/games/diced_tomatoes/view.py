@@ -122,3 +122,68 @@ def greedy_bot(view: View, rng: random.Random) -> dict[str, Any]:
     scores = [score(c) for c in legal]
     best = max(scores)
     return dict(rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.25]))
+
+
+# --- the game log ---------------------------------------------------------------------------
+# (its imports are here, with the code that needs them)
+
+from shared.games.decider import spoken_list  # noqa: E402
+from shared.games.diced_tomatoes.messages import (  # noqa: E402
+    DiceRolled, DieChanged, DiePlaced, FinalRoundTriggered, GameStarted, KarmaGained,
+    PlantHarvested, PlantUprooted, PlayEnded, SeedFlipped, TurnEnded,
+)
+
+_CHANGES = {
+    "reroll": "re-roll", "adjust": "change by one", "invert": "turn over", "set": "set",
+}
+_ENDS = {
+    "final_round": "the final round is over",
+    "empty_bushel": "the bushel is empty",
+    "out_of_dice": "no die left to play",
+}
+
+
+def _tomato(owner: PlayerId, token: int) -> str:
+    return f"{owner}'s tomato {token}"
+
+
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    """One event in words, as a player at the table would say it (docs/games/diced_tomatoes.md)."""
+    match event:
+        case GameStarted(start_rolls=rolls, first_player=first, last_player=last):
+            said = "; then ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in rolls)
+            return (f"Starting rolls: {said}. {first} plays first; {last} holds the last-player "
+                    f"marker")
+        case DiceRolled(player=p, taken=taken, dice=dice, faces=faces):
+            rolled = spoken_list(f"{f} (die {d})" for d, f in zip(dice, faces))
+            dice = "1 die" if len(taken) == 1 else f"{len(taken)} dice"
+            took = f"took {dice} from the bushel and " if taken else ""
+            return f"{p} {took}rolled {rolled}"
+        case DiePlaced(player=p, die=die, face=face, owner=owner, token=token):
+            return f"{p} placed a {face} (die {die}) on {_tomato(owner, token)}"
+        case PlantHarvested(owner=owner, token=token, value=value, slot=slot, star=star,
+                            completer=completer):
+            bonus = f", with a golden star worth {star}" if star else ""
+            return (f"{completer} harvested {_tomato(owner, token)}: value {value} in slot "
+                    f"{slot} of {owner}'s score track{bonus}")
+        case PlantUprooted(owner=owner, token=token, cause=cause, player=p, cost=cost):
+            if cause == "karma":
+                return f"{p} spent {cost} karma to uproot {_tomato(owner, token)}"
+            why = "rotten (value 0 or less)" if cause == "rotten" else "overripe (value 7 or more)"
+            return f"{_tomato(owner, token)} was {why} and uprooted"
+        case DieChanged(player=p, die=die, face=face, effect=effect, cost=cost):
+            return f"{p} spent {cost} karma to {_CHANGES.get(effect, effect)} die {die}: now a {face}"
+        case SeedFlipped(player=p, owner=owner, token=token, face=face, cost=cost):
+            return f"{p} spent {cost} karma to flip the seed of {_tomato(owner, token)}: now a {face}"
+        case KarmaGained(player=p, amount=amount, karma=karma, reason=reason):
+            why = "for a harvest" if reason == "harvest" else "from karma thirds"
+            return f"{p} gained {amount} karma {why} (now {karma})"
+        case FinalRoundTriggered(player=p):
+            return f"{p} harvested a 6th plant first (+2 points): this is the final round"
+        case TurnEnded(player=p, passed=passed, karma=karma, next_player=nxt):
+            dice = "1 die" if len(passed) == 1 else f"{len(passed)} dice"
+            given = f", passing {dice} to {nxt}" if passed else ""
+            return f"{p} ended the turn{given} (karma {karma}); {nxt} to play"
+        case PlayEnded(reason=reason):
+            return f"Play is over: {_ENDS.get(reason, reason)}"
+    return None
