@@ -46,6 +46,7 @@ GAME = Game(
     redact=view.redact,
     result=rules.result,
     bot=rules.bot,
+    describe=view.describe,
     description="Chain texts on illustrated cards; the other players vote on each one.",
 )
 

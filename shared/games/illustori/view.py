@@ -81,3 +81,81 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case VoteCast(player=p) if p != viewer:
             return replace(event, yes=None)
     return event
+
+
+# --- the game log ---------------------------------------------------------------------------
+# (its imports are here, with the code that needs them)
+
+from shared.games.illustori.messages import (  # noqa: E402
+    CardPenalised, CardPlayed, CardsSwapped, LastRoundStarted, StartPenalised, StartProposed,
+    TurnEnded, TurnPassed, UsedLettersCleared, VoteClosed,
+)
+
+_PENALTIES = {
+    "ends_with_xx": "it ends in xx",
+    "starts_with_qxz": "it starts with q, x or z",
+    "repeated_letter": "it repeats a letter",
+    "used_letter": "it uses a used letter",
+}
+_CLEARED = {
+    "all_failed": "a round of turns without an accepted text",
+    "alphabet_full": "every letter was used",
+}
+
+
+def _said(card: str) -> str:
+    """A card as players know it: its id and its picture."""
+    return f"{card} ({CARDS.get(card, 'a card')})"
+
+
+def _why(reasons: list[str]) -> str:
+    return "; ".join(_PENALTIES.get(r, r) for r in reasons)
+
+
+def _cards(cards: list[str | None]) -> str:
+    return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+
+
+def describe(event: Event, viewer: PlayerId | None) -> str | None:
+    """One event in words, as a player at the table would say it (docs/games/illustori.md)."""
+    match event:
+        case GameSetUp(players=players, hands=hands, start_card=start):
+            own = hands.get(viewer or "")
+            held = ""
+            if own and all(c is not None for c in own):
+                held = f"; {viewer}'s hand: " + ", ".join(_said(c) for c in own if c)
+            return (f"The cards were dealt; the starting card is {_said(start)}, "
+                    f"for {players[0]} to name{held}")
+        case StartProposed(player=p, text=text):
+            return f"{p} named the starting card “{text}”; the others vote"
+        case StartPenalised(player=p, text=text, reasons=reasons):
+            return f"{p}'s starting text “{text}” is penalised ({_why(reasons)}): name it again"
+        case CardPlayed(player=p, card=card, text=text):
+            return f"{p} played {_said(card)} as “{text}”; the others vote"
+        case CardPenalised(player=p, card=card, text=text, reasons=reasons):
+            return (f"{p}'s “{text}” on {_said(card)} is penalised ({_why(reasons)}): "
+                    f"the card is discarded")
+        case VoteCast(player=p, yes=yes):
+            return f"{p} voted" + ("" if yes is None else (" yes" if yes else " no"))
+        case VoteClosed(votes=votes, accepted=accepted):
+            ayes = [p for p, v in votes.items() if v]
+            noes = [p for p, v in votes.items() if not v]
+            return (f"The text is {'accepted' if accepted else 'rejected'} (yes: "
+                    f"{', '.join(ayes) or 'nobody'}; no: {', '.join(noes) or 'nobody'})")
+        case CardsSwapped(player=p, cards=cards):
+            return f"{p} discarded {_cards(cards)} to swap: " + ", ".join(map(_said, cards))
+        case StackReshuffled(stack=stack):
+            return f"The discard pile was shuffled into a new stack of {_cards(stack)}"
+        case CardsDrawn(player=p, cards=cards):
+            if any(c is None for c in cards):
+                return f"{p} drew {_cards(cards)}"
+            return f"{p} drew " + ", ".join(_said(c) for c in cards if c)
+        case TurnPassed(player=p):
+            return f"{p} passed: the stack and the discard pile are empty"
+        case LastRoundStarted(player=p):
+            return f"{p}'s hand is empty: the last round starts"
+        case TurnEnded(player=p, next_player=nxt):
+            return f"{p}'s turn is over" + (f"; {nxt} to play" if nxt else "; the game is over")
+        case UsedLettersCleared(reason=reason):
+            return f"The used letters are cleared: {_CLEARED.get(reason, reason)}"
+    return None
