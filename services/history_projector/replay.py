@@ -1,8 +1,9 @@
 """The replay service: a table's history for one viewer, step by step.
 
 Every step is one accepted command: its events passed through the game's `redact` for that
-viewer, and the view that viewer had after it. Histories are read from the log itself, so they
-are always exact; the folded steps of recently asked tables are kept in memory.
+viewer, what they say in words (the game's `describe`), and the view that viewer had after it.
+Histories are read from the log itself, so they are always exact; the folded steps of recently
+asked tables are kept in memory.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from shared.games import games
 from shared.games.table import Table, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadRequest, ReplayRequest, ReplayStep, decode_request, encoder, error_body,
+    BadRequest, ReplayRequest, ReplayStep, decode_request, encoder, error_body, seen_events,
 )
 from shared.messages.folding import Folded, admit, empty
 
@@ -43,9 +44,9 @@ def replay_steps(decider: TableDecider, steps: list[Step], viewer: str | None,
     for step in steps:
         if step.version < first or (last is not None and step.version > last):
             continue
-        events = [e for e in (decider.redact(e, viewer) for e in step.events) if e is not None]
+        events, said = seen_events(decider, step.events, viewer)
         shown.append(ReplayStep(
-            version=step.version, player=step.player, at=step.at, events=events,
+            version=step.version, player=step.player, at=step.at, events=events, log=said,
             view=decider.player_view(step.state, viewer),
         ))
     return shown

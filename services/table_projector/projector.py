@@ -34,7 +34,8 @@ from shared.games import games
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadRequest, LobbyPage, LobbyRequest, ViewReply, decode_request, encoder, error_body,
+    BadRequest, EventBatch, LobbyPage, LobbyRequest, ViewReply, decode_request, encoder,
+    error_body, push_body, step_seen_by,
 )
 from shared.messages.folding import Folded, admit, empty
 
@@ -95,7 +96,7 @@ class TableProjector:
         newest, then push every new version's views in order. Returns the sequences of the
         messages to deliver again (their table's views could not be stored)."""
         progress = self.partitions[partition]
-        changed: dict[tuple[str, str], list[Folded]] = {}
+        changed: dict[tuple[str, str], list[tuple[Folded, EventBatch[Any] | None]]] = {}
         seqs: dict[tuple[str, str], list[int]] = {}
         failed: set[tuple[str, str]] = set()
         for message in messages:
@@ -112,22 +113,25 @@ class TableProjector:
             if key in failed:
                 continue
             try:
-                folded = await self._fold(decider, key, message)
+                version = await self._fold(decider, key, message)
             except Unavailable as err:
                 log.warning("projection_retrying", game=game, table=table, error=str(err))
                 failed.add(key)
                 continue
-            if folded is not None:
-                changed.setdefault(key, []).append(folded)
+            if version is not None:
+                changed.setdefault(key, []).append(version)
         for key, versions in changed.items():
             if key in failed:
                 continue
             decider = self.games[key[0]]
             try:
-                pushes = [(folded, views_of(decider, folded)) for folded in versions]
+                pushes = []
+                for folded, batch in versions:
+                    views = views_of(decider, folded)
+                    pushes.append((folded, views, push_bodies(decider, batch, views)))
             except Exception:  # a bug in a game's views: that table only, logged, not retried
                 log.exception("projection_failed", game=key[0], table=key[1],
-                              seq=versions[-1].last_seq)
+                              seq=versions[-1][0].last_seq)
                 self._count("failed")
                 self.tables.pop(key, None)
                 continue
@@ -152,9 +156,10 @@ class TableProjector:
 
     async def _fold(
         self, decider: TableDecider, key: tuple[str, str], message: Delivered,
-    ) -> Folded | None:
-        """The table after `message`, or None when its views need no writing: a redelivery, a
-        message skipped, or views already stored at this version or later."""
+    ) -> tuple[Folded, EventBatch[Any] | None] | None:
+        """The table after `message` and the batch of its last version, or None when its views
+        need no writing: a redelivery, a message skipped, or views already stored at this
+        version or later."""
         folded = self.tables.get(key)
         if folded is not None and message.seq <= folded.last_seq:
             self._count("redelivered")
@@ -162,38 +167,45 @@ class TableProjector:
         if folded is not None:
             admitted = admit(decider, folded, *key, message.seq, message.data, message.writer)
             if admitted.batch is not None or admitted.skipped != "version_gap":
-                return self._hold(key, admitted.folded, changed=admitted.batch is not None)
+                return self._hold(key, admitted.folded, admitted.batch,
+                                  changed=admitted.batch is not None)
         # not held, or not following on: the log itself decides
-        folded = await self._fold_from_log(decider, *key, message.seq)
+        folded, batch = await self._fold_from_log(decider, *key, message.seq)
         stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
         # a predecessor that stopped before acknowledging may have stored newer views already
-        return self._hold(key, folded, changed=stored is None or _version(stored) < folded.version)
+        return self._hold(key, folded, batch,
+                          changed=stored is None or _version(stored) < folded.version)
 
-    def _hold(self, key: tuple[str, str], folded: Folded, *, changed: bool) -> Folded | None:
+    def _hold(
+        self, key: tuple[str, str], folded: Folded, batch: EventBatch[Any] | None, *,
+        changed: bool,
+    ) -> tuple[Folded, EventBatch[Any] | None] | None:
         self.tables[key] = folded
         self.tables.move_to_end(key)
-        return folded if changed else None
+        return (folded, batch) if changed else None
 
     async def _fold_from_log(
         self, decider: TableDecider, game: str, table: str, upto: int,
-    ) -> Folded:
-        folded = empty(decider)
+    ) -> tuple[Folded, EventBatch[Any] | None]:
+        """The table up to stream sequence `upto`, and the batch of its last version."""
+        folded, last = empty(decider), None
         for message in await self.bus.events.read(game, table, upto=upto):
             admitted = admit(decider, folded, game, table, message.seq, message.data,
                              message.writer)
             if admitted.skipped:
                 self._count("skipped")
-            folded = admitted.folded
-        return folded
+            folded, last = admitted.folded, admitted.batch or last
+        return folded, last
 
     async def _write(
         self, decider: TableDecider, game: str, table: str,
-        pushes: list[tuple[Folded, dict[str, bytes]]],
+        pushes: list[tuple[Folded, dict[str, bytes], dict[str, bytes]]],
     ) -> None:
-        newest, bodies = pushes[-1]
+        """Store the newest views, then push every version to each of its viewers."""
+        newest, bodies, _ = pushes[-1]
         await store_views(self.bus, game, table, bodies)
-        for _, views in pushes:  # after the bucket holds the newest: a reader never goes back
-            for viewer, body in views.items():
+        for _, _, pushed in pushes:  # after the bucket holds the newest: a reader never goes back
+            for viewer, body in pushed.items():
                 await self.bus.publish(subjects.update(game, table, viewer), body)
         entry = lobby_entry(decider, table, newest)
         if entry is not None:
@@ -322,6 +334,18 @@ def views_of(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
             view=decider.player_view(
                 folded.state, None if viewer == subjects.SPECTATOR else viewer)))
         for viewer in viewers
+    }
+
+
+def push_bodies(
+    decider: TableDecider, batch: EventBatch[Any] | None, views: dict[str, bytes],
+) -> dict[str, bytes]:
+    """Each viewer's push of one version: its view reply and that version's step as the viewer
+    may see it (none when the batch is not known: a client sees the gap and asks a replay)."""
+    return {
+        viewer: push_body(body, [] if batch is None else [step_seen_by(
+            decider, batch, None if viewer == subjects.SPECTATOR else viewer)])
+        for viewer, body in views.items()
     }
 
 

@@ -7,13 +7,16 @@ later are ignored, so old services can read new logs and new services old ones).
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
 from shared.games.decider import Rejection
 from shared.messages import subjects
 from shared.messages.subjects import is_id
+
+if TYPE_CHECKING:
+    from shared.games.table import TableDecider
 
 MAX_COMMAND_BYTES = 64 * 1024
 MAX_REQUEST_BYTES = 4 * 1024  # view, lobby and replay requests are a few fields at most
@@ -146,12 +149,42 @@ class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": 
     to: int | None = None
 
 
-class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One accepted command as one viewer may see it, in replays and pushes alike: its events
+    redacted for that viewer, and what they say in words (the game log)."""
+
     version: int
     player: str
     at: str
     events: list[Any]
-    view: dict[str, Any]
+    log: list[str]
+
+
+class ReplayStep(Step, frozen=True, kw_only=True):
+    view: dict[str, Any]  # the view that viewer had after the step
+
+
+def seen_events(
+    decider: TableDecider, events: list[Any], viewer: str | None,
+) -> tuple[list[Any], list[str]]:
+    """`events` as `viewer` (a player, or None for a spectator) may see them, and the log
+    lines they make: each text is said from the redacted event, so it tells no secret."""
+    shown = [e for e in (decider.redact(e, viewer) for e in events) if e is not None]
+    return shown, [t for t in (decider.describe(e, viewer) for e in shown) if t]
+
+
+def step_seen_by(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> Step:
+    """One log message as a step of `viewer`'s pushes."""
+    events, log = seen_events(decider, batch.events, viewer)
+    return Step(version=batch.version, player=batch.player, at=batch.at, events=events, log=log)
+
+
+def push_body(view_reply: bytes, steps: list[Step]) -> bytes:
+    """A push on `tabletop.update.<game>.<table>.<viewer>`: the viewer's view reply as stored
+    (`{"version", "view"}`) and the steps since that viewer's previous push. The stored reply is
+    extended, not encoded again: the view is the largest part of the body."""
+    assert view_reply.endswith(b"}"), "a view reply is a JSON object"
+    return b"%s,\"steps\":%s}" % (view_reply[:-1], encoder.encode(steps))
 
 
 def decode_request(body: bytes, request_type: type[T]) -> T:
