@@ -3,6 +3,7 @@ command the seat may send, grouped one line per command type with its choices (n
 
 `render(reply)` returns the lines; `tabletop view`, `watch` and `replay` print them. Each game
 has its board function below; a game without one gets its view's keys, one a line.
+`step_lines(step)` is one step of the game log (a replay's or a push's), in the game's words.
 """
 
 from __future__ import annotations
@@ -43,6 +44,14 @@ def render(reply: dict[str, Any]) -> list[str]:
     if "result" in view:
         lines += result_lines(view["result"])
     return lines
+
+
+def step_lines(step: dict[str, Any]) -> list[str]:
+    """A step as the game log says it: the version, when and who, then each text. A step
+    without texts (from a server before the log) shows its event types."""
+    said = step.get("log") or [event["type"] for event in step["events"]]
+    return [f"v{step['version']:<4} {step['at']}  {step['player']}",
+            *(f"        {text}" for text in said)]
 
 
 def result_lines(result: dict[str, Any]) -> list[str]:

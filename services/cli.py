@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.board_text import render, result_lines
+from services.board_text import render, result_lines, step_lines
 from services.auth.service import serve_auth
 from services.client import Client, RequestFailed, play_with_bots
 from services.game_worker.app import serve_worker, service_name
@@ -586,16 +586,35 @@ def cmd_watch(args: argparse.Namespace) -> int:
     async def action(client: Client) -> int:
         updates = client.updates(game, args.table, player)
         first = asyncio.ensure_future(anext(updates))
-        show_view(await client.view(game, args.table, player), args.json)
+        current = await client.view(game, args.table, player)
+        show_view(current, args.json)
+        shown = current["version"]
         update = await first
         while True:
-            print()
-            show_view(update, args.json)
+            if update["version"] > shown:
+                print()
+                if not args.json:
+                    for step in await missed_steps(client, game, args.table, player, shown, update):
+                        print("\n".join(step_lines(step)))
+                show_view(update, args.json)
+                shown = update["version"]
             if update["view"]["status"] == "ended":
                 return 0
             update = await anext(updates)
 
     return run_client(action, credentials)
+
+
+async def missed_steps(
+    client: Client, game: str, table: str, viewer: str, shown: int, update: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The steps after version `shown` up to a pushed update: the push's own, and the ones
+    before them asked of the replay when pushes were missed (a version gap)."""
+    steps = [s for s in update.get("steps", []) if s["version"] > shown]
+    first = steps[0]["version"] if steps else update["version"] + 1
+    if first > shown + 1:
+        steps = await client.replay(game, table, viewer, first=shown + 1, last=first - 1) + steps
+    return steps
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -608,10 +627,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if args.json:
                 print(dump(step))
                 continue
-            print(f"v{step['version']:<4} {step['at']}  {step['player']}")
-            for event in step["events"]:
-                fields = {k: v for k, v in event.items() if k != "type"}
-                print(f"        {event['type']} {dump(fields) if fields else ''}")
+            print("\n".join(step_lines(step)))
         if steps and not args.json:
             print()
             show_view({"version": steps[-1]["version"], "view": steps[-1]["view"]}, False)

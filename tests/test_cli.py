@@ -107,13 +107,21 @@ def test_a_person_at_a_terminal_plays_a_table(up):
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first = watch.stdout.readline()  # the current view: watch is following the table
     assert "running" in first, watch.stderr.read() if watch.poll() is not None else first
+    played = {}
     for player in ("ann", "bob"):
         hand = json.loads(up.run("view", table, "--as", player, "--json").stdout)["view"]["hand"]
+        played[player] = hand[0]
         up.run("act", table, "--as", player, json.dumps({"type": "play_card", "card": hand[0]}))
     rest, _ = watch.communicate(timeout=30)  # watch ends by itself with the game
     watched = first + rest
     assert watch.returncode == 0
     assert "running" in watched and "ended" in watched and "winners" in watched
+    # the game log, as bob may read it: his own card named, ann's hidden until the trick
+    assert f"bob chose the {played['bob']}\n" in watched and "ann chose a card\n" in watched
+    assert "took the trick" in watched and "Game over:" in watched
+    told = up.run("replay", table, "--as", "bob").stdout
+    assert "ann opened a table for up to 5 players" in told
+    assert f"bob chose the {played['bob']}\n" in told and "ann chose a card\n" in told
     # watch saw the end pushed, and views are stored before they are pushed
     ended = json.loads(up.run("view", table, "--json").stdout)["view"]
     assert ended["status"] == "ended" and ended["result"]["winners"]
