@@ -177,7 +177,7 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
 async def test_a_replay_larger_than_the_limit_is_cut_and_says_where_to_go_on(bus):
     projector = HistoryProjector(bus)
     limit = bus.nc.max_payload
-    steps = [ReplayStep(version=v, player="ann", at="2026-01-01T00:00:00Z", events=[],
+    steps = [ReplayStep(version=v, player="ann", at="2026-01-01T00:00:00Z", events=[], log=[],
                         view={"pad": "x" * 10_000}) for v in range(1, 301)]  # about 3 MB
     cut = msgspec.json.decode(projector._fit(steps))
     assert len(projector._fit(steps)) <= limit
@@ -187,7 +187,7 @@ async def test_a_replay_larger_than_the_limit_is_cut_and_says_where_to_go_on(bus
     assert rest["steps"][0]["version"] == cut["next"]
     whole = msgspec.json.decode(projector._fit(steps[:10]))
     assert "next" not in whole and len(whole["steps"]) == 10
-    huge = [ReplayStep(version=7, player="ann", at="2026-01-01T00:00:00Z", events=[],
+    huge = [ReplayStep(version=7, player="ann", at="2026-01-01T00:00:00Z", events=[], log=[],
                        view={"pad": "x" * limit})]
     assert msgspec.json.decode(projector._fit(huge))["error"]["code"] == "internal_error"
 
