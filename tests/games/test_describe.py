@@ -1,0 +1,195 @@
+"""The game log, in process, over whole seeded random games of every game: every event is said
+in words to every viewer (never an exception, never an empty text), and what a viewer reads
+names none of the other seats' secrets: nothing that other seats' views showed and that this
+viewer was never shown, in its views or its redacted events."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from shared.games import get
+from shared.games.decider import describe_by_type
+from shared.games.illustori.data import CARDS as ILLUSTORI_CARDS
+from shared.games.simulate import simulate
+from shared.games.decider import Result, Standing
+from shared.games.table import (
+    TABLE_EVENTS, GameEnded, PlayerJoined, PlayerLeft, TableCreated, TableDecider, TableExpired,
+    TableStarted,
+)
+from shared.messages.envelopes import seen_events
+from tests.highcard import GAME as HIGHCARD
+
+# game -> (seat counts, option sets): spread so that the rarer events happen too
+PLAYS: dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]] = {
+    "naishi": ((2,), ({}, {"first_player": "second_seat"})),
+    "dozito": ((2, 4), ({"rounds": 1}, {"rounds": 3}, {"deck": "four_colours", "rounds": 1})),
+    "decrypto": ((4, 5, 8), ({}, {"max_rounds": 2}, {"max_rounds": 3, "last_round_tiebreak":
+                                                     "keywords", "language": "fr"})),
+    "diced_tomatoes": ((1, 2, 4), ({}, {"karma_overdose": True, "golden_sun": True},
+                                   {"tomato_dice": True, "reroll_passed_dice": False})),
+    "illustori": ((3, 4, 6), ({"deck_size": 31}, {"mode": "english_reverse",
+                                                  "no_used_letters": True},
+                               {"mode": "german_reverse", "no_repeated_letter": True,
+                                "reverse_direction": "end"})),
+    "highcard": ((2, 5), ({}, {"hand_size": 5})),
+}
+SEEDS = range(3)
+
+
+def decider_of(game: str) -> TableDecider:
+    return TableDecider(HIGHCARD) if game == "highcard" else get(game)
+
+
+def naishi_forms(token: str) -> tuple[str, ...]:
+    """How the Naishi log names a card: by its kind ("rice_3" -> "Rice")."""
+    return (token.rsplit("_", 1)[0].replace("_", " ").title() if "_" in token else token,)
+
+
+def illustori_forms(token: str) -> tuple[str, ...]:
+    """The Illustori log names a card by its id and its picture (a public catalogue)."""
+    return (token, ILLUSTORI_CARDS[token]) if token in ILLUSTORI_CARDS else (token,)
+
+
+# How each game's texts name what its views and events hold (by default, as they write it).
+FORMS: dict[str, Callable[[str], tuple[str, ...]]] = {
+    "naishi": naishi_forms, "illustori": illustori_forms,
+}
+
+
+def said_forms(game: str, tokens: Iterator[str]) -> set[str]:
+    forms = FORMS.get(game, lambda token: (token,))
+    return {form for token in tokens for form in forms(token)}
+
+
+def strings(value: Any, *, keys: bool) -> Iterator[str]:
+    """Every text a view holds (its values, and its keys if asked), but the commands it
+    offers."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key != "legal":
+                if keys:
+                    yield key
+                yield from strings(item, keys=keys)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item, keys=keys)
+
+
+def said(token: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(token)}(?!\w)", text) is not None
+
+
+def plays() -> Iterator[tuple[str, int, dict[str, Any], int]]:
+    for game, (seat_counts, option_sets) in PLAYS.items():
+        for seats in seat_counts:
+            for index, options in enumerate(option_sets):
+                for seed in SEEDS:
+                    yield game, seats, options, seed * 10 + index
+
+
+Tell = Callable[[TableDecider, list[Any], str | None], list[str]]
+
+
+def told(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
+    """What the game log says of one step to one viewer, as replays and pushes say it."""
+    events, texts = seen_events(decider, batch, viewer)
+    for event in events:
+        text = decider.describe(event, viewer)
+        assert isinstance(text, str) and text.strip(), (type(event).__name__, viewer)
+    assert len(texts) == len(events)
+    return texts
+
+
+def check_log(game: str, seats: int, options: dict[str, Any], seed: int, tell: Tell) -> None:
+    """Play a whole game; at every step, what `tell` says to each viewer names no secret."""
+    decider = decider_of(game)
+    players = [f"p{i}" for i in range(1, seats + 1)]
+    sim = simulate(decider, players, random.Random(seed), options=options)
+    viewers: list[str | None] = [*players, None]
+    known: dict[str | None, set[str]] = {v: set() for v in viewers}  # what it was shown
+    table = decider.initial_state
+    for _, batch in sim.log:
+        for event in batch:
+            table = decider.evolve(table, event)
+        views = {v: decider.player_view(table, v) for v in viewers}
+        shown = {v: said_forms(game, strings(views[v], keys=False)) for v in viewers}
+        for viewer in viewers:
+            known[viewer] |= said_forms(game, strings(views[viewer], keys=True))
+            # what its redacted events show (a card discarded face up, then reshuffled unseen)
+            events, _ = seen_events(decider, batch, viewer)
+            known[viewer] |= said_forms(game, strings(msgspec.to_builtins(events), keys=True))
+        for viewer in viewers:
+            # a secret: a text other viewers' views showed, this viewer's views and events never
+            secrets = set().union(*(shown[v] for v in viewers if v != viewer)) - known[viewer]
+            for text in tell(decider, batch, viewer):
+                leaked = [s for s in secrets if said(s, text)]
+                assert not leaked, (viewer, text, leaked)
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "seed"), list(plays()))
+def test_every_event_is_said_to_every_viewer_and_tells_no_secret(game, seats, options, seed):
+    check_log(game, seats, options, seed, told)
+
+
+@pytest.mark.parametrize("game", ["naishi", "decrypto", "illustori"])
+def test_the_check_finds_a_log_said_from_events_not_redacted(game):
+    """The check can fail: the same games, said from the events as the log holds them."""
+    def unredacted(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
+        return [t for t in (decider.describe(e, viewer) for e in batch) if t]
+
+    with pytest.raises(AssertionError, match="assert not"):
+        check_log(game, PLAYS[game][0][-1], {}, 0, unredacted)
+
+
+def test_the_table_says_its_own_events_and_how_a_game_ended():
+    decider = decider_of("highcard")
+    said_of = {type(e): decider.describe(e, None) for e in (
+        TableCreated(creator="ann", options={}, seats=3), PlayerJoined(player="bob"),
+        PlayerLeft(player="bob"), TableStarted(players=["ann", "bob", "cat"]), TableExpired())}
+    assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
+    assert said_of[TableStarted] == "The game started: ann, bob and cat, in seat order"
+    ranking = [Standing("ann", 1, 2), Standing("bob", 1, 2), Standing("cat", 3, 0.5)]
+    shared = Result(scores={}, ranking=ranking, winners=["ann", "bob"])
+    assert decider.describe(GameEnded(result=shared), None) == \
+        "Game over: ann and bob share the win (ann 2, bob 2, cat 0.5)"
+    won = Result(scores={}, ranking=[Standing("bob", 1, 7.0), Standing("ann", 2, 3)],
+                 winners=["bob"])
+    assert decider.describe(GameEnded(result=won), "ann") == "Game over: bob won (bob 7, ann 3)"
+    assert decider.describe(GameEnded(result=Result(scores={}, ranking=[], winners=[])), None) \
+        == "Game over: nobody won"
+    expired = Result(scores={}, ranking=[], winners=[], details={"abandoned": True, "expired": True})
+    assert decider.describe(GameEnded(result=expired), None) == said_of[TableExpired]
+
+
+def test_a_game_without_words_of_its_own_says_the_type_of_its_events():
+    from tests.highcard import CardDrawn, TrickTaken
+
+    assert describe_by_type(CardDrawn(player="ann", card=None), "bob") == "ann: card drawn"
+    assert describe_by_type(TrickTaken(cards={}, winner="ann"), None) == "trick taken"
+
+
+def test_the_events_random_play_seldom_reaches_are_said_too():
+    from shared.games.dozito.messages import DrawPileRebuilt, OneColourGridCompleted
+    from shared.games.illustori.messages import StartPenalised
+    from shared.games.naishi.messages import TurnPassed
+
+    rare = {
+        "naishi": (TurnPassed(player="ann"), "ann had no main action and passed"),
+        "dozito": (DrawPileRebuilt(draw=[None] * 20),
+                   "The discard piles but their top cards were shuffled into a new draw pile "
+                   "of 20 cards"),
+        "illustori": (StartPenalised(player="ann", text="Maxx", reasons=["ends_with_xx"]),
+                      "ann's starting text “Maxx” is penalised (it ends in xx): name it again"),
+    }
+    for game, (event, text) in rare.items():
+        assert get(game).describe(event, None) == text
+    assert get("dozito").describe(OneColourGridCompleted(player="bob"), "ann") == \
+        "bob completed a one-colour grid and wins at once"
