@@ -162,7 +162,7 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             return f"Round {n} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in clues.items())
         case GuessSubmitted(team=team, guessing_team=guessing, player=p, code=code):
             what = f"answered {team}'s code" if guessing == team else \
-                f"tried to intercept {team}'s code for {guessing}"
+                f"tried to intercept {team}'s code"
             return f"{p} {what}" + (f": {_code(code)}" if code is not None else "")
         case CodeRevealed(team=team, code=code, guesses=guesses, interception=caught,
                           miscommunication=missed):

@@ -133,8 +133,9 @@ from shared.games.diced_tomatoes.messages import (  # noqa: E402
     PlantHarvested, PlantUprooted, PlayEnded, SeedFlipped, TurnEnded,
 )
 
-_CHANGES = {
-    "reroll": "re-roll", "adjust": "change by one", "invert": "turn over", "set": "set",
+_CHANGES = {  # effect -> what was done to die {}
+    "reroll": "re-roll die {}", "adjust": "move die {} by one", "invert": "turn die {} over",
+    "set": "set die {}",
 }
 _ENDS = {
     "final_round": "the final round is over",
@@ -172,7 +173,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             why = "rotten (value 0 or less)" if cause == "rotten" else "overripe (value 7 or more)"
             return f"{_tomato(owner, token)} was {why} and uprooted"
         case DieChanged(player=p, die=die, face=face, effect=effect, cost=cost):
-            return f"{p} spent {cost} karma to {_CHANGES.get(effect, effect)} die {die}: now a {face}"
+            done = _CHANGES.get(effect, effect + " die {}").format(die)
+            return f"{p} spent {cost} karma to {done}: now a {face}"
         case SeedFlipped(player=p, owner=owner, token=token, face=face, cost=cost):
             return f"{p} spent {cost} karma to flip the seed of {_tomato(owner, token)}: now a {face}"
         case KarmaGained(player=p, amount=amount, karma=karma, reason=reason):
