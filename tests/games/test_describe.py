@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -193,3 +194,28 @@ def test_the_events_random_play_seldom_reaches_are_said_too():
         assert get(game).describe(event, None) == text
     assert get("dozito").describe(OneColourGridCompleted(player="bob"), "ann") == \
         "bob completed a one-colour grid and wins at once"
+
+
+# The games the docs' "How the log reads" examples come from: seats, options, seed 4, read by ann.
+DOC_GAMES: dict[str, tuple[list[str], dict[str, Any]]] = {
+    "naishi": (["ann", "bob"], {}),
+    "dozito": (["ann", "bob"], {"rounds": 1}),
+    "decrypto": (["ann", "bob", "cat", "dan"], {}),
+    "diced_tomatoes": (["ann", "bob"], {}),
+    "illustori": (["ann", "bob", "cat"], {}),
+}
+
+
+@pytest.mark.parametrize("game", DOC_GAMES)
+def test_the_docs_quote_the_log_as_the_game_says_it(game):
+    players, options = DOC_GAMES[game]
+    decider = get(game)
+    sim = simulate(decider, players, random.Random(4), options=options)
+    texts = [t for _, batch in sim.log for t in seen_events(decider, batch, "ann")[1]]
+    doc = (Path(__file__).parents[2] / "docs" / "games" / f"{game}.md").read_text("utf-8")
+    example = re.search(r"## How the log reads\n.*?```text\n(.*?)```", doc, re.S)
+    assert example, f"docs/games/{game}.md has no log example"
+    quoted = example.group(1).splitlines()
+    said = iter(texts)
+    missing = [line for line in quoted if line not in said]  # each found after the one before
+    assert quoted and not missing, missing
