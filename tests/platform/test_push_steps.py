@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from services.cli import missed_steps
 from services.client import Client, play_with_bots
 from shared.messages import subjects
 from tests.platform.stack import stack
@@ -82,3 +83,18 @@ async def test_a_seat_reads_its_own_secret_and_the_others_do_not(bus, services):
     assert said["bob"] == said[subjects.SPECTATOR] == ["ann chose a card"]
     for updates_of in updates.values():
         await updates_of.aclose()
+
+
+async def test_watch_fills_a_gap_in_the_pushes_from_the_replay(bus, services):
+    client, table = Client(bus), f"t{uuid.uuid4().hex[:12]}"
+    final = await play_with_bots(client, "highcard", table, ["b1", "b2"], random.Random(2))
+    steps = await client.replay("highcard", table, "b1")
+    last = {k: v for k, v in steps[-1].items() if k != "view"}
+    pushed = {"version": final["version"], "view": steps[-1]["view"], "steps": [last]}
+    # pushes up to version 2 seen, the rest lost: the gap comes from the replay
+    filled = await missed_steps(client, "highcard", table, "b1", 2, pushed)
+    assert [s["version"] for s in filled] == list(range(3, final["version"] + 1))
+    assert filled[:-1] == steps[2:-1] and filled[-1] == last
+    # no gap: the push's own steps only
+    assert await missed_steps(client, "highcard", table, "b1", final["version"] - 1, pushed) \
+        == [last]
