@@ -160,6 +160,20 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def secrets(state: State, viewer: PlayerId | None) -> set[int]:
+    """The cards `viewer` may not know: the other hands, the deck, the choices not yet
+    revealed. Cards are small numbers, so a hidden card equal to a public count (a hand size,
+    the deck's size, a trick count) cannot be told from that count and is left out."""
+    hidden = set(state.deck)
+    for player, hand in state.hands.items():
+        if player != viewer:
+            hidden |= set(hand)
+    hidden |= {card for player, card in state.chosen.items() if player != viewer}
+    counts = [len(state.deck), len(state.players), *state.tricks.values(),
+              *(len(h) for h in state.hands.values())]
+    return hidden - set(range(max(counts, default=0) + 1))
+
+
 def result(state: State) -> Result:
     return rank_players(state.players, lambda p: state.tricks[p])
 
@@ -192,6 +206,7 @@ GAME = Game(
     redact=redact,
     result=result,
     bot=greedy_bot,
+    secrets=secrets,
 )
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any, Generic, TypeVar
@@ -153,6 +154,12 @@ class Game(Generic[S, Opts]):
     # Checks that depend on the seat count (a bad option -> its message, else None).
     check_options: Callable[[Opts, int], str | None] = lambda options, seats: None
     bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot
+    # What `viewer` must not see in this state: values (card ids, words, numbers) that no
+    # part of its view nor any event redacted for it may hold. The conformance suite checks
+    # every view and redacted event against it; a game with nothing hidden keeps the default.
+    secrets: Callable[[S, PlayerId | None], AbstractSet[Hashable]] = (
+        lambda state, viewer: frozenset()
+    )
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -160,3 +167,21 @@ class Game(Generic[S, Opts]):
 def fold(evolve: Callable[[S, Any], S], events: Iterable[Any], state: S) -> S:
     """The state after `events`, starting from `state`."""
     return reduce(evolve, events, state)
+
+
+class Batch(Generic[S]):
+    """The events one command decides, each folded in as it is added, so that the next
+    decision reads the state the earlier ones lead to (a turn that ends a round that ends the
+    game). `decide` returns `batch.events`."""
+
+    def __init__(self, evolve: Callable[[S, Any], S], state: S) -> None:
+        self._evolve = evolve
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, *events: Event) -> S:
+        """Append `events` in order; the state after them."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
+        return self.state

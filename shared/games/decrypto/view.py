@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from shared.games.decrypto.rules import legal_commands
 from shared.games.decider import Event, PlayerId, View
 from shared.games.decrypto.messages import (
     CluesGiven, GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted,
@@ -109,3 +110,18 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case KeywordsGuessed() if viewer not in event.visible_to:
             return replace(event, words=None)
     return event
+
+
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """The keywords of the team `viewer` is not in (both, for a spectator) until the game is
+    over. A keyword somebody wrote as a clue, or that the viewer's own examples in `legal`
+    happen to hold (drawn without looking at the other team's words), is no secret."""
+    if state.phase in ("setup", "over"):
+        return set()
+    team = state.team_of(viewer)
+    hidden = {w for t, words in state.keywords.items() if t != team for w in words}
+    written = {c for clues in state.clues.values() for c in clues}
+    written |= {c for reveal in state.reveals for c in reveal.clues}
+    legal = legal_commands(state, viewer) if viewer is not None else []
+    examples = {w for c in legal for w in getattr(c, "clues", getattr(c, "words", []))}
+    return hidden - written - examples

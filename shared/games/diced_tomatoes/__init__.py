@@ -20,20 +20,20 @@ Options: `tomato_dice`, `karma_overdose`, `golden_sun`, `dice_bonus` ("pooled"/"
 from __future__ import annotations
 
 from shared.games.decider import Game
+from shared.games.diced_tomatoes.bot import bot
 from shared.games.diced_tomatoes.messages import COMMANDS, EVENTS, DicedTomatoesOptions
 from shared.games.diced_tomatoes.rules import (
-    check_options, decide, evolve, is_terminal, legal_commands, players_to_act, result, setup,
+    decide, is_terminal, legal_commands, players_to_act, result, setup,
 )
-from shared.games.diced_tomatoes.state import State
-from shared.games.diced_tomatoes.view import greedy_bot, player_view, redact
+from shared.games.diced_tomatoes.state import State, evolve
+from shared.games.diced_tomatoes.view import player_view, redact, secrets
 
-GAME = Game(
+GAME: Game[State, DicedTomatoesOptions] = Game(
     name="diced_tomatoes",
     title="Diced Tomatoes",
     min_players=1,
     max_players=6,
     options=DicedTomatoesOptions,
-    check_options=check_options,
     commands=COMMANDS,
     events=EVENTS,
     initial_state=State(),
@@ -45,7 +45,10 @@ GAME = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    secrets=secrets,
     result=result,
-    bot=greedy_bot,
+    bot=bot,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )
+
+__all__ = ["GAME"]

@@ -8,13 +8,14 @@ written in an event (`DiceRolled.faces`, `DieChanged.face` for a karma re-roll).
 from __future__ import annotations
 
 from shared.games.decider import Command, Event, Options, PlayerId
+from shared.games.diced_tomatoes.data import DiceBonus
 
 
 class DicedTomatoesOptions(Options, frozen=True, kw_only=True):
     tomato_dice: bool = False  # 3.1-15: a harvest value equal to its slot earns a golden star
     karma_overdose: bool = False  # 3.1-16: karma = harvested value; 1/3 karma per die given
     golden_sun: bool = False  # 3.1-17: one golden die (+1 to a plant) per player
-    dice_bonus: str = "pooled"  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
+    dice_bonus: DiceBonus = "pooled"  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
     reroll_passed_dice: bool = True  # 3.1-3 ASSUMED: dice passed to you are rolled again
 
 

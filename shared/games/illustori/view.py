@@ -81,3 +81,15 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case VoteCast(player=p) if p != viewer:
             return replace(event, yes=None)
     return event
+
+
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """The other players' hands and the stack: their card ids. The card(s) of `last_outcome`
+    were shown face up when played; a reshuffle may bring them back into the stack, where
+    their order is hidden but not the fact that they were played."""
+    hidden = set(state.stack)
+    for player, hand in state.hands.items():
+        if player != viewer:
+            hidden |= set(hand)
+    outcome = state.last_outcome or {}
+    return hidden - {outcome.get("card"), *outcome.get("cards", ())}

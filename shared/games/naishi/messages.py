@@ -8,12 +8,12 @@ replay may not see (redact).
 from __future__ import annotations
 
 from shared.games.decider import Command, Event, Options, PlayerId
-from shared.games.naishi.components import DEFAULT_FIRST_PLAYER
+from shared.games.naishi.components import DEFAULT_FIRST_PLAYER, FirstPlayer
 
 
 class NaishiOptions(Options, frozen=True, kw_only=True):
     # "random" (BGA's default, ASSUMED), "first_seat" or "second_seat" (Naishi 1).
-    first_player: str = DEFAULT_FIRST_PLAYER
+    first_player: FirstPlayer = DEFAULT_FIRST_PLAYER
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -724,7 +724,7 @@ def test_commands_before_setup_are_refused():
 
 def test_unknown_command_is_refused():
     out = decide(given(start()), Start(), Context(actor=ANN, rng=Random()))
-    assert isinstance(out, Rejection) and out.code == "unknown_command"
+    assert isinstance(out, Rejection) and out.code == "bad_command"
 
 
 def test_every_rejection_appends_nothing_through_the_table():
