@@ -7,6 +7,7 @@ game's own state once the game has started.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -187,7 +188,7 @@ class TableDecider:
         try:
             options = msgspec.convert(command.options, game.options, strict=True)
         except msgspec.ValidationError as err:
-            return _reject("bad_option", f"Invalid option: {err}.")
+            return _reject("bad_option", f"Invalid option: {err}.{_choices(game.options, err)}")
         problem = _unbounded(msgspec.to_builtins(options))
         if problem:
             return _reject("bad_option", problem)
@@ -323,6 +324,23 @@ def _abandoned(*, expired: bool = False) -> Result:
     if expired:
         details["expired"] = True
     return Result(scores={}, ranking=[], winners=[], details=details)
+
+
+def _choices(options: type[Any], err: msgspec.ValidationError) -> str:
+    """The values a refused option takes, when its type lists them (a `Literal`), in the
+    order the game declares them."""
+    found = re.search(r"`\$\.(\w+)`", str(err))
+    hint = typing.get_type_hints(options).get(found.group(1)) if found else None
+    values = _literal_values(hint)
+    if found is None or not values:
+        return ""
+    return f" {found.group(1)} must be one of {', '.join(map(str, values))}."
+
+
+def _literal_values(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) is Literal:
+        return list(typing.get_args(hint))
+    return [v for arg in typing.get_args(hint) for v in _literal_values(arg)]
 
 
 def _unbounded(value: Any) -> str | None:
