@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import random
 
-
 from shared.games.decider import (
     View,
 )
-
 
 
 def bot(view: View, rng: random.Random) -> dict:

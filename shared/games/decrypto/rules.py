@@ -11,19 +11,47 @@ from collections.abc import Iterator, Sequence
 import msgspec
 
 from shared.games.decider import (
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    Standing,
     fold,
-    Command, Context, Event, PlayerId, Rejection, Result, Standing,
 )
 from shared.games.decrypto.messages import (
-    CluesGiven, CluesRevealed, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
-    GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CluesRevealed,
+    CodeRevealed,
+    DecryptoOptions,
+    GameDecided,
+    GameSetUp,
+    GiveClues,
+    GuessKeywords,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
     SubmitGuess,
 )
 from shared.games.decrypto.state import (
+    CLUE_MAX_CHARS,
+    CODE_LENGTH,
+    CODES,
+    FIRST_INTERCEPTION_ROUND,
+    KEYWORD_COUNT,
+    KEYWORD_GUESS_MAX_CHARS,
+    TEAM_SIZE,
+    TEAMS,
+    WIN_INTERCEPTIONS,
+    State,
+    encryptor_for,
+    end_flags,
     evolve,
-    CLUE_MAX_CHARS, CODE_LENGTH, CODES, FIRST_INTERCEPTION_ROUND,
-    KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, TEAM_SIZE, TEAMS, WIN_INTERCEPTIONS, State, encryptor_for,
-    end_flags, keyword_key, normalize, other,
+    keyword_key,
+    normalize,
+    other,
 )
 from shared.games.decrypto.words import WORDS
 

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import unicodedata
+from itertools import permutations
+from typing import Any, Literal
+
 import msgspec
 
 from shared.games.decider import (
-    Event, PlayerId,
+    Event,
+    PlayerId,
 )
 from shared.games.decrypto.messages import (
-    CluesGiven, CodeRevealed, GameDecided, GameSetUp, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CodeRevealed,
+    GameDecided,
+    GameSetUp,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
 )
-
-import unicodedata
-from itertools import permutations
-from typing import Any
-
-
 
 # --- data (RULES.md 4.1-4.2; ASSUMED values are marked) ------------------------------------
 
@@ -32,7 +38,9 @@ TOKEN_SUPPLY = {"interceptions": 4, "miscommunications": 4}  # ASSUMED 4+4 split
 CLUE_MAX_CHARS = 60  # longest clue accepted (a phrase is allowed, Decrypto 13)
 KEYWORD_GUESS_MAX_CHARS = 60
 
-Phase = str  # "setup" | "clues" | "decode" | "keywords" | "over"
+# "setup" (before the deal), "clues" (the encryptors write), "decode" (the teams guess the
+# codes), "keywords" (the tie-break: guessing the other team's keywords), "over".
+Phase = Literal["setup", "clues", "decode", "keywords", "over"]
 
 
 class Tokens(msgspec.Struct, frozen=True, kw_only=True):

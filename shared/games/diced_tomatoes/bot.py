@@ -10,8 +10,6 @@ from shared.games.decider import PlayerId, View
 from shared.games.diced_tomatoes import data
 
 
-
-
 def _placement_score(view: View, me: PlayerId, cmd: dict[str, Any]) -> float:
     """How much a greedy gardener likes placing this die there."""
     die = next(d for d in view["hand"] if d["die"] == cmd["die"])

@@ -8,21 +8,53 @@ from __future__ import annotations
 import random
 from itertools import product
 
-
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, Standing, fold, rank_players,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    Standing,
+    fold,
+    rank_players,
 )
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
-    COMMANDS, AdjustDie, DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, EndTurn,
-    FinalRoundTriggered, FlipSeed, GameStarted, InvertDie, KarmaGained, PlaceDie,
-    PlantHarvested, PlantUprooted, PlayEnded, RerollDie, SeedFlipped, SetDie, TakeDice,
-    TurnEnded, UprootPlant,
+    COMMANDS,
+    AdjustDie,
+    DicedTomatoesOptions,
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    EndTurn,
+    FinalRoundTriggered,
+    FlipSeed,
+    GameStarted,
+    InvertDie,
+    KarmaGained,
+    PlaceDie,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    RerollDie,
+    SeedFlipped,
+    SetDie,
+    TakeDice,
+    TurnEnded,
+    UprootPlant,
 )
 from shared.games.diced_tomatoes.state import (
+    Die,
+    State,
     evolve,
-    Die, State, harvest_karma, is_pattern, plant_value, score_breakdown, star_for,
-    uproot_cause, value_survives,
+    harvest_karma,
+    is_pattern,
+    plant_value,
+    score_breakdown,
+    star_for,
+    uproot_cause,
+    value_survives,
 )
 
 # --- options and setup -----------------------------------------------------------------------

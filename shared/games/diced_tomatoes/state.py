@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+# --- options and setup -----------------------------------------------------------------------
+from typing import Any, Literal
+
 import msgspec
 
 from shared.games.decider import (
-    Event, PlayerId,
+    Event,
+    PlayerId,
 )
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
-    DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, FinalRoundTriggered, GameStarted, KarmaGained, PlantHarvested, PlantUprooted, PlayEnded, SeedFlipped, TurnEnded,
+    DicedTomatoesOptions,
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    FinalRoundTriggered,
+    GameStarted,
+    KarmaGained,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    SeedFlipped,
+    TurnEnded,
 )
-
-# --- options and setup -----------------------------------------------------------------------
-
-from typing import Any
-
-
 
 
 class Die(msgspec.Struct, frozen=True, array_like=True):
@@ -37,6 +46,11 @@ class Slot(msgspec.Struct, frozen=True, array_like=True):
 Plant = tuple[Die, ...]  # seed first; () is an empty tomato token
 
 
+# "setup" (before the first turn), "take" (the active player chooses dice), "place" (the dice
+# are rolled and placed one by one), "over".
+Phase = Literal["setup", "take", "place", "over"]
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[PlayerId, ...] = ()
     options: DicedTomatoesOptions = DicedTomatoesOptions()
@@ -49,7 +63,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     karma: dict[PlayerId, int] = {}
     thirds: dict[PlayerId, int] = {}
     active: PlayerId = ""
-    phase: str = "setup"  # "take" (choose dice), "place" (rolled), "over"
+    phase: Phase = "setup"
     first_player: PlayerId = ""
     last_player: PlayerId = ""
     start_rolls: tuple[dict[PlayerId, int], ...] = ()

@@ -11,7 +11,6 @@ import msgspec
 from shared.games.decider import View
 from shared.games.dozito.cards import NEIGHBOURS
 
-
 _as_dict = msgspec.structs.asdict
 
 

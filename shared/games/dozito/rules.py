@@ -8,21 +8,46 @@ from collections.abc import Sequence
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, Standing,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    Standing,
 )
 from shared.games.dozito.cards import (
-    CARDS_PER_DISCARD_PILE_AT_SETUP, DECKS, DISCARD_PILES,
-    SLOTS, cards_needed,
+    CARDS_PER_DISCARD_PILE_AT_SETUP,
+    DECKS,
+    DISCARD_PILES,
+    SLOTS,
+    cards_needed,
 )
 from shared.games.dozito.messages import (
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardCard,
+    DiscardTaken,
     DozitoOptions,
-    CardDiscarded, CardDrawn, CardPlaced, DiscardCard, DiscardTaken, DrawCard, DrawPileRebuilt,
-    GameSetUp, OneColourGridCompleted, PlaceCard, RoundDealt, RoundEndTriggered, RoundScored,
-    TakeDiscard, TurnStarted,
+    DrawCard,
+    DrawPileRebuilt,
+    GameSetUp,
+    OneColourGridCompleted,
+    PlaceCard,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScored,
+    TakeDiscard,
+    TurnStarted,
 )
 from shared.games.dozito.state import (
+    State,
     evolve,
-    State, is_one_colour_grid, score_grid, targets, visible_grid,
+    is_one_colour_grid,
+    score_grid,
+    targets,
+    visible_grid,
 )
 
 replace = msgspec.structs.replace

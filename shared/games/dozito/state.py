@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from shared.games.decider import (
-    Event, PlayerId,
+    Event,
+    PlayerId,
 )
 from shared.games.dozito.cards import (
+    GROUP_POINTS,
+    NEIGHBOURS,
     SLOTS,
+    Card,
 )
 from shared.games.dozito.messages import (
-    CardDiscarded, CardDrawn, CardPlaced, DiscardTaken, DrawPileRebuilt,
-    GameSetUp, OneColourGridCompleted, RoundDealt, RoundEndTriggered, RoundScored,
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardTaken,
+    DrawPileRebuilt,
+    GameSetUp,
+    HandFrom,
+    OneColourGridCompleted,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScore,
+    RoundScored,
     TurnStarted,
 )
-
-
-from typing import Literal
-
-
-from shared.games.dozito.cards import (
-    GROUP_POINTS, NEIGHBOURS, Card,
-)
-from shared.games.dozito.messages import HandFrom, RoundScore
 
 # turn_start: choose A or B; place_or_discard: a drawn or flipped card in hand;
 # must_place: a card taken from a discard pile; must_discard: a replaced card that must go;

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-
 from shared.games.decider import (
     View,
 )
@@ -14,7 +13,6 @@ from shared.games.illustori.chaining import (
     Rules,
 )
 from shared.games.illustori.examples import penalised_example
-
 
 
 def bot(view: View, rng: random.Random) -> dict[str, Any]:

@@ -52,8 +52,9 @@ REVERSE_DIRECTIONS: tuple[ReverseDirection, ...] = get_args(ReverseDirection)
 
 # --- the bots' words ------------------------------------------------------------------------
 
+# the example texts follow the table's language (issue 12 point 8)
 Language = Literal["en", "fr"]
-LANGUAGES: tuple[Language, ...] = get_args(Language)  # the example texts follow the table's language (issue 12 point 8)
+LANGUAGES: tuple[Language, ...] = get_args(Language)
 _WORD_FILES = MappingProxyType({"en": "words.txt", "fr": "words_fr.txt"})
 
 

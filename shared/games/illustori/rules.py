@@ -8,22 +8,50 @@ import msgspec
 
 from shared.games.decider import (
     Batch,
-    Command, Context, Event, PlayerId, Rejection, Result, rank_players,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.illustori.chaining import (
-    Rules, chain_problem, clean, penalties, text_problem,
+    Rules,
+    chain_problem,
+    clean,
+    penalties,
+    text_problem,
 )
 from shared.games.illustori.data import (
-    ALPHABET, CARD_IDS, HAND_SIZE,
+    ALPHABET,
+    CARD_IDS,
+    HAND_SIZE,
 )
 from shared.games.illustori.examples import chain_examples, start_examples
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, IllustoriOptions,
-    LastRoundStarted, PassTurn, PlayCard, ProposeStart, StackReshuffled, StartPenalised,
-    StartProposed, SwapCards, TurnEnded, TurnPassed, UsedLettersCleared, Vote, VoteCast,
+    CardPenalised,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GameSetUp,
+    IllustoriOptions,
+    LastRoundStarted,
+    PassTurn,
+    PlayCard,
+    ProposeStart,
+    StackReshuffled,
+    StartPenalised,
+    StartProposed,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
+    UsedLettersCleared,
+    Vote,
+    VoteCast,
     VoteClosed,
 )
-from shared.games.illustori.state import  evolve, State
+from shared.games.illustori.state import State, evolve
 
 replace = msgspec.structs.replace
 

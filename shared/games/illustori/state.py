@@ -1,29 +1,40 @@
 """Illustori's state: frozen, replaced by `evolve`, never mutated."""
 
 from __future__ import annotations
-from typing import Any
+
+from typing import Any, Literal
 
 import msgspec
 
 from shared.games.decider import (
-    Event, PlayerId,
+    Event,
+    PlayerId,
 )
 from shared.games.illustori.chaining import (
-    Rules, ends,
+    Rules,
+    ends,
 )
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, LastRoundStarted, StackReshuffled, StartPenalised,
-    StartProposed, TurnEnded, TurnPassed, UsedLettersCleared, VoteCast,
+    CardPenalised,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GameSetUp,
+    LastRoundStarted,
+    StackReshuffled,
+    StartPenalised,
+    StartProposed,
+    TurnEnded,
+    TurnPassed,
+    UsedLettersCleared,
+    VoteCast,
     VoteClosed,
 )
 
-
-
-
-
-# Phases: "setup" (before the deal), "naming" (the first player names the starting card),
-# "voting" (the others vote on a proposed text), "turn" (the active player chains, swaps or
-# passes), "over".
+# "setup" (before the deal), "naming" (the first player names the starting card), "voting"
+# (the others vote on a proposed text), "turn" (the active player chains, swaps or passes),
+# "over".
+Phase = Literal["setup", "naming", "voting", "turn", "over"]
 
 
 class Placed(msgspec.Struct, frozen=True, kw_only=True):
@@ -37,7 +48,7 @@ class Placed(msgspec.Struct, frozen=True, kw_only=True):
 class State(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[PlayerId, ...] = ()
     rules: Rules = Rules()
-    phase: str = "setup"
+    phase: Phase = "setup"
     active: PlayerId = ""  # whose turn it is (the proposer, while the others vote)
     hands: dict[PlayerId, tuple[str, ...]] = {}
     stack: tuple[str, ...] = ()  # top first

@@ -6,12 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-
 from shared.games.decider import PlayerId, View
 from shared.games.naishi.components import MOUNTAIN, kind_of
 from shared.games.naishi.scoring import best_copies, grid_of, score_grid
-
-
 
 
 def _own_score(line: list[str], hand: list[str]) -> int:

@@ -16,21 +16,56 @@ from itertools import combinations
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, rank_players,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.naishi.components import (
-    DEALT_PER_PLAYER, HAND_MOUNTAINS,
-    LINE_MOUNTAINS, LINE_SIZE, MOUNTAIN, PILE_SIZE, RIVER_PILES, ROWS, SWAP_KINDS, TIE_BREAKS,
-    development_deck, kind_of, mountain_ids,
+    DEALT_PER_PLAYER,
+    HAND_MOUNTAINS,
+    LINE_MOUNTAINS,
+    LINE_SIZE,
+    MOUNTAIN,
+    PILE_SIZE,
+    RIVER_PILES,
+    ROWS,
+    SWAP_KINDS,
+    TIE_BREAKS,
+    development_deck,
+    kind_of,
+    mountain_ids,
 )
 from shared.games.naishi.messages import (
-    CardGiven, CardsDealt, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
-    Developed, DiscardRiverCards, EmissariesRecalled, EndTriggered, EndTurn, GiveCard,
-    HandsRevealed, HandsShuffled, ImposeDecree, NaishiOptions, NinjaCopied, RecallEmissaries,
-    RiverCardsDiscarded, SwapCards, TurnEnded, TurnPassed,
+    CardGiven,
+    CardsDealt,
+    CardsSwapped,
+    ChooseNinjaCopy,
+    DeclareEnd,
+    DecreeImposed,
+    Develop,
+    Developed,
+    DiscardRiverCards,
+    EmissariesRecalled,
+    EndTriggered,
+    EndTurn,
+    GiveCard,
+    HandsRevealed,
+    HandsShuffled,
+    ImposeDecree,
+    NaishiOptions,
+    NinjaCopied,
+    RecallEmissaries,
+    RiverCardsDiscarded,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
 )
 from shared.games.naishi.scoring import ninja_cells, parse_cell_key, score_grid
-from shared.games.naishi.state import  evolve, State
+from shared.games.naishi.state import State, evolve
 
 replace = msgspec.structs.replace
 

@@ -1,26 +1,38 @@
 """Naishi's state: the whole truth, secrets included (views cut it per viewer)."""
 
 from __future__ import annotations
+
 from collections.abc import Sequence
+from typing import Literal
 
 import msgspec
 
 from shared.games.decider import (
-    Event, PlayerId,
+    Event,
+    PlayerId,
 )
 from shared.games.naishi.components import (
-    COURT_SPOTS, EMISSARIES_PER_PLAYER, LINE_SIZE, ROWS,
+    COURT_SPOTS,
+    EMISSARIES_PER_PLAYER,
+    LINE_SIZE,
+    ROWS,
 )
 from shared.games.naishi.messages import (
-    CardGiven, CardsDealt, CardsSwapped, DecreeImposed, Developed, EmissariesRecalled, EndTriggered, HandsRevealed, HandsShuffled, NinjaCopied, RiverCardsDiscarded, TurnEnded, TurnPassed,
+    CardGiven,
+    CardsDealt,
+    CardsSwapped,
+    DecreeImposed,
+    Developed,
+    EmissariesRecalled,
+    EndTriggered,
+    HandsRevealed,
+    HandsShuffled,
+    NinjaCopied,
+    RiverCardsDiscarded,
+    TurnEnded,
+    TurnPassed,
 )
-from shared.games.naishi.scoring import cell_key, ninja_cells
-
-
-from typing import Literal
-
-
-from shared.games.naishi.scoring import Cell, copy_candidates, grid_of
+from shared.games.naishi.scoring import Cell, cell_key, copy_candidates, grid_of, ninja_cells
 
 Phase = Literal["setup", "exchange", "turns", "end"]
 
