@@ -90,12 +90,16 @@ def rank_players(
     *,
     details: Mapping[str, Any] | None = None,
     lower_is_better: bool = False,
+    outright: Callable[[PlayerId], bool] = lambda _: False,
+    dense: bool = False,
 ) -> Result:
     """A `Result` ranking players by score, then by `tiebreak` (higher first unless
-    `lower_is_better`); players equal on both share a rank, and every first is a winner."""
-    def key(p: PlayerId) -> tuple[Any, Any]:
+    `lower_is_better`); players equal on both share a rank, and every first is a winner.
+    An `outright` winner ranks before everyone whatever the score (a game won at once).
+    Ranks are 1, 1, 3 after a tie, or 1, 1, 2 when `dense`."""
+    def key(p: PlayerId) -> tuple[bool, Any, Any]:
         s = score(p)
-        return ((s if lower_is_better else -s), _neg(tiebreak(p)))
+        return (not outright(p), (s if lower_is_better else -s), _neg(tiebreak(p)))
 
     ordered = sorted(players, key=key)
     ranking: list[Standing] = []
@@ -103,7 +107,7 @@ def rank_players(
         if index and key(p) == key(ordered[index - 1]):
             rank = ranking[-1].rank
         else:
-            rank = index + 1
+            rank = ranking[-1].rank + 1 if dense and ranking else index + 1
         ranking.append(Standing(player=p, rank=rank, score=score(p)))
     return Result(
         scores={p: score(p) for p in players},

@@ -17,7 +17,16 @@ from typing import Any, Literal
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold, type_tag,
+    Command,
+    Context,
+    Event,
+    Game,
+    PlayerId,
+    Rejection,
+    Result,
+    View,
+    fold,
+    type_tag,
 )
 
 Status = Literal["new", "open", "running", "ended"]

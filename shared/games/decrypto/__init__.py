@@ -22,7 +22,13 @@ from shared.games.decider import Game
 from shared.games.decrypto.bot import bot
 from shared.games.decrypto.messages import COMMANDS, EVENTS, DecryptoOptions
 from shared.games.decrypto.rules import (
-    check_options, decide, is_terminal, legal_commands, players_to_act, result, setup,
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
 from shared.games.decrypto.state import State, evolve
 from shared.games.decrypto.view import player_view, redact, secrets

@@ -17,8 +17,8 @@ from shared.games.decider import (
     PlayerId,
     Rejection,
     Result,
-    Standing,
     fold,
+    rank_players,
 )
 from shared.games.decrypto.messages import (
     CluesGiven,
@@ -454,16 +454,8 @@ def result(state: State) -> Result:
     def points(p: PlayerId) -> int:
         return 1 if state.winner is not None and state.team_of(p) == state.winner else 0
 
-    ordered = sorted(state.players, key=lambda p: -points(p))
-    ranking = [
-        Standing(player=p, rank=1 if state.winner is None or points(p) else 2, score=points(p))
-        for p in ordered
-    ]
-    winners = [] if state.winner is None else list(state.teams[state.winner])
-    return Result(
-        scores={p: points(p) for p in state.players},
-        ranking=ranking,
-        winners=winners,
+    ranked = rank_players(
+        state.players, points, dense=True,
         details={
             "outcome": "draw" if state.winner is None else f"{state.winner}_wins",
             "winning_team": state.winner,
@@ -479,3 +471,5 @@ def result(state: State) -> Result:
             },
         },
     )
+    # a draw: everyone shares rank 1, and nobody wins
+    return ranked if state.winner is not None else msgspec.structs.replace(ranked, winners=[])

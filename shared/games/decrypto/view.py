@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import msgspec
 
-from shared.games.decrypto.rules import legal_commands
 from shared.games.decider import Event, PlayerId, View
 from shared.games.decrypto.messages import (
-    CluesGiven, GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    GameSetUp,
+    GuessSubmitted,
+    KeywordsGuessed,
+    RoundStarted,
 )
+from shared.games.decrypto.rules import legal_commands
 from shared.games.decrypto.state import TEAMS, Reveal, State
 from shared.games.view_terms import common_terms
-
 
 # The fields whose values in `legal` are only examples: any text may be sent (issue 12).
 FREE_TEXT = {"give_clues": ["clues"], "guess_keywords": ["words"]}

@@ -23,7 +23,12 @@ from shared.games.decider import Game
 from shared.games.diced_tomatoes.bot import bot
 from shared.games.diced_tomatoes.messages import COMMANDS, EVENTS, DicedTomatoesOptions
 from shared.games.diced_tomatoes.rules import (
-    decide, is_terminal, legal_commands, players_to_act, result, setup,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
 from shared.games.diced_tomatoes.state import State, evolve
 from shared.games.diced_tomatoes.view import player_view, redact, secrets

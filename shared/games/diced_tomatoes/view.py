@@ -11,7 +11,10 @@ from typing import Any
 from shared.games.decider import Event, PlayerId, View
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.state import (
-    Die, State, plant_value, score_breakdown,
+    Die,
+    State,
+    plant_value,
+    score_breakdown,
 )
 from shared.games.view_terms import common_terms, round_of_turn
 

@@ -21,7 +21,13 @@ from shared.games.decider import Game
 from shared.games.dozito.bot import bot
 from shared.games.dozito.messages import COMMANDS, EVENTS, DozitoOptions
 from shared.games.dozito.rules import (
-    check_options, decide, is_terminal, legal_commands, players_to_act, result, setup,
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
 from shared.games.dozito.state import State, evolve
 from shared.games.dozito.view import player_view, redact, secrets

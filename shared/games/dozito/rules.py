@@ -14,7 +14,7 @@ from shared.games.decider import (
     PlayerId,
     Rejection,
     Result,
-    Standing,
+    rank_players,
 )
 from shared.games.dozito.cards import (
     CARDS_PER_DISCARD_PILE_AT_SETUP,
@@ -300,21 +300,13 @@ def result(state: State) -> Result:
     best = {p: max((r[p].total for r in state.round_scores), default=0) for p in state.players}
     winner = state.one_colour_winner
 
-    def key(p: PlayerId) -> tuple[int, int, int]:
-        return (0 if p == winner else 1, -totals[p], -best[p])
-
-    ordered = sorted(state.players, key=key)
-    ranking: list[Standing] = []
-    for i, p in enumerate(ordered):
-        rank = ranking[-1].rank if i and key(p) == key(ordered[i - 1]) else i + 1
-        ranking.append(Standing(player=p, rank=rank, score=totals[p]))
     details = {
         "round_scores": {p: [r[p].total for r in state.round_scores] for p in state.players},
         "best_round": best,
         "rounds": [msgspec.to_builtins(r) for r in state.round_scores],
         "one_colour_grid": winner,
     }
-    return Result(
-        scores=dict[PlayerId, float | int](totals), ranking=ranking,
-        winners=[s.player for s in ranking if s.rank == 1], details=details,
+    return rank_players(
+        state.players, lambda p: totals[p], lambda p: best[p], details=details,
+        outright=lambda p: p == winner,
     )

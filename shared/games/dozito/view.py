@@ -11,12 +11,11 @@ from typing import Any
 
 import msgspec
 
-from shared.games.view_terms import common_terms
 from shared.games.decider import Event, PlayerId, View
 from shared.games.dozito.cards import GRID_COLUMNS, GRID_ROWS, Card
 from shared.games.dozito.messages import DrawPileRebuilt, RoundDealt
 from shared.games.dozito.state import State
-
+from shared.games.view_terms import common_terms
 
 _as_dict = msgspec.structs.asdict
 

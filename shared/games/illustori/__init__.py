@@ -25,7 +25,13 @@ from shared.games.illustori.bot import bot
 from shared.games.illustori.data import MAX_PLAYERS, MIN_PLAYERS
 from shared.games.illustori.messages import COMMANDS, EVENTS, IllustoriOptions
 from shared.games.illustori.rules import (
-    check_options, decide, is_terminal, legal_commands, players_to_act, result, setup,
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
 from shared.games.illustori.state import State, evolve
 from shared.games.illustori.view import player_view, redact, secrets

@@ -21,7 +21,12 @@ from shared.games.decider import Game
 from shared.games.naishi.bot import bot
 from shared.games.naishi.messages import COMMANDS, EVENTS, NaishiOptions
 from shared.games.naishi.rules import (
-    decide, is_terminal, legal_commands, players_to_act, result, setup,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
 from shared.games.naishi.state import State, evolve
 from shared.games.naishi.view import player_view, redact, secrets

@@ -14,7 +14,14 @@ from itertools import product
 from typing import Final
 
 from shared.games.naishi.components import (
-    COPIABLE, LINE_SIZE, MOUNTAIN, NINJA, RONIN_KINDS, colour_of, is_character, kind_of,
+    COPIABLE,
+    LINE_SIZE,
+    MOUNTAIN,
+    NINJA,
+    RONIN_KINDS,
+    colour_of,
+    is_character,
+    kind_of,
 )
 
 Cell = tuple[int, int]  # (row, column): row 0 = Line, 1 = Hand; column 0..4

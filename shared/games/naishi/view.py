@@ -10,7 +10,6 @@ have given).
 
 from __future__ import annotations
 
-
 import msgspec
 
 from shared.games.decider import Event, PlayerId, View
