@@ -16,6 +16,7 @@ from itertools import combinations
 import msgspec
 
 from shared.games.decider import (
+    Batch,
     Command,
     Context,
     Event,
@@ -69,6 +70,7 @@ from shared.games.naishi.state import State, evolve
 
 replace = msgspec.structs.replace
 
+POSITIONS = range(1, LINE_SIZE + 1)
 TURN_COMMANDS = (
     Develop, SwapCards, DiscardRiverCards, ImposeDecree, RecallEmissaries, DeclareEnd, EndTurn,
 )
@@ -114,16 +116,42 @@ def setup(
 
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
-    if state.phase == "setup" or actor not in state.players:
-        return Rejection("not_started", "The game has not been set up yet.")
+    if refused := _not_acting(state, command, actor):
+        return refused
     match command:
         case GiveCard():
             return _give(state, command, actor, ctx.rng)
         case ChooseNinjaCopy():
             return _choose_ninja(state, command, actor)
-        case _ if isinstance(command, TURN_COMMANDS):
-            return _turn_command(state, command, actor)
+        case Develop(row=row, position=position):
+            return _develop(state, actor, row, position)
+        case SwapCards():
+            return _swap(state, actor, command)
+        case DiscardRiverCards(first=first, second=second):
+            return _discard_river(state, actor, first, second)
+        case EndTurn():
+            return _end_turn(state, actor)
+        case ImposeDecree(row=row, position=position):
+            return _decree(state, actor, row, position)
+        case RecallEmissaries():
+            return _recall(state, actor)
+        case DeclareEnd():
+            return _declare_end(state, actor)
     return Rejection("bad_command", f"Naishi has no command {type(command).__name__}.")
+
+
+def _not_acting(state: State, command: Command, actor: PlayerId) -> Rejection | None:
+    """The one guard: a game set up, and for a turn command, the turns phase and its player."""
+    if state.phase == "setup" or actor not in state.players:
+        return Rejection("not_started", "The game has not been set up yet.")
+    if not isinstance(command, TURN_COMMANDS):
+        return None
+    if state.phase != "turns":
+        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
+        return Rejection("wrong_phase", f"No turns are played during {what}.")
+    if actor != state.active:
+        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
+    return None
 
 
 def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random):
@@ -163,59 +191,47 @@ def _bad_place(row: str | None, position: int) -> Rejection | None:
     return None
 
 
-def _turn_command(state: State, command: Command, actor: PlayerId) -> list[Event] | Rejection:
-    if state.phase != "turns":
-        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
-        return Rejection("wrong_phase", f"No turns are played during {what}.")
-    if actor != state.active:
-        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
-    match command:
-        case Develop(row=row, position=position):
-            return _develop(state, actor, row, position)
-        case SwapCards():
-            return _swap(state, actor, command)
-        case DiscardRiverCards(first=first, second=second):
-            return _discard_river(state, actor, first, second)
-        case EndTurn():
-            if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
-                return Rejection(
-                    "must_develop", "You took a bonus action before developing: develop now.",
-                )
-            if not state.developed:
-                return Rejection(
-                    "no_main_action_yet",
-                    "Take a main action first (develop, impose a decree, recall your "
-                    "emissaries or declare the end).",
-                )
-            return _finish_turn(state, actor)
-    # The main actions that are a whole turn by themselves.
+def _whole_turn_refused(state: State) -> Rejection | None:
+    """Decree, recall and declaring the end are a whole turn: not after a Develop nor a bonus."""
     if state.developed:
         return Rejection("main_action_taken", "You have already developed this turn.")
     if state.bonus_used:
+        return Rejection("must_develop", "You took a bonus action before developing: develop now.")
+    return None
+
+
+def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
+        return Rejection("must_develop", "You took a bonus action before developing: develop now.")
+    if not state.developed:
         return Rejection(
-            "must_develop", "You took a bonus action before developing: develop now.",
+            "no_main_action_yet",
+            "Take a main action first (develop, impose a decree, recall your emissaries or "
+            "declare the end).",
         )
-    match command:
-        case ImposeDecree(row=row, position=position):
-            return _decree(state, actor, row, position)
-        case RecallEmissaries():
-            spots = state.recallable(actor)
-            if not spots:
-                return Rejection(
-                    "nothing_to_recall", "You have no Emissary on a Swap or Discard spot.",
-                )
-            return _then_finish(state, actor, [EmissariesRecalled(player=actor, spots=spots)])
-        case DeclareEnd():
-            if state.end_reason is not None:
-                return Rejection("end_already_triggered", "The end of the game is already set.")
-            if not state.empty_piles():
-                return Rejection(
-                    "no_empty_pile", "You may declare the end only once a River pile is empty.",
-                )
-            event = EndTriggered(player=actor, reason="declared",
-                                 final_player=state.opponent(actor))
-            return _then_finish(state, actor, [event])
-    return Rejection("bad_command", f"Naishi has no command {type(command).__name__}.")
+    return _finish_turn(state, actor)
+
+
+def _recall(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if refused := _whole_turn_refused(state):
+        return refused
+    spots = state.recallable(actor)
+    if not spots:
+        return Rejection("nothing_to_recall", "You have no Emissary on a Swap or Discard spot.")
+    return _then_finish(state, actor, EmissariesRecalled(player=actor, spots=spots))
+
+
+def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if refused := _whole_turn_refused(state):
+        return refused
+    if state.end_reason is not None:
+        return Rejection("end_already_triggered", "The end of the game is already set.")
+    if not state.empty_piles():
+        return Rejection(
+            "no_empty_pile", "You may declare the end only once a River pile is empty.",
+        )
+    ended = EndTriggered(player=actor, reason="declared", final_player=state.opponent(actor))
+    return _then_finish(state, actor, ended)
 
 
 def _develop(state: State, actor: PlayerId, row: str, position: int):
@@ -232,10 +248,11 @@ def _develop(state: State, actor: PlayerId, row: str, position: int):
         discarded=state.row(actor, row)[position - 1], taken=pile[0],
         revealed=pile[1] if len(pile) > 1 else None,
     )
-    after = evolve(state, event)
-    if _bonus_open(after, actor):
-        return [event]
-    return [event, *_finish_turn(after, actor)]
+    batch = Batch(evolve, state)
+    if _bonus_open(batch.add(event), actor):
+        return batch.events
+    _close_turn(batch, actor)
+    return batch.events
 
 
 def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None:
@@ -316,11 +333,13 @@ def _discard_river(state: State, actor: PlayerId, first: int, second: int):
 
 def _after_bonus(state: State, actor: PlayerId, event: Event) -> list[Event]:
     if state.developed:  # the bonus after the Develop closes the turn
-        return _then_finish(state, actor, [event])
+        return _then_finish(state, actor, event)
     return [event]
 
 
 def _decree(state: State, actor: PlayerId, row: str, position: int):
+    if refused := _whole_turn_refused(state):
+        return refused
     bad = _bad_place(row, position)
     if bad:
         return bad
@@ -328,14 +347,15 @@ def _decree(state: State, actor: PlayerId, row: str, position: int):
         return Rejection("no_emissary", "You have no Emissary left in your reserve.")
     if state.free_spot("decree") is None:
         return Rejection("court_spot_taken", "The Imperial Decree has already been imposed.")
-    return _then_finish(state, actor, [DecreeImposed(player=actor, row=row, position=position)])
+    return _then_finish(state, actor, DecreeImposed(player=actor, row=row, position=position))
 
 
-def _then_finish(state: State, actor: PlayerId, events: list[Event]) -> list[Event]:
-    after = state
-    for e in events:
-        after = evolve(after, e)
-    return [*events, *_finish_turn(after, actor)]
+def _then_finish(state: State, actor: PlayerId, event: Event) -> list[Event]:
+    """`event`, then the close of `actor`'s turn as it leaves the state."""
+    batch = Batch(evolve, state)
+    batch.add(event)
+    _close_turn(batch, actor)
+    return batch.events
 
 
 def _bonus_open(state: State, player: PlayerId) -> bool:
@@ -358,29 +378,29 @@ def has_main_action(state: State, player: PlayerId) -> bool:
 
 
 def _finish_turn(state: State, player: PlayerId) -> list[Event]:
-    """The events that close `player`'s turn: the end checks (Naishi 11-12), the next turn or
-    the end of the game (Naishi 14), and the passes of a player with no action (Naishi 13)."""
-    events: list[Event] = []
-    over = False
+    """The events that close `player`'s turn (see `_close_turn`)."""
+    batch = Batch(evolve, state)
+    _close_turn(batch, player)
+    return batch.events
+
+
+def _close_turn(batch: Batch[State], player: PlayerId) -> None:
+    """Close `player`'s turn: the end checks (Naishi 11-12), the next turn or the end of the
+    game (Naishi 14), and the passes of a player with no action (Naishi 13)."""
+    state = batch.state
+    over = state.end_reason is not None and state.final_player == player
     if state.end_reason is None and state.empty_piles() >= 2:
         final = None if player == state.second_player else state.second_player
-        trigger = EndTriggered(player=player, reason="two_piles_empty", final_player=final)
-        events.append(trigger)
-        state = evolve(state, trigger)
+        batch.add(EndTriggered(player=player, reason="two_piles_empty", final_player=final))
         over = final is None
-    elif state.end_reason is not None and state.final_player == player:
-        over = True
     if over:
-        return [*events, *_end_of_game(state, player)]
+        batch.add(*_end_of_game(batch.state, player))
+        return
     following = state.opponent(player)
-    ended = TurnEnded(player=player, next_player=following)
-    events.append(ended)
-    state = evolve(state, ended)
-    if not has_main_action(state, following):
-        passed = TurnPassed(player=following)
-        events.append(passed)
-        events += _finish_turn(evolve(state, passed), following)
-    return events
+    batch.add(TurnEnded(player=player, next_player=following))
+    if not has_main_action(batch.state, following):
+        batch.add(TurnPassed(player=following))
+        _close_turn(batch, following)
 
 
 def _end_of_game(state: State, player: PlayerId) -> list[Event]:
@@ -442,39 +462,54 @@ def players_to_act(state: State) -> list[PlayerId]:
 def legal_commands(state: State, player: PlayerId) -> list[Command]:
     if player not in players_to_act(state):
         return []
-    if state.phase == "exchange":
-        return [GiveCard(card=c) for c in _giveable(state, player)]
-    if state.phase == "end":
-        choices = state.ninja_choices(player)
-        return [
-            ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
-            for row, col in state.pending_ninjas(player) for kind in choices
-        ]
+    match state.phase:
+        case "exchange":
+            return [GiveCard(card=c) for c in _giveable(state, player)]
+        case "end":
+            return _ninja_copies(state, player)
+    developments: list[Command] = [] if state.developed else [
+        Develop(row=row, position=p) for p in state.open_piles() for row in ROWS
+    ]
+    closing = [EndTurn()] if state.developed else _whole_turns(state, player)
+    return [*developments, *_bonus_actions(state, player), *closing]
+
+
+def _ninja_copies(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 16: every pending Ninja, every character it may copy."""
+    choices = state.ninja_choices(player)
+    return [
+        ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
+        for row, col in state.pending_ninjas(player) for kind in choices
+    ]
+
+
+def _whole_turns(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 7: the main actions that are a whole turn, open before any other action."""
+    if state.bonus_used:  # Naishi 8: the Develop is owed
+        return []
     out: list[Command] = []
-    open_piles = state.open_piles()
-    positions = range(1, LINE_SIZE + 1)
-    if not state.developed:
-        out += [Develop(row=row, position=p) for p in open_piles for row in ROWS]
-    if not state.bonus_used and state.reserve[player] > 0:
-        can_follow = state.developed or state.river_size() > 0
-        if state.free_spot("swap") and can_follow:
-            out += [SwapCards(kind="river", first=a, second=b)
-                    for a, b in combinations(open_piles, 2)]
-            for row in ROWS:
-                out += [SwapCards(kind=row, first=a, second=b)
-                        for a, b in combinations(positions, 2)]
-            out += [SwapCards(kind="hand_line", first=p) for p in positions]
-        if state.free_spot("discard") and (state.developed or state.river_size() > 2):
-            out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(open_piles, 2)]
-    if state.developed:
-        out.append(EndTurn())
-    elif not state.bonus_used:
-        if state.reserve[player] > 0 and state.free_spot("decree"):
-            out += [ImposeDecree(row=row, position=p) for row in ROWS for p in positions]
-        if state.recallable(player):
-            out.append(RecallEmissaries())
-        if state.end_reason is None and state.empty_piles():
-            out.append(DeclareEnd())
+    if state.reserve[player] > 0 and state.free_spot("decree"):
+        out += [ImposeDecree(row=row, position=p) for row in ROWS for p in POSITIONS]
+    if state.recallable(player):
+        out.append(RecallEmissaries())
+    if state.end_reason is None and state.empty_piles():
+        out.append(DeclareEnd())
+    return out
+
+
+def _bonus_actions(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 8: one swap or discard a turn, with an Emissary, when a Develop can still follow."""
+    if state.bonus_used or state.reserve[player] < 1:
+        return []
+    piles = state.open_piles()
+    out: list[Command] = []
+    if state.free_spot("swap") and (state.developed or state.river_size() > 0):
+        out += [SwapCards(kind="river", first=a, second=b) for a, b in combinations(piles, 2)]
+        out += [SwapCards(kind=row, first=a, second=b)
+                for row in ROWS for a, b in combinations(POSITIONS, 2)]
+        out += [SwapCards(kind="hand_line", first=p) for p in POSITIONS]
+    if state.free_spot("discard") and (state.developed or state.river_size() > 2):
+        out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(piles, 2)]
     return out
 
 
