@@ -11,13 +11,13 @@ from collections.abc import Iterator, Sequence
 import msgspec
 
 from shared.games.decider import (
+    Batch,
     Command,
     Context,
     Event,
     PlayerId,
     Rejection,
     Result,
-    fold,
     rank_players,
 )
 from shared.games.decrypto.messages import (
@@ -280,8 +280,10 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
         interception=intercepted == code, miscommunication=answers[target] != code,
     ))
     if target == TEAMS[-1]:
-        after = fold(evolve, events, state)
-        events.append(_end_of_round(after, ctx.rng))
+        batch = Batch(evolve, state)
+        batch.add(*events)
+        batch.add(_end_of_round(batch.state, ctx.rng))
+        return batch.events
     return events
 
 

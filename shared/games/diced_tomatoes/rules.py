@@ -9,6 +9,7 @@ import random
 from itertools import product
 
 from shared.games.decider import (
+    Batch,
     Command,
     Context,
     Event,
@@ -16,7 +17,6 @@ from shared.games.decider import (
     Rejection,
     Result,
     Standing,
-    fold,
     rank_players,
 )
 from shared.games.diced_tomatoes import data
@@ -370,26 +370,25 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
         return Rejection(
             "must_place", "A rolled die can still be placed: you must place it before ending.",
         )
-    events: list[Event] = []
+    batch = Batch(evolve, state)
     for owner in state.players:
         for token, plant in enumerate(state.plants[owner]):
             if plant:
                 value = plant_value(plant, state.colours)
                 if not value_survives(value):
-                    events.append(PlantUprooted(
+                    batch.add(PlantUprooted(
                         owner=owner, token=token, dice=[d.id for d in plant],
                         cause=uproot_cause(value), player=actor,
                     ))
     nxt = state.next_player(actor)
-    events.append(TurnEnded(
+    batch.add(TurnEnded(
         player=actor, passed=[d.id for d in state.hand],
         karma=min(state.karma[actor], data.KARMA_MAX), next_player=nxt,
     ))
-    after = fold(evolve, events, state)
-    reason = _end_reason(state, after, actor)
+    reason = _end_reason(state, batch.state, actor)
     if reason:
-        events.append(PlayEnded(reason=reason))
-    return events
+        batch.add(PlayEnded(reason=reason))
+    return batch.events
 
 
 def _end_reason(before: State, after: State, actor: PlayerId) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import msgspec
 
 from shared.games.decider import (
+    Batch,
     Command,
     Context,
     Event,
@@ -210,8 +211,10 @@ def _discard(
     # Dozito 8: a Replay discarded from the grid or from the draw gives a new turn (2.3-3:
     # one taken from a discard pile cannot be discarded, it must be placed).
     extra = card.kind == "replay" and state.hand_from in ("draw", "grid")
-    discarded = CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra)
-    return [discarded, *_end_turn(evolve(state, discarded), rng)]
+    batch = Batch(evolve, state)
+    batch.add(CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra))
+    _end_turn(batch, rng)
+    return batch.events
 
 
 def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId]:
@@ -220,31 +223,28 @@ def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId
     return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
-def _end_turn(state: State, rng: random.Random) -> list[Event]:
+def _end_turn(batch: Batch[State], rng: random.Random) -> None:
     """What follows a turn's end: an instant win, the round end trigger, the next turn, the
     round's scoring and the next deal."""
+    state = batch.state
     player = state.current
     if is_one_colour_grid(state, player):  # 2.3-9: checked at the end of every turn
-        return [OneColourGridCompleted(player=player), _scored(state)]
-    events: list[Event] = []
+        batch.add(OneColourGridCompleted(player=player), _scored(state))
+        return
     if state.ending_by is None and state.all_face_up(player):  # Dozito 10
-        trigger = RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player))
-        events.append(trigger)
-        state = evolve(state, trigger)
+        state = batch.add(
+            RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player)))
     if state.extra_turn:  # Dozito 8, also during the last turns (2.3-7)
-        return [*events, TurnStarted(player=player, extra_turn=True)]
-    if state.ending_by is None:
-        return [*events, TurnStarted(player=_seats_after(state.players, player)[0])]
-    if state.last_turns:
-        return [*events, TurnStarted(player=state.last_turns[0])]
-    scored = _scored(state)
-    events.append(scored)
-    state = evolve(state, scored)
-    if state.phase == "round_over":
-        events.append(_deal(
+        batch.add(TurnStarted(player=player, extra_turn=True))
+    elif state.ending_by is None:
+        batch.add(TurnStarted(player=_seats_after(state.players, player)[0]))
+    elif state.last_turns:
+        batch.add(TurnStarted(player=state.last_turns[0]))
+    elif batch.add(_scored(state)).phase == "round_over":
+        state = batch.state
+        batch.add(_deal(
             state.players, list(state.cards), state.round + 1, _next_first_player(state), rng,
         ))
-    return events
 
 
 def _scored(state: State) -> RoundScored:
