@@ -5,7 +5,7 @@ What is special about it:
 * **Dice, all public.** Nothing is hidden but the future: every die in the bushel, in hand, on
   plants and on score tracks is visible to everyone. Chance is the only secret, so each roll is
   drawn in `decide` from the context's rng and written in the event (`DiceRolled.faces`, the
-  karma re-roll in `DieChanged.face`, the starting roll in `GameStarted.start_rolls`).
+  karma re-roll in `DieChanged.face`, the starting roll in `GameSetUp.start_rolls`).
 * **One active player, many small steps.** A turn is: take 3 dice of chosen colours
   (`take_dice`), then place them one at a time while any can be placed (`place_die`), spending
   karma at will (six effects), then `end_turn` hands the unplaceable dice to the next player.

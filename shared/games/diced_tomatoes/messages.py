@@ -90,7 +90,7 @@ COMMANDS = (
 # --- events ----------------------------------------------------------------------------------
 
 
-class GameStarted(Event, frozen=True, kw_only=True):
+class GameSetUp(Event, frozen=True, kw_only=True):
     """Setup: the seats, the options, every die's colour and the starting roll."""
 
     players: list[PlayerId]  # seat order, clockwise
@@ -99,6 +99,14 @@ class GameStarted(Event, frozen=True, kw_only=True):
     start_rolls: list[dict[PlayerId, int]]  # one entry per roll; ties among the lowest re-roll
     last_player: PlayerId  # holder of the last-player marker
     first_player: PlayerId
+
+
+class GameStartedLogged(GameSetUp, frozen=True, kw_only=True, tag="game_started"):
+    """`game_set_up` as logs written before the setup events had one name call it: still
+    decoded, and folded like `game_set_up`."""
+
+
+GameStarted = GameSetUp  # the former name of the class
 
 
 class DiceRolled(Event, frozen=True, kw_only=True):
@@ -180,6 +188,6 @@ class PlayEnded(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameStarted, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted, DieChanged, SeedFlipped,
+    GameSetUp, GameStartedLogged, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted, DieChanged, SeedFlipped,
     KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
 )

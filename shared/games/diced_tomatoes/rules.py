@@ -30,7 +30,7 @@ from shared.games.diced_tomatoes.messages import (
     EndTurn,
     FinalRoundTriggered,
     FlipSeed,
-    GameStarted,
+    GameSetUp,
     InvertDie,
     KarmaGained,
     PlaceDie,
@@ -84,7 +84,7 @@ def setup(
             break
     last = rolling[0]
     first = players[(players.index(last) + 1) % len(players)]
-    return [GameStarted(
+    return [GameSetUp(
         players=list(players), options=options, dice=dice, start_rolls=rolls,
         last_player=last, first_player=first,
     )]

@@ -18,7 +18,7 @@ from shared.games.diced_tomatoes.messages import (
     DieChanged,
     DiePlaced,
     FinalRoundTriggered,
-    GameStarted,
+    GameSetUp,
     KarmaGained,
     PlantHarvested,
     PlantUprooted,
@@ -210,7 +210,7 @@ def _set_plant(state: State, owner: PlayerId, token: int, plant: tuple[Die, ...]
 def evolve(state: State, event: Event) -> State:
     replace = msgspec.structs.replace
     match event:
-        case GameStarted():
+        case GameSetUp():
             players = tuple(event.players)
             return State(
                 players=players,

@@ -42,7 +42,6 @@ from shared.games.naishi.components import (
 )
 from shared.games.naishi.messages import (
     CardGiven,
-    CardsDealt,
     CardsSwapped,
     ChooseNinjaCopy,
     DeclareEnd,
@@ -53,6 +52,7 @@ from shared.games.naishi.messages import (
     EmissariesRecalled,
     EndTriggered,
     EndTurn,
+    GameSetUp,
     GiveCard,
     HandsRevealed,
     HandsShuffled,
@@ -108,7 +108,7 @@ def setup(
     river: list[list[str | None]] = [
         list(rest[i * PILE_SIZE:(i + 1) * PILE_SIZE]) for i in range(RIVER_PILES)
     ]
-    return [CardsDealt(players=list(players), first_player=first, lines=lines, hands=hands,
+    return [GameSetUp(players=list(players), first_player=first, lines=lines, hands=hands,
                        river=river)]
 
 

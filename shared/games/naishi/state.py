@@ -19,12 +19,12 @@ from shared.games.naishi.components import (
 )
 from shared.games.naishi.messages import (
     CardGiven,
-    CardsDealt,
     CardsSwapped,
     DecreeImposed,
     Developed,
     EmissariesRecalled,
     EndTriggered,
+    GameSetUp,
     HandsRevealed,
     HandsShuffled,
     NinjaCopied,
@@ -189,7 +189,7 @@ def evolve(state: State, event: Event) -> State:
 
 def _evolve(state: State, event: Event) -> State:
     match event:
-        case CardsDealt():
+        case GameSetUp():
             return State(
                 phase="exchange", players=tuple(event.players), first_player=event.first_player,
                 lines={p: tuple(c) for p, c in event.lines.items()},

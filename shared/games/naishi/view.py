@@ -14,7 +14,7 @@ import msgspec
 
 from shared.games.decider import Event, PlayerId, View
 from shared.games.naishi.components import COURT_SPOTS
-from shared.games.naishi.messages import CardGiven, CardsDealt, HandsShuffled
+from shared.games.naishi.messages import CardGiven, GameSetUp, HandsShuffled
 from shared.games.naishi.rules import scores
 from shared.games.naishi.scoring import cell_key
 from shared.games.naishi.state import State
@@ -82,7 +82,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     replace = msgspec.structs.replace
     match event:
-        case CardsDealt(hands=hands, river=river):
+        case GameSetUp(hands=hands, river=river):
             return replace(
                 event,
                 hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},

@@ -17,7 +17,7 @@ import msgspec
 from shared.games.decider import Context, Rejection, fold
 from shared.games.diced_tomatoes import GAME
 from shared.games.diced_tomatoes.messages import (
-    DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, GameStarted, KarmaGained,
+    DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, GameSetUp, KarmaGained,
     PlantUprooted, PlayEnded, TurnEnded,
 )
 from shared.games.diced_tomatoes.state import State
@@ -64,7 +64,7 @@ def check_invariants(table: Table, event) -> None:
         return
     n = len(state.players)
     per_player = 14 if state.options.golden_sun else 13
-    if isinstance(event, GameStarted):  # colours never change afterwards
+    if isinstance(event, GameSetUp):  # colours never change afterwards
         assert Counter(state.colours) == Counter(
             {"red": 11 * n, "black": 2 * n, **({"golden": n} if state.options.golden_sun else {})},
         )
@@ -235,7 +235,7 @@ def test_random_play_of_1020_games_keeps_every_invariant_diced_tomatoes_1_to_18(
         assert isinstance(events[-1], GameEnded) and isinstance(events[-2], PlayEnded)
         rolled = [e for e in events if isinstance(e, DiceRolled)]
         assert all(len(e.dice) == len(e.faces) for e in rolled)
-        assert sum(isinstance(e, GameStarted) for e in events) == 1
+        assert sum(isinstance(e, GameSetUp) for e in events) == 1
         assert msgspec.convert(table.options, DicedTomatoesOptions) == DicedTomatoesOptions(
             **options,
         )

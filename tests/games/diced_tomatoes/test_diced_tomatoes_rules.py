@@ -12,7 +12,7 @@ from shared.games.decider import Command, Context, Rejection, fold
 from shared.games.diced_tomatoes import GAME, data
 from shared.games.diced_tomatoes.messages import (
     AdjustDie, DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, EndTurn,
-    FinalRoundTriggered, FlipSeed, GameStarted, InvertDie, KarmaGained, PlaceDie, PlantHarvested,
+    FinalRoundTriggered, FlipSeed, GameSetUp, InvertDie, KarmaGained, PlaceDie, PlantHarvested,
     PlantUprooted, PlayEnded, RerollDie, SeedFlipped, SetDie, TakeDice, TurnEnded, UprootPlant,
 )
 from shared.games.diced_tomatoes.rules import (
@@ -679,9 +679,9 @@ def test_an_unknown_command_is_refused():
     assert code(decide(State(), TakeDice(red=3), Context(actor=ANN, rng=Rigged()))) == "not_started"
 
 
-def test_game_started_round_trips_through_json():
+def test_game_set_up_round_trips_through_json():
     event = started((ANN, BOB, CY), golden_sun=True, dice_bonus="per_plant")[0]
-    decoded = msgspec.json.decode(msgspec.json.encode(event), type=GameStarted)
+    decoded = msgspec.json.decode(msgspec.json.encode(event), type=GameSetUp)
     assert decoded == event
 
 

@@ -7,7 +7,7 @@ from random import Random
 
 from shared.games.decider import Context, Event, Rejection, fold
 from shared.games.naishi.components import development_deck
-from shared.games.naishi.messages import CardsDealt, HandsShuffled
+from shared.games.naishi.messages import GameSetUp, HandsShuffled
 from shared.games.naishi.rules import decide, evolve
 from shared.games.naishi.state import State
 
@@ -59,7 +59,7 @@ def start(
     """A game after the opening exchange, with these cards: the first player to act."""
     hands = {ANN: list(ann_hand), BOB: list(bob_hand)}
     return [
-        CardsDealt(players=[ANN, BOB], first_player=first,
+        GameSetUp(players=[ANN, BOB], first_player=first,
                    lines={ANN: list(ann_line), BOB: list(bob_line)},
                    hands=hands,  # type: ignore[arg-type]
                    river=[list(p) for p in river]),  # type: ignore[misc]

@@ -18,7 +18,7 @@ from shared.games.naishi import GAME
 from shared.games.naishi.components import (
     COURT_SPOTS, EMISSARIES_PER_PLAYER, FIRST_PLAYER_CHOICES, all_cards, kind_of,
 )
-from shared.games.naishi.messages import CardsDealt, CardsSwapped, EndTriggered, NinjaCopied
+from shared.games.naishi.messages import GameSetUp, CardsSwapped, EndTriggered, NinjaCopied
 from shared.games.naishi.state import State
 from shared.games.simulate import simulate
 from shared.games.table import Table, TableDecider
@@ -238,7 +238,7 @@ def test_naishi_random_play_1000_games_with_invariants_and_no_leak():
         check_no_leak(sim, recorder.decider, known)
         events += recorder.seen_events
         for e in sim.events:
-            if isinstance(e, CardsDealt):
+            if isinstance(e, GameSetUp):
                 firsts[e.first_player] += 1
             elif isinstance(e, NinjaCopied):
                 variants["ninja_automatic", e.automatic] += 1
