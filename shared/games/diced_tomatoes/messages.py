@@ -188,6 +188,6 @@ class PlayEnded(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, GameStartedLogged, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted, DieChanged, SeedFlipped,
-    KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
+    GameSetUp, GameStartedLogged, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted,
+    DieChanged, SeedFlipped, KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
 )

@@ -184,7 +184,7 @@ class NinjaCopied(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, CardsDealtLogged, CardGiven, HandsShuffled, Developed, CardsSwapped, RiverCardsDiscarded,
-    DecreeImposed, EmissariesRecalled, EndTriggered, TurnPassed, TurnEnded, HandsRevealed,
-    NinjaCopied,
+    GameSetUp, CardsDealtLogged, CardGiven, HandsShuffled, Developed, CardsSwapped,
+    RiverCardsDiscarded, DecreeImposed, EmissariesRecalled, EndTriggered, TurnPassed, TurnEnded,
+    HandsRevealed, NinjaCopied,
 )
