@@ -14,12 +14,13 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
 PlayerId = str
 S = TypeVar("S")
+T = TypeVar("T")
 Opts = TypeVar("Opts")
 
 # Views are plain JSON-ready mappings; a viewer of None is a spectator.
@@ -166,6 +167,14 @@ class Game(Generic[S, Opts]):
     )
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def logged(values: Iterable[T | None]) -> tuple[T, ...]:
+    """The values of an event field typed `... | None` only so that `redact` can blank them:
+    the log itself holds them all."""
+    out = tuple(values)
+    assert None not in out, "a redacted event cannot be folded"
+    return cast("tuple[T, ...]", out)
 
 
 def fold(evolve: Callable[[S, Any], S], events: Iterable[Any], state: S) -> S:

@@ -4,13 +4,14 @@ client would."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from shared.games.decider import (
     View,
 )
 
 
-def bot(view: View, rng: random.Random) -> dict:
+def bot(view: View, rng: random.Random) -> dict[str, Any]:
     """Plays its own seat from its view only. Writing (clues, keyword guesses): a random
     example, since a bot cannot relate words. Guessing a code: any code, except, when codes are
     drawn without replacement, those already revealed for that team (they cannot come again

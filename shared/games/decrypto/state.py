@@ -248,7 +248,9 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
-def _without(pool: tuple[tuple[int, ...], ...], code: tuple[int, ...]):
+def _without(
+    pool: tuple[tuple[int, ...], ...], code: tuple[int, ...],
+) -> tuple[tuple[int, ...], ...]:
     left = list(pool)
     if code in left:
         left.remove(code)

@@ -8,6 +8,8 @@ but its encryptor until it is revealed; a team's answer from the other team unti
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from shared.games.decider import Event, PlayerId, View
@@ -79,7 +81,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     }
 
 
-def _reveal(reveal: Reveal) -> dict:
+def _reveal(reveal: Reveal) -> dict[str, Any]:
     return {
         "round": reveal.round,
         "team": reveal.team,

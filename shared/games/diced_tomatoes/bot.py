@@ -13,7 +13,7 @@ from shared.games.diced_tomatoes import data
 def _placement_score(view: View, me: PlayerId, cmd: dict[str, Any]) -> float:
     """How much a greedy gardener likes placing this die there."""
     die = next(d for d in view["hand"] if d["die"] == cmd["die"])
-    owner, colour, face = cmd["owner"], die["colour"], die["face"]
+    owner, colour, face = cmd["owner"], die["colour"], float(die["face"])
     plant = view["plants"][owner][cmd["token"]]["dice"]
     mine = owner == me
     if not plant:  # a seed
@@ -21,7 +21,7 @@ def _placement_score(view: View, me: PlayerId, cmd: dict[str, Any]) -> float:
             slot = len(view["tracks"][me]) + 1
             return 3.0 - abs(face - slot)
         return 1.0 + face / 2 if mine else -1.0 - face / 3
-    seed = plant[0]["face"]
+    seed: int = plant[0]["face"]
     value = seed + sum(data.VALUE_MODIFIER[d["colour"]] for d in [*plant[1:], die])
     if len(plant) + 1 == data.DICE_PER_PLANT:  # harvest
         if not data.PLANT_VALUE_MIN <= value <= data.PLANT_VALUE_MAX:
@@ -49,7 +49,7 @@ def bot(view: View, rng: random.Random) -> dict[str, Any]:
         kind = cmd["type"]
         if kind == "take_dice":
             black_worth = -1.0 if view["solo"] else 0.5
-            return cmd["red"] * 1.0 + cmd["black"] * black_worth + cmd["golden"] * 1.2
+            return float(cmd["red"] + cmd["black"] * black_worth + cmd["golden"] * 1.2)
         if kind == "place_die":
             return _placement_score(view, me, cmd)
         if kind == "end_turn":

@@ -201,7 +201,9 @@ replace = msgspec.structs.replace
 # --- evolve ----------------------------------------------------------------------------------
 
 
-def _set_plant(state: State, owner: PlayerId, token: int, plant: tuple[Die, ...]) -> dict:
+def _set_plant(
+    state: State, owner: PlayerId, token: int, plant: tuple[Die, ...],
+) -> dict[PlayerId, tuple[Plant, ...]]:
     plants = list(state.plants[owner])
     plants[token] = plant
     return {**state.plants, owner: tuple(plants)}

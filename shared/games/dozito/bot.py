@@ -19,7 +19,7 @@ _as_dict = msgspec.structs.asdict
 EXPLORE = 0.1  # how often the bot plays a random legal command instead of its best guess
 
 
-def _matches(grid: list[dict | None], slot: int, colour: str) -> int:
+def _matches(grid: list[dict[str, Any] | None], slot: int, colour: str) -> int:
     """Face-up neighbours of `slot` of `colour`."""
     return sum(
         1 for n in NEIGHBOURS[slot]
@@ -27,14 +27,14 @@ def _matches(grid: list[dict | None], slot: int, colour: str) -> int:
     )
 
 
-def _place_value(grid: list[dict | None], card: dict, slot: int) -> float:
+def _place_value(grid: list[dict[str, Any] | None], card: dict[str, Any], slot: int) -> float:
     """A rough worth of putting `card` into `slot`: revealing is progress; colour matches and
     suns are points."""
     here = grid[slot - 1]
-    gain = 2 * _matches(grid, slot, card["colour"]) + card["suns"]
+    gain: float = 2 * _matches(grid, slot, card["colour"]) + card["suns"]
     if here is None:
         return 3 + gain
-    return gain - 2 * _matches(grid, slot, here["colour"]) - here["suns"] - 0.5
+    return gain - 2 * _matches(grid, slot, here["colour"]) - float(here["suns"]) - 0.5
 
 
 def bot(view: View, rng: random.Random) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import msgspec
 from shared.games.decider import (
     Event,
     PlayerId,
+    logged,
 )
 from shared.games.dozito.cards import (
     GROUP_POINTS,
@@ -155,9 +156,9 @@ def evolve(state: State, event: Event) -> State:
         case RoundDealt():
             return replace(
                 state, round=event.round, first_player=event.first_player,
-                grids={p: tuple(g) for p, g in event.grids.items()},  # type: ignore[misc]
+                grids={p: logged(g) for p, g in event.grids.items()},
                 face_up={p: (False,) * len(g) for p, g in event.grids.items()},
-                draw=tuple(event.draw), discards=tuple(tuple(d) for d in event.discards),  # type: ignore[arg-type]
+                draw=logged(event.draw), discards=tuple(tuple(d) for d in event.discards),
                 current=event.first_player, phase="turn_start", hand=None, hand_from=None,
                 extra_turn=False, in_extra_turn=False, ending_by=None, last_turns=(),
             )
@@ -170,7 +171,7 @@ def evolve(state: State, event: Event) -> State:
             )
         case DrawPileRebuilt(draw=draw):
             return replace(
-                state, draw=tuple(draw),  # type: ignore[arg-type]
+                state, draw=logged(draw),
                 discards=tuple(pile[-1:] for pile in state.discards),
             )
         case CardDrawn(card=card):

@@ -9,6 +9,7 @@ import msgspec
 from shared.games.decider import (
     Event,
     PlayerId,
+    logged,
 )
 from shared.games.illustori.chaining import (
     Rules,
@@ -105,8 +106,8 @@ def evolve(state: State, event: Event) -> State:
                 rules=event.rules,
                 phase="naming",
                 active=event.players[0],
-                hands={p: tuple(h) for p, h in event.hands.items()},  # type: ignore[misc]
-                stack=tuple(event.stack),  # type: ignore[arg-type]
+                hands={p: logged(h) for p, h in event.hands.items()},
+                stack=logged(event.stack),
                 start_card=event.start_card,
             )
         case StartProposed(player=p, text=text):
@@ -146,12 +147,12 @@ def evolve(state: State, event: Event) -> State:
                 last_outcome={"kind": "swapped", "player": p, "cards": list(cards)},
             )
         case StackReshuffled(stack=stack):
-            return replace(state, stack=tuple(stack), discard=())  # type: ignore[arg-type]
+            return replace(state, stack=logged(stack), discard=())
         case CardsDrawn(player=p, cards=cards):
             return replace(
                 state,
                 stack=_without(state.stack, cards),
-                hands={**state.hands, p: (*state.hands[p], *cards)},  # type: ignore[misc]
+                hands={**state.hands, p: (*state.hands[p], *logged(cards))},
             )
         case TurnPassed(player=p):
             return replace(state, last_outcome={"kind": "passed", "player": p})

@@ -14,7 +14,7 @@ from shared.games.naishi.scoring import best_copies, grid_of, score_grid
 def _own_score(line: list[str], hand: list[str]) -> int:
     """The territory's score with its Ninjas copying nothing (cheap, and good enough to
     compare two Develops)."""
-    return int(score_grid(grid_of(line, hand))["total"])  # type: ignore[call-overload]
+    return score_grid(grid_of(line, hand))["total"]
 
 
 def bot(view: View, rng: random.Random) -> dict[str, Any]:

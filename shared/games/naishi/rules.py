@@ -65,7 +65,7 @@ from shared.games.naishi.messages import (
     TurnEnded,
     TurnPassed,
 )
-from shared.games.naishi.scoring import ninja_cells, parse_cell_key, score_grid
+from shared.games.naishi.scoring import GridScore, ninja_cells, parse_cell_key, score_grid
 from shared.games.naishi.state import State, evolve
 
 replace = msgspec.structs.replace
@@ -154,7 +154,7 @@ def _not_acting(state: State, command: Command, actor: PlayerId) -> Rejection | 
     return None
 
 
-def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random):
+def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random) -> list[Event] | Rejection:
     if state.phase != "exchange":
         return Rejection("wrong_phase", "The opening exchange is over.")
     if actor in state.given:
@@ -234,7 +234,7 @@ def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
     return _then_finish(state, actor, ended)
 
 
-def _develop(state: State, actor: PlayerId, row: str, position: int):
+def _develop(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
     bad = _bad_place(row, position)
     if bad:
         return bad
@@ -265,7 +265,7 @@ def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None
     return None
 
 
-def _swap(state: State, actor: PlayerId, command: SwapCards):
+def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Rejection:
     kind, first, second = command.kind, command.first, command.second
     if kind not in SWAP_KINDS:
         return Rejection(
@@ -302,7 +302,7 @@ def _swap(state: State, actor: PlayerId, command: SwapCards):
     return _after_bonus(state, actor, event)
 
 
-def _discard_river(state: State, actor: PlayerId, first: int, second: int):
+def _discard_river(state: State, actor: PlayerId, first: int, second: int) -> list[Event] | Rejection:
     for p in (first, second):
         bad = _bad_place(None, p)
         if bad:
@@ -337,7 +337,7 @@ def _after_bonus(state: State, actor: PlayerId, event: Event) -> list[Event]:
     return [event]
 
 
-def _decree(state: State, actor: PlayerId, row: str, position: int):
+def _decree(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
     if refused := _whole_turn_refused(state):
         return refused
     bad = _bad_place(row, position)
@@ -420,7 +420,7 @@ def _end_of_game(state: State, player: PlayerId) -> list[Event]:
     return events
 
 
-def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId):
+def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId) -> list[Event] | Rejection:
     if state.phase != "end":
         return Rejection("wrong_phase", "Ninjas choose what they copy at the end of the game.")
     if not state.pending_ninjas(actor):
@@ -517,7 +517,7 @@ def copies_of(state: State, player: PlayerId) -> dict[tuple[int, int], str | Non
     return {parse_cell_key(k): v for k, v in state.copies.get(player, {}).items()}
 
 
-def scores(state: State) -> dict[PlayerId, dict[str, object]]:
+def scores(state: State) -> dict[PlayerId, GridScore]:
     """Each territory's score breakdown (Naishi 14-16)."""
     return {p: score_grid(state.grid(p), copies_of(state, p)) for p in state.players}
 
@@ -526,11 +526,11 @@ def result(state: State) -> Result:
     table = scores(state)
 
     def tiebreak(p: PlayerId) -> tuple[int, ...]:
-        return tuple(int(table[p][name]) for name in TIE_BREAKS)  # type: ignore[call-overload]
+        return (table[p]["colours"],)  # TIE_BREAKS
 
     return rank_players(
         state.players,
-        lambda p: int(table[p]["total"]),  # type: ignore[call-overload]
+        lambda p: table[p]["total"],
         tiebreak,
         details={
             "tie_breaks": list(TIE_BREAKS),

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeVar
 
 import msgspec
 
 from shared.games.decider import (
     Event,
     PlayerId,
+    logged,
 )
 from shared.games.naishi.components import (
     COURT_SPOTS,
@@ -110,13 +111,16 @@ replace = msgspec.structs.replace
 
 # --- evolve ---------------------------------------------------------------------------------
 
-def _set(row: Sequence[str], index: int, card: str) -> tuple[str, ...]:
+T = TypeVar("T")
+
+
+def _set(row: Sequence[T], index: int, card: T) -> tuple[T, ...]:
     out = list(row)
     out[index] = card
     return tuple(out)
 
 
-def _swapped(row: Sequence[str], i: int, j: int) -> tuple[str, ...]:
+def _swapped(row: Sequence[T], i: int, j: int) -> tuple[T, ...]:
     out = list(row)
     out[i], out[j] = out[j], out[i]
     return tuple(out)
@@ -193,8 +197,8 @@ def _evolve(state: State, event: Event) -> State:
             return State(
                 phase="exchange", players=tuple(event.players), first_player=event.first_player,
                 lines={p: tuple(c) for p, c in event.lines.items()},
-                hands={p: tuple(c) for p, c in event.hands.items()},  # type: ignore[misc]
-                river=tuple(tuple(pile) for pile in event.river),  # type: ignore[misc]
+                hands={p: logged(c) for p, c in event.hands.items()},
+                river=tuple(logged(pile) for pile in event.river),
                 reserve={p: EMISSARIES_PER_PLAYER for p in event.players},
                 court={spot: None for spot in COURT_SPOTS},
                 copies={p: {} for p in event.players},
@@ -206,7 +210,7 @@ def _evolve(state: State, event: Event) -> State:
         case HandsShuffled(hands=hands):
             return replace(
                 state, phase="turns", given={},
-                hands={p: tuple(c) for p, c in hands.items()},  # type: ignore[misc]
+                hands={p: logged(c) for p, c in hands.items()},
                 turn=1, active=state.first_player, developed=False, bonus_used=False,
             )
         case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
@@ -219,9 +223,9 @@ def _evolve(state: State, event: Event) -> State:
             state = replace(_with_emissary(state, p, spot), bonus_used=True)
             i, j = a - 1, b - 1
             if kind == "river":
-                river = [list(pile) for pile in state.river]
-                river[i][0], river[j][0] = river[j][0], river[i][0]
-                return replace(state, river=tuple(tuple(pile) for pile in river))
+                piles = [list(pile) for pile in state.river]
+                piles[i][0], piles[j][0] = piles[j][0], piles[i][0]
+                return replace(state, river=tuple(tuple(pile) for pile in piles))
             if kind in ROWS:
                 return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
             line, hand = state.lines[p], state.hands[p]
