@@ -16,7 +16,7 @@ import itertools
 import os
 import random
 import re
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +25,7 @@ import msgspec
 
 from shared.games import games
 from shared.games.decider import Command, Context, Event, PlayerId, Rejection
-from shared.games.simulate import simulate
+from shared.games.simulate import Simulation, simulate
 from shared.games.table import TABLE_EVENTS, Table, TableCreated, TableDecider
 from tests.highcard import GAME as HIGHCARD
 
@@ -162,9 +162,14 @@ def _mutants(command: Command, rng: random.Random) -> Iterator[Command]:
 class Run:
     """One seeded game, checked as it is played."""
 
-    def __init__(self, decider: TableDecider, tally: Tally | None = None) -> None:
+    def __init__(
+        self, decider: TableDecider, tally: Tally | None = None,
+        invariants: Callable[[Table, Event], None] | None = None,
+    ) -> None:
         self.decider = decider
         self.tally = tally or Tally()
+        self.invariants = invariants
+        self.sim: Simulation | None = None
         self.replayed: Table = decider.initial_state
         self.before: Table = decider.initial_state
         self.batch: list[Event] = []
@@ -185,6 +190,8 @@ class Run:
         assert decoded == event, (event, decoded)
         self.replayed = decider.evolve(self.replayed, decoded)
         assert self.replayed == table, f"the log folded from JSON differs after {event}"
+        if self.invariants is not None:
+            self.invariants(table, event)
         if not isinstance(event, TABLE_EVENTS) or isinstance(event, TableCreated):
             self.batch.append(event)
         before, self.before = self.before, table
@@ -255,9 +262,10 @@ class Run:
 
 def play(
     decider: TableDecider, seed: int, options: Mapping[str, Any], seats: int,
-    tally: Tally | None = None,
+    tally: Tally | None = None, invariants: Callable[[Table, Event], None] | None = None,
 ) -> Run | None:
-    """Play and check one whole game; None when the options do not suit `seats` players."""
+    """Play and check one whole game; None when the options do not suit `seats` players.
+    `invariants(table, event)`, a game's own checks, runs after every event."""
     players = [f"p{i}" for i in range(1, seats + 1)]
     created = decider.decide(
         decider.initial_state,
@@ -268,7 +276,7 @@ def play(
     if isinstance(created, Rejection):
         assert created.code == "bad_option", created
         return None
-    run = Run(decider, tally)
+    run = Run(decider, tally, invariants)
     checks = random.Random(seed + 1)
     real_decide = decider.decide
 
@@ -284,6 +292,7 @@ def play(
                    after_event=run.after_event)
     run.after_command(sim.table, checks)
     assert sim.table.status == "ended" and sim.table.result is not None
+    run.sim = sim
     return run
 
 
