@@ -119,14 +119,16 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """The keywords of the team `viewer` is not in (both, for a spectator) until the game is
-    over. A keyword somebody wrote as a clue, or that the viewer's own examples in `legal`
-    happen to hold (drawn without looking at the other team's words), is no secret."""
+    over. A keyword somebody wrote as a clue or the viewer's team guessed, or that the viewer's
+    own examples in `legal` happen to hold (drawn without looking at the other team's words),
+    is no secret."""
     if state.phase in ("setup", "over"):
         return set()
     team = state.team_of(viewer)
     hidden = {w for t, words in state.keywords.items() if t != team for w in words}
     written = {c for clues in state.clues.values() for c in clues}
     written |= {c for reveal in state.reveals for c in reveal.clues}
+    written |= set(state.keyword_guesses.get(team, ())) if team else set()
     legal = legal_commands(state, viewer) if viewer is not None else []
     examples = {w for c in legal for w in getattr(c, "clues", getattr(c, "words", []))}
     return hidden - written - examples
