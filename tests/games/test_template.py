@@ -4,6 +4,7 @@ files with the same roles, so that a reader finds each part of any game in the s
 from __future__ import annotations
 
 import importlib
+import random
 import inspect
 
 import msgspec
@@ -68,3 +69,19 @@ def test_the_options_and_the_phase_are_typed(name):
 def test_the_result_is_built_by_rank_players(name):
     rules = importlib.import_module(f"{package_of(PACKAGES[name])}.rules")
     assert "rank_players(" in inspect.getsource(rules.result), name
+
+
+@pytest.mark.parametrize(("name", "old"), [("naishi", "cards_dealt"), ("diced_tomatoes", "game_started")])
+def test_a_setup_event_logged_under_its_former_name_still_decodes_and_folds(name, old):
+    """The setup events were renamed game_set_up; logs written before keep their old tag."""
+    decider = games()[name]
+    game = decider.game
+    options = game.options()
+    players = ("ann", "bob")
+    (setup, *rest) = game.setup(options, players, random.Random(1))
+    body = msgspec.to_builtins(setup)
+    assert body["type"] == "game_set_up"
+    logged = msgspec.convert({**body, "type": old}, decider.event_type)
+    assert type(logged).__name__ != type(setup).__name__
+    fold = game.evolve
+    assert fold(game.initial_state, logged) == fold(game.initial_state, setup)
