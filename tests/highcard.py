@@ -17,7 +17,16 @@ import random
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Game, Options, PlayerId, Rejection, Result, View, rank_players,
+    Command,
+    Context,
+    Event,
+    Game,
+    Options,
+    PlayerId,
+    Rejection,
+    Result,
+    View,
+    rank_players,
 )
 
 
@@ -178,6 +187,18 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case CardDrawn(player=p, card=card):
             return f"{p} drew the {card}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> set[int]:
+    """The cards `viewer` may not know: the other hands, the deck, the choices not yet
+    revealed. Cards are small numbers, so a hidden card equal to a public count (a hand size,
+    the deck's size, a trick count) cannot be told from that count and is left out."""
+    hidden = set(state.deck)
+    for player, hand in state.hands.items():
+        if player != viewer:
+            hidden |= set(hand)
+    hidden |= {card for player, card in state.chosen.items() if player != viewer}
+    counts = [len(state.deck), len(state.players), *state.tricks.values(),
+              *(len(h) for h in state.hands.values())]
+    return hidden - set(range(max(counts, default=0) + 1))
 
 
 def result(state: State) -> Result:
@@ -213,6 +234,7 @@ GAME = Game(
     result=result,
     bot=greedy_bot,
     describe=describe,
+    secrets=secrets,
 )
 
 

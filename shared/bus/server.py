@@ -19,7 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shared.bus.credentials import (
-    APP_ACCOUNT, AUTH_ACCOUNT, SERVICE_ROLES, ServerSecrets, write_secret,
+    APP_ACCOUNT,
+    AUTH_ACCOUNT,
+    SERVICE_ROLES,
+    ServerSecrets,
+    write_secret,
 )
 from shared.bus.errors import ServerFailed, StoreInUse
 

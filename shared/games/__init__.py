@@ -9,6 +9,7 @@ import os
 import pkgutil
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
 from shared.games.decider import Game
 from shared.games.table import TableDecider
@@ -16,7 +17,7 @@ from shared.games.table import TableDecider
 ENTRY_POINT_GROUP = "tabletop.games"
 
 
-def _load(spec: str) -> Game:
+def _load(spec: str) -> Game[Any, Any]:
     module, _, attribute = spec.partition(":")
     game = getattr(importlib.import_module(module), attribute or "GAME")
     if not isinstance(game, Game):
@@ -24,7 +25,7 @@ def _load(spec: str) -> Game:
     return game
 
 
-def _builtin() -> list[Game]:
+def _builtin() -> list[Game[Any, Any]]:
     return [
         _load(f"{__name__}.{info.name}:GAME")
         for info in pkgutil.iter_modules(__path__)

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
 PlayerId = str
 S = TypeVar("S")
+T = TypeVar("T")
 Opts = TypeVar("Opts")
 
 # Views are plain JSON-ready mappings; a viewer of None is a spectator.
@@ -89,12 +91,16 @@ def rank_players(
     *,
     details: Mapping[str, Any] | None = None,
     lower_is_better: bool = False,
+    outright: Callable[[PlayerId], bool] = lambda _: False,
+    dense: bool = False,
 ) -> Result:
     """A `Result` ranking players by score, then by `tiebreak` (higher first unless
-    `lower_is_better`); players equal on both share a rank, and every first is a winner."""
-    def key(p: PlayerId) -> tuple[Any, Any]:
+    `lower_is_better`); players equal on both share a rank, and every first is a winner.
+    An `outright` winner ranks before everyone whatever the score (a game won at once).
+    Ranks are 1, 1, 3 after a tie, or 1, 1, 2 when `dense`."""
+    def key(p: PlayerId) -> tuple[bool, Any, Any]:
         s = score(p)
-        return ((s if lower_is_better else -s), _neg(tiebreak(p)))
+        return (not outright(p), (s if lower_is_better else -s), _neg(tiebreak(p)))
 
     ordered = sorted(players, key=key)
     ranking: list[Standing] = []
@@ -102,7 +108,7 @@ def rank_players(
         if index and key(p) == key(ordered[index - 1]):
             rank = ranking[-1].rank
         else:
-            rank = index + 1
+            rank = ranking[-1].rank + 1 if dense and ranking else index + 1
         ranking.append(Standing(player=p, rank=rank, score=score(p)))
     return Result(
         scores={p: score(p) for p in players},
@@ -172,10 +178,42 @@ class Game(Generic[S, Opts]):
     # One event in English for one viewer, for the game log (None: nothing to say). Always
     # called on the event as `redact` left it for that viewer, so it cannot tell a secret.
     describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type
+    # What `viewer` must not see in this state: values (card ids, words, numbers) that no
+    # part of its view nor any event redacted for it may hold. The conformance suite checks
+    # every view and redacted event against it; a game with nothing hidden keeps the default.
+    secrets: Callable[[S, PlayerId | None], AbstractSet[Hashable]] = (
+        lambda state, viewer: frozenset()
+    )
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def logged(values: Iterable[T | None]) -> tuple[T, ...]:
+    """The values of an event field typed `... | None` only so that `redact` can blank them:
+    the log itself holds them all."""
+    out = tuple(values)
+    assert None not in out, "a redacted event cannot be folded"
+    return cast("tuple[T, ...]", out)
 
 
 def fold(evolve: Callable[[S, Any], S], events: Iterable[Any], state: S) -> S:
     """The state after `events`, starting from `state`."""
     return reduce(evolve, events, state)
+
+
+class Batch(Generic[S]):
+    """The events one command decides, each folded in as it is added, so that the next
+    decision reads the state the earlier ones lead to (a turn that ends a round that ends the
+    game). `decide` returns `batch.events`."""
+
+    def __init__(self, evolve: Callable[[S, Any], S], state: S) -> None:
+        self._evolve = evolve
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, *events: Event) -> S:
+        """Append `events` in order; the state after them."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
+        return self.state

@@ -7,6 +7,7 @@ game's own state once the game has started.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,16 @@ from typing import Any, Literal
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Game, PlayerId, Rejection, Result, View, fold, spoken_list,
+    Command,
+    Context,
+    Event,
+    Game,
+    PlayerId,
+    Rejection,
+    Result,
+    View,
+    fold,
+    spoken_list,
     type_tag,
 )
 
@@ -188,7 +198,7 @@ class TableDecider:
         try:
             options = msgspec.convert(command.options, game.options, strict=True)
         except msgspec.ValidationError as err:
-            return _reject("bad_option", f"Invalid option: {err}.")
+            return _reject("bad_option", f"Invalid option: {err}.{_choices(game.options, err)}")
         problem = _unbounded(msgspec.to_builtins(options))
         if problem:
             return _reject("bad_option", problem)
@@ -361,6 +371,21 @@ def _said_result(result: Result) -> str:
 
 def _number(value: float | int) -> str:
     return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
+def _choices(options: type[Any], err: msgspec.ValidationError) -> str:
+    """The values a refused option takes, when its type lists them (a `Literal`), in the
+    order the game declares them."""
+    found = re.search(r"`\$\.(\w+)`", str(err))
+    hint = typing.get_type_hints(options).get(found.group(1)) if found else None
+    values = _literal_values(hint)
+    if found is None or not values:
+        return ""
+    return f" {found.group(1)} must be one of {', '.join(map(str, values))}."
+
+
+def _literal_values(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) is Literal:
+        return list(typing.get_args(hint))
+    return [v for arg in typing.get_args(hint) for v in _literal_values(arg)]
 
 
 def _unbounded(value: Any) -> str | None:

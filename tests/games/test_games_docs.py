@@ -1,6 +1,8 @@
 """docs/games/<game>.md against the code, for all five games (issue 12): every command, event,
 option (with its default), rejection code and view key the code has is in the doc, the shared
-view words are listed, and the rulings of 2026-11-30 are cited where a game has one."""
+view words are listed, and the rulings of 2026-11-30 are cited where a game has one. The
+doc's tables are checked both ways: each command and event row names the type's fields, each
+option row its default, and no row names a command, event, option or code the code lacks."""
 
 from __future__ import annotations
 
@@ -100,7 +102,62 @@ def test_issue12_point4_each_ruling_is_cited(game):
         assert "issue 12" in doc(game)  # the known cards of the opponent's Hand
 
 
+def section(text: str, title: str) -> str:
+    found = re.search(rf"^## {re.escape(title)}[^\n]*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert found, f"no section {title!r}"
+    return found.group(1)
+
+
+def table_rows(text: str) -> dict[str, str]:
+    """First-column names (in backticks, one or several: "`white`, `black`") -> the rest of
+    the row, for every Markdown table row."""
+    rows = {}
+    for line in text.splitlines():
+        found = re.match(r"^\|\s*((?:`[a-z_]+`,?\s*)+)\|(.*)\|\s*$", line)
+        if found:
+            for name in re.findall(r"`([a-z_]+)`", found.group(1)):
+                rows[name] = found.group(2)
+    return rows
+
+
+def platform_codes() -> set[str]:
+    source = (ROOT / "shared" / "games" / "table.py").read_text(encoding="utf-8")
+    return set(re.findall(r'_reject\(\s*"(\w+)"', source)) | {"bad_command"}
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+@pytest.mark.parametrize("kind", ["Commands", "Events"])
+def test_the_command_and_event_tables_match_the_types_and_their_fields(game, kind):
+    g = get(game).game
+    types = {type_tag(t): t for t in (g.commands if kind == "Commands" else g.events)}
+    rows = table_rows(section(doc(game), kind))
+    assert set(rows) == set(types), (set(types) - set(rows), set(rows) - set(types))
+    for tag, cls in types.items():
+        missing = set(cls.__struct_fields__) - ticked(rows[tag])
+        assert not missing, (tag, missing)
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_the_options_table_matches_the_options_and_their_defaults(game):
+    rows = table_rows(section(doc(game), "Options"))
+    defaults = msgspec.to_builtins(get(game).game.options())
+    assert set(rows) == set(defaults), (set(defaults) - set(rows), set(rows) - set(defaults))
+    for name, default in defaults.items():
+        assert json.dumps(default) in rows[name] or f"`{default}`" in rows[name], (name, default)
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_the_rejection_code_table_matches_the_codes(game):
+    rows = set(table_rows(section(doc(game), "Rejection codes")))
+    codes = rejection_codes(game)
+    assert codes <= rows, codes - rows
+    assert rows <= codes | platform_codes(), rows - codes - platform_codes()
+
+
 def test_the_docs_check_can_fail():
     """An undocumented key, code or event is caught: the helpers see only backticked words."""
     assert "active_player" not in ticked("active_player, phase")
     assert {"bad_text"} <= rejection_codes("illustori")
+    rows = table_rows("| `give_card` | `card` | x |\n| not a row |")
+    assert rows == {"give_card": " `card` | x "}
+    assert "bad_command" in platform_codes() and "table_full" in platform_codes()

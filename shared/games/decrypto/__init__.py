@@ -19,16 +19,21 @@ What is special about it:
 from __future__ import annotations
 
 from shared.games.decider import Game
+from shared.games.decrypto.bot import bot
 from shared.games.decrypto.messages import COMMANDS, EVENTS, DecryptoOptions
 from shared.games.decrypto.rules import (
-    bot, check_options, decide, evolve, is_terminal, legal_commands, players_to_act, result,
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
     setup,
 )
-from shared.games.decrypto.state import State
-from shared.games.decrypto.view import player_view, redact
-from shared.games.decrypto.view import describe
+from shared.games.decrypto.state import State, evolve
+from shared.games.decrypto.view import describe, player_view, redact, secrets
 
-GAME = Game(
+GAME: Game[State, DecryptoOptions] = Game(
     name="decrypto",
     title="Decrypto",
     min_players=4,
@@ -46,6 +51,7 @@ GAME = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    secrets=secrets,
     result=result,
     bot=bot,
     describe=describe,

@@ -6,24 +6,43 @@ Fields that some viewers may not see are typed `... | None`: `redact` blanks the
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Annotated, Literal, Union, get_args
+
+import msgspec
 
 from shared.games.decider import Command, Event, Options, PlayerId
 
+Language = Literal["en", "fr"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)
+ClueUniqueness = Literal["game", "team"]  # ASSUMED scope, 4.3-5: "game" = both teams' past clues
+CLUE_UNIQUENESS: tuple[ClueUniqueness, ...] = get_args(ClueUniqueness)
+CodeDraw = Literal["with_replacement", "without_replacement"]  # 4.3-6
+CODE_DRAWS: tuple[CodeDraw, ...] = get_args(CodeDraw)
+# ASSUMED (4.3-2): after the last round, "score" = the chain of Decrypto 12 (score, keywords,
+# draw); "keywords" = straight to the keywords, then a draw (BGA's description).
+LastRoundTiebreak = Literal["score", "keywords"]
+LAST_ROUND_TIEBREAKS: tuple[LastRoundTiebreak, ...] = get_args(LastRoundTiebreak)
+MAX_ROUNDS_RANGE = (1, 99)
+TIMER_RANGE = (0, 600)  # ASSUMED 30 s by default; 0 = no timer
+
+MaxRounds = Annotated[int, msgspec.Meta(ge=MAX_ROUNDS_RANGE[0], le=MAX_ROUNDS_RANGE[1])]
+TimerSeconds = Annotated[int, msgspec.Meta(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])]
+
 
 class DecryptoOptions(Options, frozen=True, kw_only=True):
-    """Table options; `check_options` in rules.py validates them at `create`."""
+    """Table options: msgspec refuses a value outside its type at `create`; `check_options`
+    in rules.py checks the teams."""
 
-    language: str = "en"  # the keyword list: "en" or "fr"
-    max_rounds: int | None = 8  # RULES 4.3-1: the 8-round cap, on by default; None = no cap
+    language: Language = "en"  # the keyword list: "en" or "fr"
+    max_rounds: MaxRounds | None = 8  # RULES 4.3-1: the 8-round cap, on by default; None = no cap
     white: list[PlayerId] = []  # players the creator puts in White, in encryptor order
     black: list[PlayerId] = []  # players the creator puts in Black, in encryptor order
-    clue_uniqueness: str = "game"  # ASSUMED scope (4.1-15): "game" both teams, "team" own team
-    code_draw: str = "with_replacement"  # 4.3-6: BGA reshuffles; or "without_replacement"
-    timer_seconds: int = 30  # ASSUMED sand timer; advisory only (the rules have no clock)
+    clue_uniqueness: ClueUniqueness = "game"  # ASSUMED scope (4.1-15): "game" both teams, "team" own team
+    code_draw: CodeDraw = "with_replacement"  # 4.3-6: BGA reshuffles; or "without_replacement"
+    timer_seconds: TimerSeconds = 30  # ASSUMED sand timer; advisory only (the rules have no clock)
     # ASSUMED (4.3-2): after the last round, "score" (score, then keywords, then a draw) or
     # "keywords" (straight to the keywords, then a draw)
-    last_round_tiebreak: str = "score"
+    last_round_tiebreak: LastRoundTiebreak = "score"
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -11,18 +11,47 @@ from collections.abc import Iterator, Sequence
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, Standing, View,
+    Batch,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.decrypto.messages import (
-    CluesGiven, CluesRevealed, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
-    GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CluesRevealed,
+    CodeRevealed,
+    DecryptoOptions,
+    GameDecided,
+    GameSetUp,
+    GiveClues,
+    GuessKeywords,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
     SubmitGuess,
 )
 from shared.games.decrypto.state import (
-    CLUE_MAX_CHARS, CLUE_UNIQUENESS, CODE_DRAWS, CODE_LENGTH, CODES, FIRST_INTERCEPTION_ROUND,
-    KEYWORD_COUNT, KEYWORD_GUESS_MAX_CHARS, LANGUAGES, LAST_ROUND_TIEBREAKS, MAX_ROUNDS_RANGE,
-    TEAM_SIZE, TEAMS, TIMER_RANGE, WIN_INTERCEPTIONS, Reveal, State, Tokens, encryptor_for,
-    end_flags, keyword_key, normalize, other,
+    CLUE_MAX_CHARS,
+    CODE_LENGTH,
+    CODES,
+    FIRST_INTERCEPTION_ROUND,
+    KEYWORD_COUNT,
+    KEYWORD_GUESS_MAX_CHARS,
+    TEAM_SIZE,
+    TEAMS,
+    WIN_INTERCEPTIONS,
+    State,
+    encryptor_for,
+    end_flags,
+    evolve,
+    keyword_key,
+    normalize,
+    other,
 )
 from shared.games.decrypto.words import WORDS
 
@@ -45,23 +74,6 @@ def check_options(options: DecryptoOptions, seats: int) -> str | None:
     `create` with the table's seats and again at the start with the seated count; it cannot
     tell who is seated, so whether the named teams can be completed (players named but not
     seated are ignored) is checked by `setup`, which refuses with `bad_teams`."""
-    if options.language not in LANGUAGES:
-        return f"language must be one of {', '.join(LANGUAGES)}, not {options.language!r}."
-    low, high = MAX_ROUNDS_RANGE
-    if options.max_rounds is not None and not low <= options.max_rounds <= high:
-        return f"max_rounds must be between {low} and {high}, or null for no cap."
-    if options.clue_uniqueness not in CLUE_UNIQUENESS:
-        return f"clue_uniqueness must be one of {', '.join(CLUE_UNIQUENESS)}."
-    if options.code_draw not in CODE_DRAWS:
-        return f"code_draw must be one of {', '.join(CODE_DRAWS)}."
-    if options.last_round_tiebreak not in LAST_ROUND_TIEBREAKS:
-        return (
-            f"last_round_tiebreak must be one of {', '.join(LAST_ROUND_TIEBREAKS)}, "
-            f"not {options.last_round_tiebreak!r}."
-        )
-    low, high = TIMER_RANGE
-    if not low <= options.timer_seconds <= high:
-        return f"timer_seconds must be between {low} and {high} (0: no timer)."
     named = [*options.white, *options.black]
     if len(set(named)) != len(named):
         return "A player is named twice in the teams (white, black)."
@@ -268,8 +280,10 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
         interception=intercepted == code, miscommunication=answers[target] != code,
     ))
     if target == TEAMS[-1]:
-        after = fold_events(state, events)
-        events.append(_end_of_round(after, ctx.rng))
+        batch = Batch(evolve, state)
+        batch.add(*events)
+        batch.add(_end_of_round(batch.state, ctx.rng))
+        return batch.events
     return events
 
 
@@ -361,106 +375,6 @@ def _guess_keywords(
     return events
 
 
-# --- evolve ---------------------------------------------------------------------------------
-
-def evolve(state: State, event: Event) -> State:
-    replace = msgspec.structs.replace
-    match event:
-        case GameSetUp():
-            return replace(
-                state,
-                players=tuple(event.players),
-                teams={t: tuple(m) for t, m in event.teams.items()},
-                player_teams={p: t for t, m in event.teams.items() for p in m},
-                keywords={t: tuple(k or ()) for t, k in event.keywords.items()},
-                language=event.language, max_rounds=event.max_rounds,
-                clue_uniqueness=event.clue_uniqueness, code_draw=event.code_draw,
-                timer_seconds=event.timer_seconds, last_round_tiebreak=event.last_round_tiebreak,
-                tokens={t: Tokens() for t in TEAMS},
-                used_clues={t: () for t in TEAMS},
-                code_pools={t: CODES for t in TEAMS},
-            )
-        case RoundStarted():
-            codes = {t: tuple(c or ()) for t, c in event.codes.items()}
-            pools = state.code_pools
-            if state.code_draw == "without_replacement":
-                pools = {t: _without(pools.get(t) or CODES, codes[t]) for t in TEAMS}
-            return replace(
-                state, phase="clues", round=event.round, encryptors=dict(event.encryptors),
-                codes=codes, code_pools=pools, clues={}, decoding=None, answers={},
-            )
-        case CluesGiven():
-            clues = {**state.clues, event.team: tuple(event.clues or ())}
-            # Both in: the clues are revealed (CluesRevealed, in the same batch), decoded, and
-            # only from now on count as used for the other team too (Decrypto 7 and 15).
-            both = len(clues) == len(TEAMS)
-            used = state.used_clues
-            if both:
-                used = {
-                    t: (*used.get(t, ()), *(normalize(c) for c in clues[t])) for t in TEAMS
-                }
-            return replace(
-                state, clues=clues, used_clues=used,
-                phase="decode" if both else state.phase,
-                decoding=TEAMS[0] if both else state.decoding,
-            )
-        case GuessSubmitted():
-            return replace(
-                state, answers={**state.answers, event.guessing_team: tuple(event.code or ())},
-            )
-        case CodeRevealed():
-            team, opponent = event.team, other(event.team)
-            tokens = dict(state.tokens)
-            if event.interception:
-                tokens[opponent] = replace(
-                    tokens[opponent], interceptions=tokens[opponent].interceptions + 1,
-                )
-            if event.miscommunication:
-                tokens[team] = replace(
-                    tokens[team], miscommunications=tokens[team].miscommunications + 1,
-                )
-            intercepted = event.guesses.get(opponent)
-            reveal = Reveal(
-                round=state.round, team=team, encryptor=state.encryptors[team],
-                clues=state.clues[team], code=tuple(event.code),
-                guess=tuple(event.guesses[team]),
-                interception=tuple(intercepted) if intercepted is not None else None,
-            )
-            last = team == TEAMS[-1]
-            return replace(
-                state, tokens=tokens, reveals=(*state.reveals, reveal), answers={},
-                decoding=None if last else TEAMS[TEAMS.index(team) + 1],
-            )
-        case KeywordGuessingStarted():
-            return replace(state, phase="keywords", tiebreak=event.cause, decoding=None)
-        case KeywordsGuessed():
-            return replace(
-                state,
-                keyword_guesses={**state.keyword_guesses, event.team: tuple(event.words or ())},
-            )
-        case GameDecided():
-            return replace(
-                state, phase="over", winner=event.winner, reason=event.reason,
-                tiebreak=event.tiebreak, keywords_found=dict(event.keywords_found),
-                keywords={t: tuple(k) for t, k in event.keywords.items()},
-                decoding=None,
-            )
-    return state
-
-
-def _without(pool: tuple[tuple[int, ...], ...], code: tuple[int, ...]):
-    left = list(pool)
-    if code in left:
-        left.remove(code)
-    return tuple(left) or CODES
-
-
-def fold_events(state: State, events: Sequence[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
 # --- queries --------------------------------------------------------------------------------
 
 def is_terminal(state: State) -> bool:
@@ -534,7 +448,7 @@ def _candidates(state: State, team: str) -> Iterator[str]:
         n += 1
 
 
-# --- result and bot -------------------------------------------------------------------------
+# --- result ---------------------------------------------------------------------------------
 
 def result(state: State) -> Result:
     """The winning team's players rank first (score 1), the others second (score 0); in a draw
@@ -542,16 +456,8 @@ def result(state: State) -> Result:
     def points(p: PlayerId) -> int:
         return 1 if state.winner is not None and state.team_of(p) == state.winner else 0
 
-    ordered = sorted(state.players, key=lambda p: -points(p))
-    ranking = [
-        Standing(player=p, rank=1 if state.winner is None or points(p) else 2, score=points(p))
-        for p in ordered
-    ]
-    winners = [] if state.winner is None else list(state.teams[state.winner])
-    return Result(
-        scores={p: points(p) for p in state.players},
-        ranking=ranking,
-        winners=winners,
+    ranked = rank_players(
+        state.players, points, dense=True,
         details={
             "outcome": "draw" if state.winner is None else f"{state.winner}_wins",
             "winning_team": state.winner,
@@ -567,17 +473,5 @@ def result(state: State) -> Result:
             },
         },
     )
-
-
-def bot(view: View, rng: random.Random) -> dict:
-    """Plays its own seat from its view only. Writing (clues, keyword guesses): a random
-    example, since a bot cannot relate words. Guessing a code: any code, except, when codes are
-    drawn without replacement, those already revealed for that team (they cannot come again
-    before the 24 are used up), which is strictly better than chance."""
-    legal = view["legal"]
-    if legal[0]["type"] != "submit_guess" or view.get("code_draw") != "without_replacement":
-        return dict(rng.choice(legal))
-    team = legal[0]["team"]
-    seen = {tuple(r["code"]) for r in view.get("history", []) if r["team"] == team}
-    fresh = [c for c in legal if tuple(c["code"]) not in seen]
-    return dict(rng.choice(fresh or legal))
+    # a draw: everyone shares rank 1, and nobody wins
+    return ranked if state.winner is not None else msgspec.structs.replace(ranked, winners=[])

@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import unicodedata
 from itertools import permutations
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-from shared.games.decider import PlayerId
+from shared.games.decider import (
+    Event,
+    PlayerId,
+)
+from shared.games.decrypto.messages import (
+    CluesGiven,
+    CodeRevealed,
+    GameDecided,
+    GameSetUp,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
+)
 
 # --- data (RULES.md 4.1-4.2; ASSUMED values are marked) ------------------------------------
 
@@ -24,16 +37,10 @@ FIRST_INTERCEPTION_ROUND = 2  # Decrypto 8: no interception in round 1
 TOKEN_SUPPLY = {"interceptions": 4, "miscommunications": 4}  # ASSUMED 4+4 split of the 8 tokens
 CLUE_MAX_CHARS = 60  # longest clue accepted (a phrase is allowed, Decrypto 13)
 KEYWORD_GUESS_MAX_CHARS = 60
-LANGUAGES = ("en", "fr")
-CLUE_UNIQUENESS = ("game", "team")  # ASSUMED scope, 4.3-5: "game" = both teams' past clues
-CODE_DRAWS = ("with_replacement", "without_replacement")  # 4.3-6
-# ASSUMED (4.3-2): after the last round, "score" = the chain of Decrypto 12 (score, keywords,
-# draw); "keywords" = straight to the keywords, then a draw (BGA's description).
-LAST_ROUND_TIEBREAKS = ("score", "keywords")
-MAX_ROUNDS_RANGE = (1, 99)
-TIMER_RANGE = (0, 600)  # ASSUMED 30 s by default; 0 = no timer
 
-Phase = str  # "setup" | "clues" | "decode" | "keywords" | "over"
+# "setup" (before the deal), "clues" (the encryptors write), "decode" (the teams guess the
+# codes), "keywords" (the tie-break: guessing the other team's keywords), "over".
+Phase = Literal["setup", "clues", "decode", "keywords", "over"]
 
 
 class Tokens(msgspec.Struct, frozen=True, kw_only=True):
@@ -149,3 +156,103 @@ def end_flags(tokens: dict[str, Tokens]) -> dict[str, bool]:
 
 def to_json(value: Any) -> Any:
     return msgspec.to_builtins(value)
+
+
+replace = msgspec.structs.replace
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+def evolve(state: State, event: Event) -> State:
+    replace = msgspec.structs.replace
+    match event:
+        case GameSetUp():
+            return replace(
+                state,
+                players=tuple(event.players),
+                teams={t: tuple(m) for t, m in event.teams.items()},
+                player_teams={p: t for t, m in event.teams.items() for p in m},
+                keywords={t: tuple(k or ()) for t, k in event.keywords.items()},
+                language=event.language, max_rounds=event.max_rounds,
+                clue_uniqueness=event.clue_uniqueness, code_draw=event.code_draw,
+                timer_seconds=event.timer_seconds, last_round_tiebreak=event.last_round_tiebreak,
+                tokens={t: Tokens() for t in TEAMS},
+                used_clues={t: () for t in TEAMS},
+                code_pools={t: CODES for t in TEAMS},
+            )
+        case RoundStarted():
+            codes = {t: tuple(c or ()) for t, c in event.codes.items()}
+            pools = state.code_pools
+            if state.code_draw == "without_replacement":
+                pools = {t: _without(pools.get(t) or CODES, codes[t]) for t in TEAMS}
+            return replace(
+                state, phase="clues", round=event.round, encryptors=dict(event.encryptors),
+                codes=codes, code_pools=pools, clues={}, decoding=None, answers={},
+            )
+        case CluesGiven():
+            clues = {**state.clues, event.team: tuple(event.clues or ())}
+            # Both in: the clues are revealed (CluesRevealed, in the same batch), decoded, and
+            # only from now on count as used for the other team too (Decrypto 7 and 15).
+            both = len(clues) == len(TEAMS)
+            used = state.used_clues
+            if both:
+                used = {
+                    t: (*used.get(t, ()), *(normalize(c) for c in clues[t])) for t in TEAMS
+                }
+            return replace(
+                state, clues=clues, used_clues=used,
+                phase="decode" if both else state.phase,
+                decoding=TEAMS[0] if both else state.decoding,
+            )
+        case GuessSubmitted():
+            return replace(
+                state, answers={**state.answers, event.guessing_team: tuple(event.code or ())},
+            )
+        case CodeRevealed():
+            team, opponent = event.team, other(event.team)
+            tokens = dict(state.tokens)
+            if event.interception:
+                tokens[opponent] = replace(
+                    tokens[opponent], interceptions=tokens[opponent].interceptions + 1,
+                )
+            if event.miscommunication:
+                tokens[team] = replace(
+                    tokens[team], miscommunications=tokens[team].miscommunications + 1,
+                )
+            intercepted = event.guesses.get(opponent)
+            reveal = Reveal(
+                round=state.round, team=team, encryptor=state.encryptors[team],
+                clues=state.clues[team], code=tuple(event.code),
+                guess=tuple(event.guesses[team]),
+                interception=tuple(intercepted) if intercepted is not None else None,
+            )
+            last = team == TEAMS[-1]
+            return replace(
+                state, tokens=tokens, reveals=(*state.reveals, reveal), answers={},
+                decoding=None if last else TEAMS[TEAMS.index(team) + 1],
+            )
+        case KeywordGuessingStarted():
+            return replace(state, phase="keywords", tiebreak=event.cause, decoding=None)
+        case KeywordsGuessed():
+            return replace(
+                state,
+                keyword_guesses={**state.keyword_guesses, event.team: tuple(event.words or ())},
+            )
+        case GameDecided():
+            return replace(
+                state, phase="over", winner=event.winner, reason=event.reason,
+                tiebreak=event.tiebreak, keywords_found=dict(event.keywords_found),
+                keywords={t: tuple(k) for t, k in event.keywords.items()},
+                decoding=None,
+            )
+    return state
+
+
+def _without(
+    pool: tuple[tuple[int, ...], ...], code: tuple[int, ...],
+) -> tuple[tuple[int, ...], ...]:
+    left = list(pool)
+    if code in left:
+        left.remove(code)
+    return tuple(left) or CODES
+

@@ -8,15 +8,25 @@ but its encryptor until it is revealed; a team's answer from the other team unti
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View
+from shared.games.decider import Event, PlayerId, View, spoken_list
 from shared.games.decrypto.messages import (
-    CluesGiven, GameSetUp, GuessSubmitted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CluesRevealed,
+    CodeRevealed,
+    GameDecided,
+    GameSetUp,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
 )
+from shared.games.decrypto.rules import legal_commands
 from shared.games.decrypto.state import TEAMS, Reveal, State
 from shared.games.view_terms import common_terms
-
 
 # The fields whose values in `legal` are only examples: any text may be sent (issue 12).
 FREE_TEXT = {"give_clues": ["clues"], "guess_keywords": ["words"]}
@@ -75,7 +85,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     }
 
 
-def _reveal(reveal: Reveal) -> dict:
+def _reveal(reveal: Reveal) -> dict[str, Any]:
     return {
         "round": reveal.round,
         "team": reveal.team,
@@ -112,12 +122,6 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 
 # --- the game log ---------------------------------------------------------------------------
-# (its imports are here, with the code that needs them)
-
-from shared.games.decider import spoken_list  # noqa: E402
-from shared.games.decrypto.messages import (  # noqa: E402
-    CluesRevealed, CodeRevealed, GameDecided, KeywordGuessingStarted,
-)
 
 _REASONS = {
     "two_interceptions": "two Interception tokens",
@@ -189,3 +193,18 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             hits = "".join(f"; {t} found {n}" for t, n in found.items())
             return f"{outcome} (token scores {_scores(scores)}{hits}). {said}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """The keywords of the team `viewer` is not in (both, for a spectator) until the game is
+    over. A keyword somebody wrote as a clue or the viewer's team guessed, or that the viewer's
+    own examples in `legal` happen to hold (drawn without looking at the other team's words),
+    is no secret."""
+    if state.phase in ("setup", "over"):
+        return set()
+    team = state.team_of(viewer)
+    hidden = {w for t, words in state.keywords.items() if t != team for w in words}
+    written = {c for clues in state.clues.values() for c in clues}
+    written |= {c for reveal in state.reveals for c in reveal.clues}
+    written |= set(state.keyword_guesses.get(team, ())) if team else set()
+    legal = legal_commands(state, viewer) if viewer is not None else []
+    examples = {w for c in legal for w in getattr(c, "clues", getattr(c, "words", []))}
+    return hidden - written - examples

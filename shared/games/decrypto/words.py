@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from shared.games.decrypto.state import LANGUAGES, contains_word, normalize, word_parts
+from shared.games.decrypto.messages import LANGUAGES
+from shared.games.decrypto.state import contains_word, normalize, word_parts
 
 
 def _load(language: str) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ What is special about it:
 * **Dice, all public.** Nothing is hidden but the future: every die in the bushel, in hand, on
   plants and on score tracks is visible to everyone. Chance is the only secret, so each roll is
   drawn in `decide` from the context's rng and written in the event (`DiceRolled.faces`, the
-  karma re-roll in `DieChanged.face`, the starting roll in `GameStarted.start_rolls`).
+  karma re-roll in `DieChanged.face`, the starting roll in `GameSetUp.start_rolls`).
 * **One active player, many small steps.** A turn is: take 3 dice of chosen colours
   (`take_dice`), then place them one at a time while any can be placed (`place_die`), spending
   karma at will (six effects), then `end_turn` hands the unplaceable dice to the next player.
@@ -20,21 +20,25 @@ Options: `tomato_dice`, `karma_overdose`, `golden_sun`, `dice_bonus` ("pooled"/"
 from __future__ import annotations
 
 from shared.games.decider import Game
+from shared.games.diced_tomatoes.bot import bot
 from shared.games.diced_tomatoes.messages import COMMANDS, EVENTS, DicedTomatoesOptions
 from shared.games.diced_tomatoes.rules import (
-    check_options, decide, evolve, is_terminal, legal_commands, players_to_act, result, setup,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
-from shared.games.diced_tomatoes.state import State
-from shared.games.diced_tomatoes.view import greedy_bot, player_view, redact
-from shared.games.diced_tomatoes.view import describe
+from shared.games.diced_tomatoes.state import State, evolve
+from shared.games.diced_tomatoes.view import describe, player_view, redact, secrets
 
-GAME = Game(
+GAME: Game[State, DicedTomatoesOptions] = Game(
     name="diced_tomatoes",
     title="Diced Tomatoes",
     min_players=1,
     max_players=6,
     options=DicedTomatoesOptions,
-    check_options=check_options,
     commands=COMMANDS,
     events=EVENTS,
     initial_state=State(),
@@ -46,8 +50,11 @@ GAME = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    secrets=secrets,
     result=result,
-    bot=greedy_bot,
     describe=describe,
+    bot=bot,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )
+
+__all__ = ["GAME"]

@@ -7,6 +7,8 @@ that a table may want to change are table options instead (see `messages.DicedTo
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 # --- components (3.2) ------------------------------------------------------------------------
 
 RED = "red"
@@ -73,4 +75,5 @@ FIRST_FULL_TRACK_BONUS = 2  # to the first player to complete a 6th plant
 STAR_SLOT_TOTAL = 7  # Tomato Dice rules: value == slot number -> star worth 7 - slot
 SOLO_POINT_PER_MATCH = 1  # solo: 1 VP per harvest whose value equals its slot number
 
-DICE_BONUS_MODES = ("pooled", "per_plant")
+DiceBonus = Literal["pooled", "per_plant"]
+DICE_BONUS_MODES: tuple[DiceBonus, ...] = get_args(DiceBonus)

@@ -8,13 +8,14 @@ written in an event (`DiceRolled.faces`, `DieChanged.face` for a karma re-roll).
 from __future__ import annotations
 
 from shared.games.decider import Command, Event, Options, PlayerId
+from shared.games.diced_tomatoes.data import DiceBonus
 
 
 class DicedTomatoesOptions(Options, frozen=True, kw_only=True):
     tomato_dice: bool = False  # 3.1-15: a harvest value equal to its slot earns a golden star
     karma_overdose: bool = False  # 3.1-16: karma = harvested value; 1/3 karma per die given
     golden_sun: bool = False  # 3.1-17: one golden die (+1 to a plant) per player
-    dice_bonus: str = "pooled"  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
+    dice_bonus: DiceBonus = "pooled"  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
     reroll_passed_dice: bool = True  # 3.1-3 ASSUMED: dice passed to you are rolled again
 
 
@@ -89,7 +90,7 @@ COMMANDS = (
 # --- events ----------------------------------------------------------------------------------
 
 
-class GameStarted(Event, frozen=True, kw_only=True):
+class GameSetUp(Event, frozen=True, kw_only=True):
     """Setup: the seats, the options, every die's colour and the starting roll."""
 
     players: list[PlayerId]  # seat order, clockwise
@@ -98,6 +99,14 @@ class GameStarted(Event, frozen=True, kw_only=True):
     start_rolls: list[dict[PlayerId, int]]  # one entry per roll; ties among the lowest re-roll
     last_player: PlayerId  # holder of the last-player marker
     first_player: PlayerId
+
+
+class GameStartedLogged(GameSetUp, frozen=True, kw_only=True, tag="game_started"):
+    """`game_set_up` as logs written before the setup events had one name call it: still
+    decoded, and folded like `game_set_up`."""
+
+
+GameStarted = GameSetUp  # the former name of the class
 
 
 class DiceRolled(Event, frozen=True, kw_only=True):
@@ -179,6 +188,6 @@ class PlayEnded(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameStarted, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted, DieChanged, SeedFlipped,
-    KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
+    GameSetUp, GameStartedLogged, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted,
+    DieChanged, SeedFlipped, KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
 )

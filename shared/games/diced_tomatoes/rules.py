@@ -8,32 +8,56 @@ from __future__ import annotations
 import random
 from itertools import product
 
-import msgspec
-
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, Standing, fold, rank_players,
+    Batch,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    Standing,
+    rank_players,
 )
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
-    COMMANDS, AdjustDie, DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, EndTurn,
-    FinalRoundTriggered, FlipSeed, GameStarted, InvertDie, KarmaGained, PlaceDie,
-    PlantHarvested, PlantUprooted, PlayEnded, RerollDie, SeedFlipped, SetDie, TakeDice,
-    TurnEnded, UprootPlant,
+    COMMANDS,
+    AdjustDie,
+    DicedTomatoesOptions,
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    EndTurn,
+    FinalRoundTriggered,
+    FlipSeed,
+    GameSetUp,
+    InvertDie,
+    KarmaGained,
+    PlaceDie,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    RerollDie,
+    SeedFlipped,
+    SetDie,
+    TakeDice,
+    TurnEnded,
+    UprootPlant,
 )
 from shared.games.diced_tomatoes.state import (
-    Die, Slot, State, harvest_karma, is_pattern, plant_value, score_breakdown, star_for,
-    uproot_cause, value_survives,
+    Die,
+    State,
+    evolve,
+    harvest_karma,
+    is_pattern,
+    plant_value,
+    score_breakdown,
+    star_for,
+    uproot_cause,
+    value_survives,
 )
 
 # --- options and setup -----------------------------------------------------------------------
-
-
-def check_options(options: DicedTomatoesOptions, seats: int) -> str | None:
-    """Refuse an unknown end-bonus counting mode (3.3-3)."""
-    if options.dice_bonus not in data.DICE_BONUS_MODES:
-        modes = " or ".join(f'"{m}"' for m in data.DICE_BONUS_MODES)
-        return f"dice_bonus must be {modes}, not {options.dice_bonus!r}."
-    return None
 
 
 def roll(rng: random.Random) -> int:
@@ -60,7 +84,7 @@ def setup(
             break
     last = rolling[0]
     first = players[(players.index(last) + 1) % len(players)]
-    return [GameStarted(
+    return [GameSetUp(
         players=list(players), options=options, dice=dice, start_rolls=rolls,
         last_player=last, first_player=first,
     )]
@@ -346,26 +370,25 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
         return Rejection(
             "must_place", "A rolled die can still be placed: you must place it before ending.",
         )
-    events: list[Event] = []
+    batch = Batch(evolve, state)
     for owner in state.players:
         for token, plant in enumerate(state.plants[owner]):
             if plant:
                 value = plant_value(plant, state.colours)
                 if not value_survives(value):
-                    events.append(PlantUprooted(
+                    batch.add(PlantUprooted(
                         owner=owner, token=token, dice=[d.id for d in plant],
                         cause=uproot_cause(value), player=actor,
                     ))
     nxt = state.next_player(actor)
-    events.append(TurnEnded(
+    batch.add(TurnEnded(
         player=actor, passed=[d.id for d in state.hand],
         karma=min(state.karma[actor], data.KARMA_MAX), next_player=nxt,
     ))
-    after = fold(evolve, events, state)
-    reason = _end_reason(state, after, actor)
+    reason = _end_reason(state, batch.state, actor)
     if reason:
-        events.append(PlayEnded(reason=reason))
-    return events
+        batch.add(PlayEnded(reason=reason))
+    return batch.events
 
 
 def _end_reason(before: State, after: State, actor: PlayerId) -> str | None:
@@ -393,96 +416,6 @@ def could_ever_place(state: State, dice: tuple[Die, ...]) -> bool:
         placements(state, Die(d.id, face))
         for d in dice for face in (data.FACES if reroll else (d.face,))
     )
-
-
-# --- evolve ----------------------------------------------------------------------------------
-
-
-def _set_plant(state: State, owner: PlayerId, token: int, plant: tuple[Die, ...]) -> dict:
-    plants = list(state.plants[owner])
-    plants[token] = plant
-    return {**state.plants, owner: tuple(plants)}
-
-
-def evolve(state: State, event: Event) -> State:
-    replace = msgspec.structs.replace
-    match event:
-        case GameStarted():
-            players = tuple(event.players)
-            return State(
-                players=players,
-                options=event.options,
-                colours=tuple(event.dice),
-                bushel=tuple(range(len(event.dice))),
-                plants={p: ((),) * data.TOKENS_PER_PLAYER for p in players},
-                tracks={p: () for p in players},
-                karma={p: data.KARMA_START for p in players},
-                thirds={p: 0 for p in players},
-                active=event.first_player,
-                phase="take",
-                first_player=event.first_player,
-                last_player=event.last_player,
-                start_rolls=tuple(event.start_rolls),
-                turn=1,
-            )
-        case DiceRolled(taken=taken, dice=dice, faces=faces):
-            gone = set(taken)
-            rolled = {d: f for d, f in zip(dice, faces)}
-            kept = tuple(d for d in state.passed if d.id not in rolled)
-            hand = kept + tuple(Die(d, f) for d, f in zip(dice, faces))
-            return replace(
-                state, bushel=tuple(d for d in state.bushel if d not in gone), hand=hand,
-                passed=(), phase="place", taken=len(taken),
-            )
-        case DiePlaced(die=die_id, face=face, owner=owner, token=token):
-            plant = (*state.plants[owner][token], Die(die_id, face))
-            return replace(
-                state, hand=tuple(d for d in state.hand if d.id != die_id),
-                plants=_set_plant(state, owner, token, plant), placed=state.placed + 1,
-            )
-        case PlantHarvested(owner=owner, token=token, seed=seed, value=value, star=star):
-            returned = tuple(event.returned)
-            return replace(
-                state,
-                plants=_set_plant(state, owner, token, ()),
-                tracks={**state.tracks, owner: (*state.tracks[owner], Slot(seed, value, star))},
-                bushel=tuple(sorted(state.bushel + returned)),
-            )
-        case PlantUprooted(owner=owner, token=token, dice=dice, player=player, cost=cost):
-            return replace(
-                state,
-                plants=_set_plant(state, owner, token, ()),
-                bushel=tuple(sorted(state.bushel + tuple(dice))),
-                karma={**state.karma, player: state.karma[player] - cost},
-            )
-        case DieChanged(player=player, die=die_id, face=face, cost=cost):
-            hand = tuple(Die(d.id, face) if d.id == die_id else d for d in state.hand)
-            karma = {**state.karma, player: state.karma[player] - cost}
-            return replace(state, hand=hand, karma=karma)
-        case SeedFlipped(player=player, owner=owner, token=token, face=face, cost=cost):
-            plant = state.plants[owner][token]
-            plant = (Die(plant[0].id, face), *plant[1:])
-            return replace(
-                state, plants=_set_plant(state, owner, token, plant),
-                karma={**state.karma, player: state.karma[player] - cost},
-            )
-        case KarmaGained(player=player, karma=karma, thirds=thirds):
-            return replace(
-                state, karma={**state.karma, player: karma},
-                thirds={**state.thirds, player: thirds},
-            )
-        case FinalRoundTriggered(player=player):
-            return replace(state, final_round=True, first_full=player)
-        case TurnEnded(player=player, passed=passed, karma=karma, next_player=nxt):
-            keep = set(passed)
-            return replace(
-                state, passed=tuple(d for d in state.hand if d.id in keep), hand=(),
-                karma={**state.karma, player: karma}, active=nxt, phase="take",
-                turn=state.turn + 1, taken=0, placed=0,
-            )
-        case PlayEnded(reason=reason):
-            return replace(state, phase="over", end_reason=reason)
-    return state
 
 
 # --- queries ---------------------------------------------------------------------------------

@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+# --- options and setup -----------------------------------------------------------------------
+from typing import Any, Literal
 
 import msgspec
 
-from shared.games.decider import PlayerId
+from shared.games.decider import (
+    Event,
+    PlayerId,
+)
 from shared.games.diced_tomatoes import data
-from shared.games.diced_tomatoes.messages import DicedTomatoesOptions
+from shared.games.diced_tomatoes.messages import (
+    DicedTomatoesOptions,
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    FinalRoundTriggered,
+    GameSetUp,
+    KarmaGained,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    SeedFlipped,
+    TurnEnded,
+)
 
 
 class Die(msgspec.Struct, frozen=True, array_like=True):
@@ -29,6 +46,11 @@ class Slot(msgspec.Struct, frozen=True, array_like=True):
 Plant = tuple[Die, ...]  # seed first; () is an empty tomato token
 
 
+# "setup" (before the first turn), "take" (the active player chooses dice), "place" (the dice
+# are rolled and placed one by one), "over".
+Phase = Literal["setup", "take", "place", "over"]
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[PlayerId, ...] = ()
     options: DicedTomatoesOptions = DicedTomatoesOptions()
@@ -41,7 +63,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     karma: dict[PlayerId, int] = {}
     thirds: dict[PlayerId, int] = {}
     active: PlayerId = ""
-    phase: str = "setup"  # "take" (choose dice), "place" (rolled), "over"
+    phase: Phase = "setup"
     first_player: PlayerId = ""
     last_player: PlayerId = ""
     start_rolls: tuple[dict[PlayerId, int], ...] = ()
@@ -171,3 +193,98 @@ def score_breakdown(state: State, player: PlayerId) -> dict[str, Any]:
     }
     parts["total"] = sum(parts.values())
     return parts
+
+
+replace = msgspec.structs.replace
+
+
+# --- evolve ----------------------------------------------------------------------------------
+
+
+def _set_plant(
+    state: State, owner: PlayerId, token: int, plant: tuple[Die, ...],
+) -> dict[PlayerId, tuple[Plant, ...]]:
+    plants = list(state.plants[owner])
+    plants[token] = plant
+    return {**state.plants, owner: tuple(plants)}
+
+
+def evolve(state: State, event: Event) -> State:
+    replace = msgspec.structs.replace
+    match event:
+        case GameSetUp():
+            players = tuple(event.players)
+            return State(
+                players=players,
+                options=event.options,
+                colours=tuple(event.dice),
+                bushel=tuple(range(len(event.dice))),
+                plants={p: ((),) * data.TOKENS_PER_PLAYER for p in players},
+                tracks={p: () for p in players},
+                karma={p: data.KARMA_START for p in players},
+                thirds={p: 0 for p in players},
+                active=event.first_player,
+                phase="take",
+                first_player=event.first_player,
+                last_player=event.last_player,
+                start_rolls=tuple(event.start_rolls),
+                turn=1,
+            )
+        case DiceRolled(taken=taken, dice=dice, faces=faces):
+            gone = set(taken)
+            rolled = {d: f for d, f in zip(dice, faces)}
+            kept = tuple(d for d in state.passed if d.id not in rolled)
+            hand = kept + tuple(Die(d, f) for d, f in zip(dice, faces))
+            return replace(
+                state, bushel=tuple(d for d in state.bushel if d not in gone), hand=hand,
+                passed=(), phase="place", taken=len(taken),
+            )
+        case DiePlaced(die=die_id, face=face, owner=owner, token=token):
+            plant = (*state.plants[owner][token], Die(die_id, face))
+            return replace(
+                state, hand=tuple(d for d in state.hand if d.id != die_id),
+                plants=_set_plant(state, owner, token, plant), placed=state.placed + 1,
+            )
+        case PlantHarvested(owner=owner, token=token, seed=seed, value=value, star=star):
+            returned = tuple(event.returned)
+            return replace(
+                state,
+                plants=_set_plant(state, owner, token, ()),
+                tracks={**state.tracks, owner: (*state.tracks[owner], Slot(seed, value, star))},
+                bushel=tuple(sorted(state.bushel + returned)),
+            )
+        case PlantUprooted(owner=owner, token=token, dice=dice, player=player, cost=cost):
+            return replace(
+                state,
+                plants=_set_plant(state, owner, token, ()),
+                bushel=tuple(sorted(state.bushel + tuple(dice))),
+                karma={**state.karma, player: state.karma[player] - cost},
+            )
+        case DieChanged(player=player, die=die_id, face=face, cost=cost):
+            hand = tuple(Die(d.id, face) if d.id == die_id else d for d in state.hand)
+            karma = {**state.karma, player: state.karma[player] - cost}
+            return replace(state, hand=hand, karma=karma)
+        case SeedFlipped(player=player, owner=owner, token=token, face=face, cost=cost):
+            plant = state.plants[owner][token]
+            plant = (Die(plant[0].id, face), *plant[1:])
+            return replace(
+                state, plants=_set_plant(state, owner, token, plant),
+                karma={**state.karma, player: state.karma[player] - cost},
+            )
+        case KarmaGained(player=player, karma=karma, thirds=thirds):
+            return replace(
+                state, karma={**state.karma, player: karma},
+                thirds={**state.thirds, player: thirds},
+            )
+        case FinalRoundTriggered(player=player):
+            return replace(state, final_round=True, first_full=player)
+        case TurnEnded(player=player, passed=passed, karma=karma, next_player=nxt):
+            keep = set(passed)
+            return replace(
+                state, passed=tuple(d for d in state.hand if d.id in keep), hand=(),
+                karma={**state.karma, player: karma}, active=nxt, phase="take",
+                turn=state.turn + 1, taken=0, placed=0,
+            )
+        case PlayEnded(reason=reason):
+            return replace(state, phase="over", end_reason=reason)
+    return state

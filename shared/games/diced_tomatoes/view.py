@@ -6,13 +6,28 @@ it lives in no state or event before it is rolled.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from shared.games.decider import Event, PlayerId, View
+from shared.games.decider import Event, PlayerId, View, spoken_list
 from shared.games.diced_tomatoes import data
+from shared.games.diced_tomatoes.messages import (
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    FinalRoundTriggered,
+    GameSetUp,
+    KarmaGained,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    SeedFlipped,
+    TurnEnded,
+)
 from shared.games.diced_tomatoes.state import (
-    Die, State, plant_value, score_breakdown,
+    Die,
+    State,
+    plant_value,
+    score_breakdown,
 )
 from shared.games.view_terms import common_terms, round_of_turn
 
@@ -71,67 +86,7 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
-# --- bot -------------------------------------------------------------------------------------
-
-
-def _placement_score(view: View, me: PlayerId, cmd: dict[str, Any]) -> float:
-    """How much a greedy gardener likes placing this die there."""
-    die = next(d for d in view["hand"] if d["die"] == cmd["die"])
-    owner, colour, face = cmd["owner"], die["colour"], die["face"]
-    plant = view["plants"][owner][cmd["token"]]["dice"]
-    mine = owner == me
-    if not plant:  # a seed
-        if view["solo"]:
-            slot = len(view["tracks"][me]) + 1
-            return 3.0 - abs(face - slot)
-        return 1.0 + face / 2 if mine else -1.0 - face / 3
-    seed = plant[0]["face"]
-    value = seed + sum(data.VALUE_MODIFIER[d["colour"]] for d in [*plant[1:], die])
-    if len(plant) + 1 == data.DICE_PER_PLANT:  # harvest
-        if not data.PLANT_VALUE_MIN <= value <= data.PLANT_VALUE_MAX:
-            return -4.0 if mine else 4.0
-        if view["solo"]:
-            slot = len(view["tracks"][me]) + 1
-            return 10.0 if value == slot else 2.0
-        if mine:
-            slot = len(view["tracks"][me]) + 1
-            stars = (view.get("options") or {}).get("tomato_dice") and value == slot
-            return 6.0 + value + (data.STAR_SLOT_TOTAL - slot if stars else 0)
-        return 1.0 + data.HARVEST_KARMA[value] - value / 2
-    delta = data.VALUE_MODIFIER[colour]
-    return (1.5 + 2 * delta) if mine else (0.5 - 2 * delta)
-
-
-def greedy_bot(view: View, rng: random.Random) -> dict[str, Any]:
-    """Mostly greedy: good own harvests, black dice to opponents; sometimes any legal move."""
-    legal = view["legal"]
-    if rng.random() < 0.1:
-        return dict(rng.choice(legal))
-    me = view["you"]
-
-    def score(cmd: dict[str, Any]) -> float:
-        kind = cmd["type"]
-        if kind == "take_dice":
-            black_worth = -1.0 if view["solo"] else 0.5
-            return cmd["red"] * 1.0 + cmd["black"] * black_worth + cmd["golden"] * 1.2
-        if kind == "place_die":
-            return _placement_score(view, me, cmd)
-        if kind == "end_turn":
-            return 0.0
-        return -1.0  # karma: only on a random whim
-    scores = [score(c) for c in legal]
-    best = max(scores)
-    return dict(rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.25]))
-
-
 # --- the game log ---------------------------------------------------------------------------
-# (its imports are here, with the code that needs them)
-
-from shared.games.decider import spoken_list  # noqa: E402
-from shared.games.diced_tomatoes.messages import (  # noqa: E402
-    DiceRolled, DieChanged, DiePlaced, FinalRoundTriggered, GameStarted, KarmaGained,
-    PlantHarvested, PlantUprooted, PlayEnded, SeedFlipped, TurnEnded,
-)
 
 _CHANGES = {  # effect -> what was done to die {}
     "reroll": "re-roll die {}", "adjust": "move die {} by one", "invert": "turn die {} over",
@@ -151,7 +106,7 @@ def _tomato(owner: PlayerId, token: int) -> str:
 def describe(event: Event, viewer: PlayerId | None) -> str | None:
     """One event in words, as a player at the table would say it (docs/games/diced_tomatoes.md)."""
     match event:
-        case GameStarted(start_rolls=rolls, first_player=first, last_player=last):
+        case GameSetUp(start_rolls=rolls, first_player=first, last_player=last):
             said = "; then ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in rolls)
             return (f"Starting rolls: {said}. {first} plays first; {last} holds the last-player "
                     f"marker")
@@ -189,3 +144,6 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case PlayEnded(reason=reason):
             return f"Play is over: {_ENDS.get(reason, reason)}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> frozenset[str]:
+    """Nothing: every die is public, and the next roll is in no state."""
+    return frozenset()

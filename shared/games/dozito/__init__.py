@@ -18,16 +18,21 @@ What is special about it:
 from __future__ import annotations
 
 from shared.games.decider import Game
-from shared.games.dozito.messages import COMMANDS, EVENTS
+from shared.games.dozito.bot import bot
+from shared.games.dozito.messages import COMMANDS, EVENTS, DozitoOptions
 from shared.games.dozito.rules import (
-    DozitoOptions, check_options, decide, evolve, is_terminal, legal_commands, players_to_act,
-    result, setup,
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
-from shared.games.dozito.state import State
-from shared.games.dozito.view import bot, player_view, redact
-from shared.games.dozito.view import describe
+from shared.games.dozito.state import State, evolve
+from shared.games.dozito.view import describe, player_view, redact, secrets
 
-GAME = Game(
+GAME: Game[State, DozitoOptions] = Game(
     name="dozito",
     title="Dozito",
     min_players=2,
@@ -45,6 +50,7 @@ GAME = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    secrets=secrets,
     result=result,
     bot=bot,
     describe=describe,

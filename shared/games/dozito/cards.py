@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -55,8 +55,9 @@ GROUP_POINTS: dict[int, int] = {
     1: 0, 2: 2, 3: 5, 4: 10, 5: 16, 6: 25, 7: 35, 8: 45, 9: 55, 10: 65, 11: 75,
 }
 STOP_SUNS = 3  # seed 002: "STOP cards always have three suns" (checked on every deck)
-ROUND_CHOICES = (1, 3)  # seed 002: "1 or 3 rounds"
-DEFAULT_ROUNDS = 3
+Rounds = Literal[1, 3]  # seed 002: "1 or 3 rounds"
+ROUND_CHOICES: tuple[Rounds, ...] = get_args(Rounds)
+DEFAULT_ROUNDS: Rounds = 3
 DEFAULT_DECK = "standard"
 
 # --- the decks ------------------------------------------------------------------------------

@@ -12,8 +12,14 @@ from typing import Literal
 
 import msgspec
 
-from shared.games.decider import Command, Event, PlayerId
-from shared.games.dozito.cards import Card
+from shared.games.decider import Command, Event, Options, PlayerId
+from shared.games.dozito.cards import DEFAULT_DECK, DEFAULT_ROUNDS, Card, Rounds
+
+
+class DozitoOptions(Options, frozen=True, kw_only=True):
+    rounds: Rounds = DEFAULT_ROUNDS  # Dozito 12: 1 or 3
+    deck: str = DEFAULT_DECK  # the deck table file deck_<name>.json (composition ASSUMED)
+
 
 # --- commands -------------------------------------------------------------------------------
 

@@ -8,19 +8,47 @@ from collections.abc import Sequence
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, Options, PlayerId, Rejection, Result, Standing,
+    Batch,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.dozito.cards import (
-    CARDS_PER_DISCARD_PILE_AT_SETUP, DECKS, DEFAULT_DECK, DEFAULT_ROUNDS, DISCARD_PILES,
-    ROUND_CHOICES, SLOTS, cards_needed,
+    CARDS_PER_DISCARD_PILE_AT_SETUP,
+    DECKS,
+    DISCARD_PILES,
+    SLOTS,
+    cards_needed,
 )
 from shared.games.dozito.messages import (
-    CardDiscarded, CardDrawn, CardPlaced, DiscardCard, DiscardTaken, DrawCard, DrawPileRebuilt,
-    GameSetUp, OneColourGridCompleted, PlaceCard, RoundDealt, RoundEndTriggered, RoundScored,
-    TakeDiscard, TurnStarted,
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardCard,
+    DiscardTaken,
+    DozitoOptions,
+    DrawCard,
+    DrawPileRebuilt,
+    GameSetUp,
+    OneColourGridCompleted,
+    PlaceCard,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScored,
+    TakeDiscard,
+    TurnStarted,
 )
 from shared.games.dozito.state import (
-    State, is_one_colour_grid, score_grid, stop_triggers, targets, visible_grid,
+    State,
+    evolve,
+    is_one_colour_grid,
+    score_grid,
+    targets,
+    visible_grid,
 )
 
 replace = msgspec.structs.replace
@@ -28,15 +56,7 @@ replace = msgspec.structs.replace
 ACTING_PHASES = frozenset({"turn_start", "place_or_discard", "must_place", "must_discard"})
 
 
-class DozitoOptions(Options, frozen=True, kw_only=True):
-    rounds: int = DEFAULT_ROUNDS  # Dozito 12: 1 or 3
-    deck: str = DEFAULT_DECK  # the deck table file deck_<name>.json (composition ASSUMED)
-
-
 def check_options(options: DozitoOptions, seats: int) -> str | None:
-    if options.rounds not in ROUND_CHOICES:
-        allowed = " or ".join(str(r) for r in ROUND_CHOICES)
-        return f"rounds must be {allowed}, not {options.rounds}."
     if options.deck not in DECKS:
         return f"Unknown deck {options.deck!r}; the decks are: {', '.join(sorted(DECKS))}."
     needed = cards_needed(seats)
@@ -191,8 +211,10 @@ def _discard(
     # Dozito 8: a Replay discarded from the grid or from the draw gives a new turn (2.3-3:
     # one taken from a discard pile cannot be discarded, it must be placed).
     extra = card.kind == "replay" and state.hand_from in ("draw", "grid")
-    discarded = CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra)
-    return [discarded, *_end_turn(evolve(state, discarded), rng)]
+    batch = Batch(evolve, state)
+    batch.add(CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra))
+    _end_turn(batch, rng)
+    return batch.events
 
 
 def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId]:
@@ -201,31 +223,28 @@ def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId
     return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
-def _end_turn(state: State, rng: random.Random) -> list[Event]:
+def _end_turn(batch: Batch[State], rng: random.Random) -> None:
     """What follows a turn's end: an instant win, the round end trigger, the next turn, the
     round's scoring and the next deal."""
+    state = batch.state
     player = state.current
     if is_one_colour_grid(state, player):  # 2.3-9: checked at the end of every turn
-        return [OneColourGridCompleted(player=player), _scored(state)]
-    events: list[Event] = []
+        batch.add(OneColourGridCompleted(player=player), _scored(state))
+        return
     if state.ending_by is None and state.all_face_up(player):  # Dozito 10
-        trigger = RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player))
-        events.append(trigger)
-        state = evolve(state, trigger)
+        state = batch.add(
+            RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player)))
     if state.extra_turn:  # Dozito 8, also during the last turns (2.3-7)
-        return [*events, TurnStarted(player=player, extra_turn=True)]
-    if state.ending_by is None:
-        return [*events, TurnStarted(player=_seats_after(state.players, player)[0])]
-    if state.last_turns:
-        return [*events, TurnStarted(player=state.last_turns[0])]
-    scored = _scored(state)
-    events.append(scored)
-    state = evolve(state, scored)
-    if state.phase == "round_over":
-        events.append(_deal(
+        batch.add(TurnStarted(player=player, extra_turn=True))
+    elif state.ending_by is None:
+        batch.add(TurnStarted(player=_seats_after(state.players, player)[0]))
+    elif state.last_turns:
+        batch.add(TurnStarted(player=state.last_turns[0]))
+    elif batch.add(_scored(state)).phase == "round_over":
+        state = batch.state
+        batch.add(_deal(
             state.players, list(state.cards), state.round + 1, _next_first_player(state), rng,
         ))
-    return events
 
 
 def _scored(state: State) -> RoundScored:
@@ -242,80 +261,6 @@ def _next_first_player(state: State) -> PlayerId:
     totals = state.totals()
     order = [state.first_player, *_seats_after(state.players, state.first_player)]
     return min(order, key=lambda p: totals[p])  # min keeps the first of equals
-
-
-# --- evolve ---------------------------------------------------------------------------------
-
-
-def evolve(state: State, event: Event) -> State:
-    match event:
-        case GameSetUp():
-            return State(
-                players=tuple(event.players), rounds=event.rounds,
-                cards={c.id: c for c in event.deck},
-            )
-        case RoundDealt():
-            return replace(
-                state, round=event.round, first_player=event.first_player,
-                grids={p: tuple(g) for p, g in event.grids.items()},  # type: ignore[misc]
-                face_up={p: (False,) * len(g) for p, g in event.grids.items()},
-                draw=tuple(event.draw), discards=tuple(tuple(d) for d in event.discards),  # type: ignore[arg-type]
-                current=event.first_player, phase="turn_start", hand=None, hand_from=None,
-                extra_turn=False, in_extra_turn=False, ending_by=None, last_turns=(),
-            )
-        case DiscardTaken(pile=pile, card=card):
-            discards = list(state.discards)
-            discards[pile] = discards[pile][:-1]
-            return replace(
-                state, discards=tuple(discards), hand=card, hand_from="discard",
-                phase="must_place",
-            )
-        case DrawPileRebuilt(draw=draw):
-            return replace(
-                state, draw=tuple(draw),  # type: ignore[arg-type]
-                discards=tuple(pile[-1:] for pile in state.discards),
-            )
-        case CardDrawn(card=card):
-            return replace(
-                state, draw=state.draw[1:], hand=card, hand_from="draw", phase="place_or_discard",
-            )
-        case CardPlaced(player=p, slot=slot, card=card, replaced=replaced):
-            i = slot - 1
-            grid = list(state.grids[p])
-            up = list(state.face_up[p])
-            grid[i], up[i] = card, True
-            ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
-            return replace(
-                state, grids={**state.grids, p: tuple(grid)}, face_up={**state.face_up, p: tuple(up)},
-                hand=replaced, hand_from="grid",
-                phase="must_discard" if ends else "place_or_discard",
-            )
-        case CardDiscarded(pile=pile, card=card, extra_turn=extra):
-            discards = list(state.discards)
-            discards[pile] = (*discards[pile], card)
-            return replace(
-                state, discards=tuple(discards), hand=None, hand_from=None, extra_turn=extra,
-                phase="turn_over",
-            )
-        case OneColourGridCompleted(player=p):
-            return replace(state, one_colour_winner=p)
-        case RoundEndTriggered(player=p, last_turns=last):
-            return replace(state, ending_by=p, last_turns=tuple(last))
-        case TurnStarted(player=p, extra_turn=extra):
-            remaining = state.last_turns
-            if not extra and p in remaining:
-                remaining = tuple(x for x in remaining if x != p)
-            return replace(
-                state, current=p, phase="turn_start", extra_turn=False, in_extra_turn=extra,
-                last_turns=remaining,
-            )
-        case RoundScored(round=round_, scores=scores):
-            over = state.one_colour_winner is not None or round_ >= state.rounds
-            return replace(
-                state, round_scores=(*state.round_scores, dict(scores)),
-                phase="game_over" if over else "round_over",
-            )
-    return state
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -355,21 +300,13 @@ def result(state: State) -> Result:
     best = {p: max((r[p].total for r in state.round_scores), default=0) for p in state.players}
     winner = state.one_colour_winner
 
-    def key(p: PlayerId) -> tuple[int, int, int]:
-        return (0 if p == winner else 1, -totals[p], -best[p])
-
-    ordered = sorted(state.players, key=key)
-    ranking: list[Standing] = []
-    for i, p in enumerate(ordered):
-        rank = ranking[-1].rank if i and key(p) == key(ordered[i - 1]) else i + 1
-        ranking.append(Standing(player=p, rank=rank, score=totals[p]))
     details = {
         "round_scores": {p: [r[p].total for r in state.round_scores] for p in state.players},
         "best_round": best,
         "rounds": [msgspec.to_builtins(r) for r in state.round_scores],
         "one_colour_grid": winner,
     }
-    return Result(
-        scores=dict[PlayerId, float | int](totals), ranking=ranking,
-        winners=[s.player for s in ranking if s.rank == 1], details=details,
+    return rank_players(
+        state.players, lambda p: totals[p], lambda p: best[p], details=details,
+        outright=lambda p: p == winner,
     )

@@ -6,11 +6,32 @@ from typing import Literal
 
 import msgspec
 
-from shared.games.decider import PlayerId
-from shared.games.dozito.cards import (
-    GROUP_POINTS, NEIGHBOURS, SLOTS, Card,
+from shared.games.decider import (
+    Event,
+    PlayerId,
+    logged,
 )
-from shared.games.dozito.messages import HandFrom, RoundScore
+from shared.games.dozito.cards import (
+    GROUP_POINTS,
+    NEIGHBOURS,
+    SLOTS,
+    Card,
+)
+from shared.games.dozito.messages import (
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardTaken,
+    DrawPileRebuilt,
+    GameSetUp,
+    HandFrom,
+    OneColourGridCompleted,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScore,
+    RoundScored,
+    TurnStarted,
+)
 
 # turn_start: choose A or B; place_or_discard: a drawn or flipped card in hand;
 # must_place: a card taken from a discard pile; must_discard: a replaced card that must go;
@@ -117,3 +138,80 @@ def is_one_colour_grid(state: State, player: PlayerId) -> bool:
     if not state.all_face_up(player):
         return False
     return len({state.cards[c].colour for c in state.grids[player]}) == 1
+
+
+replace = msgspec.structs.replace
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case GameSetUp():
+            return State(
+                players=tuple(event.players), rounds=event.rounds,
+                cards={c.id: c for c in event.deck},
+            )
+        case RoundDealt():
+            return replace(
+                state, round=event.round, first_player=event.first_player,
+                grids={p: logged(g) for p, g in event.grids.items()},
+                face_up={p: (False,) * len(g) for p, g in event.grids.items()},
+                draw=logged(event.draw), discards=tuple(tuple(d) for d in event.discards),
+                current=event.first_player, phase="turn_start", hand=None, hand_from=None,
+                extra_turn=False, in_extra_turn=False, ending_by=None, last_turns=(),
+            )
+        case DiscardTaken(pile=pile, card=card):
+            discards = list(state.discards)
+            discards[pile] = discards[pile][:-1]
+            return replace(
+                state, discards=tuple(discards), hand=card, hand_from="discard",
+                phase="must_place",
+            )
+        case DrawPileRebuilt(draw=draw):
+            return replace(
+                state, draw=logged(draw),
+                discards=tuple(pile[-1:] for pile in state.discards),
+            )
+        case CardDrawn(card=card):
+            return replace(
+                state, draw=state.draw[1:], hand=card, hand_from="draw", phase="place_or_discard",
+            )
+        case CardPlaced(player=p, slot=slot, card=card, replaced=replaced):
+            i = slot - 1
+            grid = list(state.grids[p])
+            up = list(state.face_up[p])
+            grid[i], up[i] = card, True
+            ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
+            return replace(
+                state, grids={**state.grids, p: tuple(grid)}, face_up={**state.face_up, p: tuple(up)},
+                hand=replaced, hand_from="grid",
+                phase="must_discard" if ends else "place_or_discard",
+            )
+        case CardDiscarded(pile=pile, card=card, extra_turn=extra):
+            discards = list(state.discards)
+            discards[pile] = (*discards[pile], card)
+            return replace(
+                state, discards=tuple(discards), hand=None, hand_from=None, extra_turn=extra,
+                phase="turn_over",
+            )
+        case OneColourGridCompleted(player=p):
+            return replace(state, one_colour_winner=p)
+        case RoundEndTriggered(player=p, last_turns=last):
+            return replace(state, ending_by=p, last_turns=tuple(last))
+        case TurnStarted(player=p, extra_turn=extra):
+            remaining = state.last_turns
+            if not extra and p in remaining:
+                remaining = tuple(x for x in remaining if x != p)
+            return replace(
+                state, current=p, phase="turn_start", extra_turn=False, in_extra_turn=extra,
+                last_turns=remaining,
+            )
+        case RoundScored(round=round_, scores=scores):
+            over = state.one_colour_winner is not None or round_ >= state.rounds
+            return replace(
+                state, round_scores=(*state.round_scores, dict(scores)),
+                phase="game_over" if over else "round_over",
+            )
+    return state

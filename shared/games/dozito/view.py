@@ -7,17 +7,27 @@ flipped), the top card of each discard pile and the size of every pile.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import msgspec
 
-from shared.games.view_terms import common_terms
-from shared.games.decider import Event, PlayerId, View
-from shared.games.dozito.cards import GRID_COLUMNS, GRID_ROWS, NEIGHBOURS, Card
-from shared.games.dozito.messages import DrawPileRebuilt, RoundDealt
+from shared.games.decider import Event, PlayerId, View, spoken_list
+from shared.games.dozito.cards import DECKS, GRID_COLUMNS, GRID_ROWS, Card
+from shared.games.dozito.messages import (
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardTaken,
+    DrawPileRebuilt,
+    GameSetUp,
+    OneColourGridCompleted,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScored,
+    TurnStarted,
+)
 from shared.games.dozito.state import State
-
+from shared.games.view_terms import common_terms
 
 _as_dict = msgspec.structs.asdict
 
@@ -87,64 +97,7 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
-# --- bot ------------------------------------------------------------------------------------
-
-EXPLORE = 0.1  # how often the bot plays a random legal command instead of its best guess
-
-
-def _matches(grid: list[dict | None], slot: int, colour: str) -> int:
-    """Face-up neighbours of `slot` of `colour`."""
-    return sum(
-        1 for n in NEIGHBOURS[slot]
-        if (other := grid[n - 1]) is not None and other["colour"] == colour
-    )
-
-
-def _place_value(grid: list[dict | None], card: dict, slot: int) -> float:
-    """A rough worth of putting `card` into `slot`: revealing is progress; colour matches and
-    suns are points."""
-    here = grid[slot - 1]
-    gain = 2 * _matches(grid, slot, card["colour"]) + card["suns"]
-    if here is None:
-        return 3 + gain
-    return gain - 2 * _matches(grid, slot, here["colour"]) - here["suns"] - 0.5
-
-
-def bot(view: View, rng: random.Random) -> dict[str, Any]:
-    """Greedy from its own seat's view: the best placement by `_place_value`, else discard."""
-    legal = view["legal"]
-    if rng.random() < EXPLORE:
-        return dict(rng.choice(legal))
-    grid = view["grids"][view["you"]]
-    hand = view["hand"]
-
-    def value(command: dict[str, Any]) -> float:
-        match command["type"]:
-            case "take_discard":
-                card = view["discards"][command["pile"]]["top"]
-                slots = range(1, len(grid) + 1) if card["number"] is None else [card["number"]]
-                return max(_place_value(grid, card, s) for s in slots) - 1
-            case "draw_card":
-                return 1.5
-            case "place_card":
-                return _place_value(grid, hand, command["slot"])
-            case "discard_card":
-                return 4.0 if hand["kind"] == "replay" and view["hand_from"] != "discard" else 0.0
-        return 0.0
-
-    scored = [(value(c) + rng.random() * 0.01, c) for c in legal]
-    return dict(max(scored, key=lambda vc: vc[0])[1])
-
-
 # --- the game log ---------------------------------------------------------------------------
-# (its imports are here, with the code that needs them)
-
-from shared.games.decider import spoken_list  # noqa: E402
-from shared.games.dozito.cards import DECKS  # noqa: E402
-from shared.games.dozito.messages import (  # noqa: E402
-    CardDiscarded, CardDrawn, CardPlaced, DiscardTaken, GameSetUp, OneColourGridCompleted,
-    RoundEndTriggered, RoundScored, TurnStarted,
-)
 
 # Every deck's cards by id (an id names the same card in every deck file).
 _CARDS: dict[str, Card] = {c.id: c for deck in reversed(DECKS.values()) for c in deck}
@@ -196,3 +149,9 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
                 for p, s in scores.items())
             return f"Round {n} scores: {said}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """Every face-down grid card and every card of the draw pile, from everyone."""
+    hidden = set(state.draw)
+    for player, grid in state.grids.items():
+        hidden |= {c for c, up in zip(grid, state.face_up[player], strict=True) if not up}
+    return hidden

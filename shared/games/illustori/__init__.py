@@ -21,32 +21,43 @@ Docs: docs/games/illustori.md.
 from __future__ import annotations
 
 from shared.games.decider import Game
-from shared.games.illustori import rules, view
+from shared.games.illustori.bot import bot
 from shared.games.illustori.data import MAX_PLAYERS, MIN_PLAYERS
 from shared.games.illustori.messages import COMMANDS, EVENTS, IllustoriOptions
-from shared.games.illustori.state import State
+from shared.games.illustori.rules import (
+    check_options,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
+)
+from shared.games.illustori.state import State, evolve
+from shared.games.illustori.view import describe, player_view, redact, secrets
 
-GAME = Game(
+GAME: Game[State, IllustoriOptions] = Game(
     name="illustori",
     title="Illustori",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=IllustoriOptions,
-    check_options=rules.check_options,
+    check_options=check_options,
     commands=COMMANDS,
     events=EVENTS,
     initial_state=State(),
-    setup=rules.setup,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    is_terminal=rules.is_terminal,
-    players_to_act=rules.players_to_act,
-    legal_commands=rules.legal_commands,
-    player_view=view.player_view,
-    redact=view.redact,
-    result=rules.result,
-    bot=rules.bot,
-    describe=view.describe,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    is_terminal=is_terminal,
+    players_to_act=players_to_act,
+    legal_commands=legal_commands,
+    player_view=player_view,
+    redact=redact,
+    secrets=secrets,
+    result=result,
+    bot=bot,
+    describe=describe,
     description="Chain texts on illustrated cards; the other players vote on each one.",
 )
 

@@ -13,8 +13,13 @@ from functools import lru_cache
 import msgspec
 
 from shared.games.illustori.data import (
-    ALPHABET, ENGLISH_FOLDS, ENGLISH_PENALTY_ENDING, GERMAN_FOLDS, GERMAN_PENALTY_STARTS,
-    MAX_TEXT_LENGTH, REVERSE_MODES,
+    ALPHABET,
+    ENGLISH_FOLDS,
+    ENGLISH_PENALTY_ENDING,
+    GERMAN_FOLDS,
+    GERMAN_PENALTY_STARTS,
+    MAX_TEXT_LENGTH,
+    REVERSE_MODES,
 )
 
 

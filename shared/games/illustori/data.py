@@ -10,6 +10,7 @@ import json
 import unicodedata
 from pathlib import Path
 from types import MappingProxyType
+from typing import Literal, get_args
 
 # --- players and cards ----------------------------------------------------------------------
 
@@ -43,13 +44,17 @@ MAX_TEXT_LENGTH = 280
 
 # --- options --------------------------------------------------------------------------------
 
-MODES = ("english", "english_reverse", "german_reverse")  # Illustori 9-11 (12, Japanese, is out)
+Mode = Literal["english", "english_reverse", "german_reverse"]  # Illustori 9-11 (12, Japanese, is out)
+MODES: tuple[Mode, ...] = get_args(Mode)
 REVERSE_MODES = frozenset({"english_reverse", "german_reverse"})
-REVERSE_DIRECTIONS = ("start", "end")  # Illustori 10 and 5.3-2; "start" by default
+ReverseDirection = Literal["start", "end"]  # Illustori 10 and 5.3-2; "start" by default
+REVERSE_DIRECTIONS: tuple[ReverseDirection, ...] = get_args(ReverseDirection)
 
 # --- the bots' words ------------------------------------------------------------------------
 
-LANGUAGES = ("en", "fr")  # the example texts follow the table's language (issue 12 point 8)
+# the example texts follow the table's language (issue 12 point 8)
+Language = Literal["en", "fr"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)
 _WORD_FILES = MappingProxyType({"en": "words.txt", "fr": "words_fr.txt"})
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from shared.games.illustori.chaining import (
-    Rules, allowed_letters, chain_problem, forced_end, letters, penalties, text_problem,
+    Rules,
+    allowed_letters,
+    chain_problem,
+    forced_end,
+    letters,
+    penalties,
+    text_problem,
 )
 from shared.games.illustori.data import ALPHABET, GERMAN_PENALTY_STARTS, WORDS_BY_LANGUAGE
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from shared.games.decider import Command, Event, Options, PlayerId
 from shared.games.illustori.chaining import Rules
-from shared.games.illustori.data import DEFAULT_DECK_SIZE
+from shared.games.illustori.data import DEFAULT_DECK_SIZE, Language, Mode, ReverseDirection
 
 
 class IllustoriOptions(Options, frozen=True, kw_only=True):
-    mode: str = "english"  # "english" | "english_reverse" | "german_reverse" (Illustori 9-11)
-    reverse_direction: str = "start"  # reverse modes: the new text "start"s or "end"s (5.3-2)
+    mode: Mode = "english"  # "english" | "english_reverse" | "german_reverse" (Illustori 9-11)
+    reverse_direction: ReverseDirection = "start"  # reverse modes: the new text "start"s or "end"s (5.3-2)
     no_repeated_letter: bool = False  # Illustori 13
     no_used_letters: bool = False  # Illustori 14-15
     deck_size: int = DEFAULT_DECK_SIZE  # ASSUMED 60 (5.2)
-    language: str = "en"  # "en" | "fr": the words of the example texts in `legal`
+    language: Language = "en"  # "en" | "fr": the words of the example texts in `legal`
 
 
 # --- commands -------------------------------------------------------------------------------

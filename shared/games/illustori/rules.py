@@ -3,27 +3,55 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, View, rank_players,
+    Batch,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.illustori.chaining import (
-    Rules, chain_problem, clean, ends, penalties, text_problem,
+    Rules,
+    chain_problem,
+    clean,
+    penalties,
+    text_problem,
 )
 from shared.games.illustori.data import (
-    ALPHABET, CARD_IDS, HAND_SIZE, LANGUAGES, MODES, REVERSE_DIRECTIONS,
+    ALPHABET,
+    CARD_IDS,
+    HAND_SIZE,
 )
-from shared.games.illustori.examples import chain_examples, penalised_example, start_examples
+from shared.games.illustori.examples import chain_examples, start_examples
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, IllustoriOptions,
-    LastRoundStarted, PassTurn, PlayCard, ProposeStart, StackReshuffled, StartPenalised,
-    StartProposed, SwapCards, TurnEnded, TurnPassed, UsedLettersCleared, Vote, VoteCast,
+    CardPenalised,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GameSetUp,
+    IllustoriOptions,
+    LastRoundStarted,
+    PassTurn,
+    PlayCard,
+    ProposeStart,
+    StackReshuffled,
+    StartPenalised,
+    StartProposed,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
+    UsedLettersCleared,
+    Vote,
+    VoteCast,
     VoteClosed,
 )
-from shared.games.illustori.state import Placed, State
+from shared.games.illustori.state import State, evolve
 
 replace = msgspec.structs.replace
 
@@ -32,15 +60,6 @@ replace = msgspec.structs.replace
 
 def check_options(options: IllustoriOptions, seats: int) -> str | None:
     """A clear message for a bad option, else None."""
-    if options.mode not in MODES:
-        return f"mode must be one of {', '.join(MODES)}; not {options.mode!r}."
-    if options.reverse_direction not in REVERSE_DIRECTIONS:
-        return (
-            f"reverse_direction must be one of {', '.join(REVERSE_DIRECTIONS)}; "
-            f"not {options.reverse_direction!r}."
-        )
-    if options.language not in LANGUAGES:
-        return f"language must be one of {', '.join(LANGUAGES)}; not {options.language!r}."
     least = seats * HAND_SIZE + 1
     if not least <= options.deck_size <= len(CARD_IDS):
         return (
@@ -78,18 +97,6 @@ def setup(
 
 # --- decide ---------------------------------------------------------------------------------
 
-class _Batch:
-    """The events of one command, with the state they lead to (so later ones can build on it)."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
     if actor not in players_to_act(state):
@@ -122,7 +129,7 @@ def decide(state: State, command: Command, ctx: Context) -> list[Event] | Reject
                     "You may pass only when the stack and the discard pile are both empty; "
                     "play a card or swap.",
                 )
-            batch = _Batch(state)
+            batch = Batch(evolve, state)
             batch.add(TurnPassed(player=actor))
             _end_turn(batch, actor, accepted=False)
             return batch.events
@@ -170,7 +177,7 @@ def _play_card(
     reasons = penalties(rules, text, state.used)
     if not reasons:
         return [CardPlayed(player=actor, card=card, text=text)]
-    batch = _Batch(state)
+    batch = Batch(evolve, state)
     batch.add(CardPenalised(player=actor, card=card, text=text, reasons=reasons))
     _draw(batch, actor, 1, rng)
     _end_turn(batch, actor, accepted=False)
@@ -192,7 +199,7 @@ def _swap(
         return Rejection(
             "stack_empty", "The stack and the discard pile are empty: play a card or pass.",
         )
-    batch = _Batch(state)
+    batch = Batch(evolve, state)
     batch.add(CardsSwapped(player=actor, cards=list(cards)))
     _draw(batch, actor, len(cards), rng)
     _end_turn(batch, actor, accepted=False)
@@ -201,7 +208,7 @@ def _swap(
 
 def _vote(state: State, actor: PlayerId, yes: bool, rng: random.Random) -> list[Event]:
     """Illustori 6: votes are secret until the last is in; accepted iff yes x 2 >= voters."""
-    batch = _Batch(state)
+    batch = Batch(evolve, state)
     batch.add(VoteCast(player=actor, yes=yes))
     pending = state.pending
     assert pending is not None  # the voting phase always has a text under vote
@@ -222,7 +229,7 @@ def _vote(state: State, actor: PlayerId, yes: bool, rng: random.Random) -> list[
     return batch.events
 
 
-def _draw(batch: _Batch, player: PlayerId, count: int, rng: random.Random) -> None:
+def _draw(batch: Batch[State], player: PlayerId, count: int, rng: random.Random) -> None:
     """Draw `count` cards from the top; an empty stack takes the shuffled discard (18)."""
     while count > 0:
         state = batch.state
@@ -238,7 +245,7 @@ def _draw(batch: _Batch, player: PlayerId, count: int, rng: random.Random) -> No
         count -= len(cards)
 
 
-def _end_turn(batch: _Batch, player: PlayerId, *, accepted: bool) -> None:
+def _end_turn(batch: Batch[State], player: PlayerId, *, accepted: bool) -> None:
     """Illustori 3, 15, 16: the next player, the last round, the clearing of U."""
     state = batch.state
     if accepted and not state.hands[player] and not state.last_round:
@@ -255,111 +262,6 @@ def _end_turn(batch: _Batch, player: PlayerId, *, accepted: bool) -> None:
         batch.add(UsedLettersCleared(reason="all_failed"))
     elif accepted and set(ALPHABET) <= set(state.used):
         batch.add(UsedLettersCleared(reason="alphabet_full"))
-
-
-# --- evolve ---------------------------------------------------------------------------------
-
-def _without(cards: tuple[str, ...], gone: list[str] | list[str | None]) -> tuple[str, ...]:
-    rest = list(cards)
-    for card in gone:
-        rest.remove(card)  # type: ignore[arg-type]
-    return tuple(rest)
-
-
-def evolve(state: State, event: Event) -> State:
-    match event:
-        case GameSetUp():
-            return State(
-                players=tuple(event.players),
-                rules=event.rules,
-                phase="naming",
-                active=event.players[0],
-                hands={p: tuple(h) for p, h in event.hands.items()},  # type: ignore[misc]
-                stack=tuple(event.stack),  # type: ignore[arg-type]
-                start_card=event.start_card,
-            )
-        case StartProposed(player=p, text=text):
-            return replace(
-                state, phase="voting", votes={},
-                pending=Placed(player=p, card=state.start_card, text=text),
-            )
-        case StartPenalised(player=p, text=text, reasons=reasons):
-            return replace(state, last_outcome={
-                "kind": "start_penalised", "player": p, "text": text, "reasons": list(reasons),
-            })
-        case CardPlayed(player=p, card=card, text=text):
-            return replace(
-                state, phase="voting", votes={},
-                hands={**state.hands, p: _without(state.hands[p], [card])},
-                pending=Placed(player=p, card=card, text=text),
-            )
-        case CardPenalised(player=p, card=card, text=text, reasons=reasons):
-            return replace(
-                state,
-                hands={**state.hands, p: _without(state.hands[p], [card])},
-                discard=(*state.discard, card),
-                last_outcome={
-                    "kind": "penalised", "player": p, "card": card, "text": text,
-                    "reasons": list(reasons),
-                },
-            )
-        case VoteCast(player=p, yes=yes):
-            return replace(state, votes={**state.votes, p: bool(yes)})
-        case VoteClosed(votes=votes, accepted=accepted):
-            return _close_vote(state, votes, accepted)
-        case CardsSwapped(player=p, cards=cards):
-            return replace(
-                state,
-                hands={**state.hands, p: _without(state.hands[p], cards)},
-                discard=(*state.discard, *cards),
-                last_outcome={"kind": "swapped", "player": p, "cards": list(cards)},
-            )
-        case StackReshuffled(stack=stack):
-            return replace(state, stack=tuple(stack), discard=())  # type: ignore[arg-type]
-        case CardsDrawn(player=p, cards=cards):
-            return replace(
-                state,
-                stack=_without(state.stack, cards),
-                hands={**state.hands, p: (*state.hands[p], *cards)},  # type: ignore[misc]
-            )
-        case TurnPassed(player=p):
-            return replace(state, last_outcome={"kind": "passed", "player": p})
-        case LastRoundStarted():
-            return replace(state, last_round=True)
-        case TurnEnded(accepted=accepted, next_player=nxt):
-            return replace(
-                state,
-                phase="turn" if nxt is not None else "over",
-                active=nxt or "",
-                failed_turns=0 if accepted else state.failed_turns + 1,
-                turns=state.turns + 1,
-            )
-        case UsedLettersCleared():
-            return replace(state, used=(), failed_turns=0)
-    return state
-
-
-def _close_vote(state: State, votes: dict[PlayerId, bool], accepted: bool) -> State:
-    pending = state.pending
-    assert pending is not None
-    starting = not state.chain
-    outcome: dict[str, Any] = {
-        "kind": ("start_" if starting else "") + ("accepted" if accepted else "rejected"),
-        "player": pending.player, "card": pending.card, "text": pending.text,
-        "votes": dict(votes),
-    }
-    changes: dict[str, Any] = {"pending": None, "votes": {}, "last_outcome": outcome}
-    if accepted:
-        changes["chain"] = (*state.chain, pending)
-        if state.rules.no_used_letters:
-            changes["used"] = tuple(sorted({*state.used, *ends(pending.text, state.rules.mode)}))
-        changes["phase"] = "turn"
-    elif starting:
-        changes["phase"] = "naming"
-    else:
-        changes["discard"] = (*state.discard, pending.card)
-        changes["phase"] = "turn"
-    return replace(state, **changes)
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -415,26 +317,3 @@ def result(state: State) -> Result:
     )
     winners = [p for p in res.winners if left[p] == 0]
     return replace(res, winners=winners)
-
-
-# --- bot ------------------------------------------------------------------------------------
-
-def bot(view: View, rng: random.Random) -> dict[str, Any]:
-    """Votes at random; names and chains with the examples of `legal`, now and then swapping,
-    playing any legal command, or writing a text of its own that the rules penalise (so
-    penalties happen too)."""
-    legal = view["legal"]
-    rules = Rules(**view["rules"])
-    roll = rng.random()
-    plays = [c for c in legal if c["type"] in ("play_card", "propose_start")]
-    if plays and plays[0]["type"] == "play_card" and roll < 0.08:
-        used = view["used_letters"]
-        bad = penalised_example(rules, view["current_text"] or "", used, rng.randrange(1000))
-        if bad is not None:
-            return {"type": "play_card", "card": plays[0]["card"], "text": bad}
-    if roll < 0.15:
-        return dict(rng.choice(legal))
-    swaps = [c for c in legal if c["type"] == "swap_cards"]
-    if swaps and roll < 0.25:
-        return dict(rng.choice(swaps))
-    return dict(rng.choice(plays or legal))

@@ -10,7 +10,22 @@ import msgspec
 from shared.games.decider import Event, PlayerId, View
 from shared.games.illustori.chaining import allowed_letters, forced_end
 from shared.games.illustori.data import CARDS
-from shared.games.illustori.messages import CardsDrawn, GameSetUp, StackReshuffled, VoteCast
+from shared.games.illustori.messages import (
+    CardPenalised,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GameSetUp,
+    LastRoundStarted,
+    StackReshuffled,
+    StartPenalised,
+    StartProposed,
+    TurnEnded,
+    TurnPassed,
+    UsedLettersCleared,
+    VoteCast,
+    VoteClosed,
+)
 from shared.games.illustori.state import Placed, State
 from shared.games.view_terms import common_terms, round_of_turn
 
@@ -84,12 +99,6 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 
 # --- the game log ---------------------------------------------------------------------------
-# (its imports are here, with the code that needs them)
-
-from shared.games.illustori.messages import (  # noqa: E402
-    CardPenalised, CardPlayed, CardsSwapped, LastRoundStarted, StartPenalised, StartProposed,
-    TurnEnded, TurnPassed, UsedLettersCleared, VoteClosed,
-)
 
 _PENALTIES = {
     "ends_with_xx": "it ends in xx",
@@ -159,3 +168,13 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case UsedLettersCleared(reason=reason):
             return f"The used letters are cleared: {_CLEARED.get(reason, reason)}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """The other players' hands and the stack: their card ids. The card(s) of `last_outcome`
+    were shown face up when played; a reshuffle may bring them back into the stack, where
+    their order is hidden but not the fact that they were played."""
+    hidden = set(state.stack)
+    for player, hand in state.hands.items():
+        if player != viewer:
+            hidden |= set(hand)
+    outcome = state.last_outcome or {}
+    return hidden - {outcome.get("card"), *outcome.get("cards", ())}

@@ -18,13 +18,18 @@ What is special about this game:
 from __future__ import annotations
 
 from shared.games.decider import Game
+from shared.games.naishi.bot import bot
 from shared.games.naishi.messages import COMMANDS, EVENTS, NaishiOptions
 from shared.games.naishi.rules import (
-    check_options, decide, evolve, is_terminal, legal_commands, players_to_act, result, setup,
+    decide,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
+    setup,
 )
-from shared.games.naishi.state import State
-from shared.games.naishi.view import greedy_bot, player_view, redact
-from shared.games.naishi.view import describe
+from shared.games.naishi.state import State, evolve
+from shared.games.naishi.view import describe, player_view, redact, secrets
 
 GAME: Game[State, NaishiOptions] = Game(
     name="naishi",
@@ -32,7 +37,6 @@ GAME: Game[State, NaishiOptions] = Game(
     min_players=2,
     max_players=2,
     options=NaishiOptions,
-    check_options=check_options,
     commands=COMMANDS,
     events=EVENTS,
     initial_state=State(),
@@ -44,10 +48,11 @@ GAME: Game[State, NaishiOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    secrets=secrets,
     result=result,
-    bot=greedy_bot,
     describe=describe,
+    bot=bot,
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )
 
-__all__ = ["GAME", "State", "NaishiOptions"]
+__all__ = ["GAME"]

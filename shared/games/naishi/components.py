@@ -6,7 +6,7 @@ and the 16 Mountains, 50 cards in all, each exactly once somewhere on the table.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, get_args
 
 # kind -> (copies, colour, family). Family: "character" (square icon, a Ninja may copy it),
 # "province" (hexagon icon), "mountain" (no icon). Source: gamepark CardId.ts (RULES.md 1.2).
@@ -52,8 +52,9 @@ SWAP_KINDS: Final = ("river", "line", "hand", "hand_line")
 # --- ASSUMED (RULES.md 1.3 #5 and #6): kept here and in the options, never in the code -------
 
 # Who takes the first turn (table option `first_player`): "random" is BGA's default (ASSUMED).
-FIRST_PLAYER_CHOICES: Final = ("random", "first_seat", "second_seat")
-DEFAULT_FIRST_PLAYER: Final = "random"
+FirstPlayer = Literal["random", "first_seat", "second_seat"]
+FIRST_PLAYER_CHOICES: Final[tuple[FirstPlayer, ...]] = get_args(FirstPlayer)
+DEFAULT_FIRST_PLAYER: Final[FirstPlayer] = "random"
 # Tie-breaks after the score, in order (Naishi 15): more distinct colours; players still equal
 # share the victory (the second-level tie-break is ASSUMED to be a shared result).
 TIE_BREAKS: Final = ("colours",)

@@ -8,12 +8,12 @@ replay may not see (redact).
 from __future__ import annotations
 
 from shared.games.decider import Command, Event, Options, PlayerId
-from shared.games.naishi.components import DEFAULT_FIRST_PLAYER
+from shared.games.naishi.components import DEFAULT_FIRST_PLAYER, FirstPlayer
 
 
 class NaishiOptions(Options, frozen=True, kw_only=True):
     # "random" (BGA's default, ASSUMED), "first_seat" or "second_seat" (Naishi 1).
-    first_player: str = DEFAULT_FIRST_PLAYER
+    first_player: FirstPlayer = DEFAULT_FIRST_PLAYER
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ COMMANDS = (
 
 # --- events ---------------------------------------------------------------------------------
 
-class CardsDealt(Event, frozen=True, kw_only=True):
+class GameSetUp(Event, frozen=True, kw_only=True):
     """Setup (Naishi 1-4). `hands`: each player's 5 Hand cards before the exchange (3 Mountains
     and 2 Development cards, unordered); `river`: 5 piles, top card first."""
 
@@ -93,6 +93,14 @@ class CardsDealt(Event, frozen=True, kw_only=True):
     lines: dict[PlayerId, list[str]]
     hands: dict[PlayerId, list[str | None]]
     river: list[list[str | None]]
+
+
+class CardsDealtLogged(GameSetUp, frozen=True, kw_only=True, tag="cards_dealt"):
+    """`game_set_up` as logs written before the setup events had one name call it: still
+    decoded, and folded like `game_set_up`."""
+
+
+CardsDealt = GameSetUp  # the former name of the class
 
 
 class CardGiven(Event, frozen=True, kw_only=True):
@@ -176,7 +184,7 @@ class NinjaCopied(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    CardsDealt, CardGiven, HandsShuffled, Developed, CardsSwapped, RiverCardsDiscarded,
-    DecreeImposed, EmissariesRecalled, EndTriggered, TurnPassed, TurnEnded, HandsRevealed,
-    NinjaCopied,
+    GameSetUp, CardsDealtLogged, CardGiven, HandsShuffled, Developed, CardsSwapped,
+    RiverCardsDiscarded, DecreeImposed, EmissariesRecalled, EndTriggered, TurnPassed, TurnEnded,
+    HandsRevealed, NinjaCopied,
 )

@@ -11,30 +11,66 @@ the Develop is only offered when a Develop can follow, so a turn can never get s
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from itertools import combinations
 
 import msgspec
 
 from shared.games.decider import (
-    Command, Context, Event, PlayerId, Rejection, Result, rank_players,
+    Batch,
+    Command,
+    Context,
+    Event,
+    PlayerId,
+    Rejection,
+    Result,
+    rank_players,
 )
 from shared.games.naishi.components import (
-    COURT_SPOTS, DEALT_PER_PLAYER, EMISSARIES_PER_PLAYER, FIRST_PLAYER_CHOICES, HAND_MOUNTAINS,
-    LINE_MOUNTAINS, LINE_SIZE, MOUNTAIN, PILE_SIZE, RIVER_PILES, ROWS, SWAP_KINDS, TIE_BREAKS,
-    development_deck, kind_of, mountain_ids,
+    DEALT_PER_PLAYER,
+    HAND_MOUNTAINS,
+    LINE_MOUNTAINS,
+    LINE_SIZE,
+    MOUNTAIN,
+    PILE_SIZE,
+    RIVER_PILES,
+    ROWS,
+    SWAP_KINDS,
+    TIE_BREAKS,
+    development_deck,
+    kind_of,
+    mountain_ids,
 )
 from shared.games.naishi.messages import (
-    CardGiven, CardsDealt, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
-    Developed, DiscardRiverCards, EmissariesRecalled, EndTriggered, EndTurn, GiveCard,
-    HandsRevealed, HandsShuffled, ImposeDecree, NaishiOptions, NinjaCopied, RecallEmissaries,
-    RiverCardsDiscarded, SwapCards, TurnEnded, TurnPassed,
+    CardGiven,
+    CardsSwapped,
+    ChooseNinjaCopy,
+    DeclareEnd,
+    DecreeImposed,
+    Develop,
+    Developed,
+    DiscardRiverCards,
+    EmissariesRecalled,
+    EndTriggered,
+    EndTurn,
+    GameSetUp,
+    GiveCard,
+    HandsRevealed,
+    HandsShuffled,
+    ImposeDecree,
+    NaishiOptions,
+    NinjaCopied,
+    RecallEmissaries,
+    RiverCardsDiscarded,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
 )
-from shared.games.naishi.scoring import cell_key, ninja_cells, parse_cell_key, score_grid
-from shared.games.naishi.state import State
+from shared.games.naishi.scoring import GridScore, ninja_cells, parse_cell_key, score_grid
+from shared.games.naishi.state import State, evolve
 
 replace = msgspec.structs.replace
 
+POSITIONS = range(1, LINE_SIZE + 1)
 TURN_COMMANDS = (
     Develop, SwapCards, DiscardRiverCards, ImposeDecree, RecallEmissaries, DeclareEnd, EndTurn,
 )
@@ -43,9 +79,6 @@ TURN_COMMANDS = (
 # --- options and setup (Naishi 1-4) ---------------------------------------------------------
 
 def check_options(options: NaishiOptions, seats: int) -> str | None:
-    if options.first_player not in FIRST_PLAYER_CHOICES:
-        return (f"first_player must be one of {', '.join(FIRST_PLAYER_CHOICES)}, "
-                f"not {options.first_player!r}.")
     if seats != 2:
         return f"Naishi is played by exactly 2 players, not {seats}."
     return None
@@ -75,7 +108,7 @@ def setup(
     river: list[list[str | None]] = [
         list(rest[i * PILE_SIZE:(i + 1) * PILE_SIZE]) for i in range(RIVER_PILES)
     ]
-    return [CardsDealt(players=list(players), first_player=first, lines=lines, hands=hands,
+    return [GameSetUp(players=list(players), first_player=first, lines=lines, hands=hands,
                        river=river)]
 
 
@@ -83,19 +116,45 @@ def setup(
 
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
-    if state.phase == "setup" or actor not in state.players:
-        return Rejection("not_started", "The game has not been set up yet.")
+    if refused := _not_acting(state, command, actor):
+        return refused
     match command:
         case GiveCard():
             return _give(state, command, actor, ctx.rng)
         case ChooseNinjaCopy():
             return _choose_ninja(state, command, actor)
-        case _ if isinstance(command, TURN_COMMANDS):
-            return _turn_command(state, command, actor)
-    return Rejection("unknown_command", f"Naishi has no command {type(command).__name__}.")
+        case Develop(row=row, position=position):
+            return _develop(state, actor, row, position)
+        case SwapCards():
+            return _swap(state, actor, command)
+        case DiscardRiverCards(first=first, second=second):
+            return _discard_river(state, actor, first, second)
+        case EndTurn():
+            return _end_turn(state, actor)
+        case ImposeDecree(row=row, position=position):
+            return _decree(state, actor, row, position)
+        case RecallEmissaries():
+            return _recall(state, actor)
+        case DeclareEnd():
+            return _declare_end(state, actor)
+    return Rejection("bad_command", f"Naishi has no command {type(command).__name__}.")
 
 
-def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random):
+def _not_acting(state: State, command: Command, actor: PlayerId) -> Rejection | None:
+    """The one guard: a game set up, and for a turn command, the turns phase and its player."""
+    if state.phase == "setup" or actor not in state.players:
+        return Rejection("not_started", "The game has not been set up yet.")
+    if not isinstance(command, TURN_COMMANDS):
+        return None
+    if state.phase != "turns":
+        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
+        return Rejection("wrong_phase", f"No turns are played during {what}.")
+    if actor != state.active:
+        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
+    return None
+
+
+def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random) -> list[Event] | Rejection:
     if state.phase != "exchange":
         return Rejection("wrong_phase", "The opening exchange is over.")
     if actor in state.given:
@@ -132,62 +191,50 @@ def _bad_place(row: str | None, position: int) -> Rejection | None:
     return None
 
 
-def _turn_command(state: State, command: Command, actor: PlayerId) -> list[Event] | Rejection:
-    if state.phase != "turns":
-        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
-        return Rejection("wrong_phase", f"No turns are played during {what}.")
-    if actor != state.active:
-        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
-    match command:
-        case Develop(row=row, position=position):
-            return _develop(state, actor, row, position)
-        case SwapCards():
-            return _swap(state, actor, command)
-        case DiscardRiverCards(first=first, second=second):
-            return _discard_river(state, actor, first, second)
-        case EndTurn():
-            if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
-                return Rejection(
-                    "must_develop", "You took a bonus action before developing: develop now.",
-                )
-            if not state.developed:
-                return Rejection(
-                    "no_main_action_yet",
-                    "Take a main action first (develop, impose a decree, recall your "
-                    "emissaries or declare the end).",
-                )
-            return _finish_turn(state, actor)
-    # The main actions that are a whole turn by themselves.
+def _whole_turn_refused(state: State) -> Rejection | None:
+    """Decree, recall and declaring the end are a whole turn: not after a Develop nor a bonus."""
     if state.developed:
         return Rejection("main_action_taken", "You have already developed this turn.")
     if state.bonus_used:
+        return Rejection("must_develop", "You took a bonus action before developing: develop now.")
+    return None
+
+
+def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
+        return Rejection("must_develop", "You took a bonus action before developing: develop now.")
+    if not state.developed:
         return Rejection(
-            "must_develop", "You took a bonus action before developing: develop now.",
+            "no_main_action_yet",
+            "Take a main action first (develop, impose a decree, recall your emissaries or "
+            "declare the end).",
         )
-    match command:
-        case ImposeDecree(row=row, position=position):
-            return _decree(state, actor, row, position)
-        case RecallEmissaries():
-            spots = state.recallable(actor)
-            if not spots:
-                return Rejection(
-                    "nothing_to_recall", "You have no Emissary on a Swap or Discard spot.",
-                )
-            return _then_finish(state, actor, [EmissariesRecalled(player=actor, spots=spots)])
-        case DeclareEnd():
-            if state.end_reason is not None:
-                return Rejection("end_already_triggered", "The end of the game is already set.")
-            if not state.empty_piles():
-                return Rejection(
-                    "no_empty_pile", "You may declare the end only once a River pile is empty.",
-                )
-            event = EndTriggered(player=actor, reason="declared",
-                                 final_player=state.opponent(actor))
-            return _then_finish(state, actor, [event])
-    return Rejection("unknown_command", f"Naishi has no command {type(command).__name__}.")
+    return _finish_turn(state, actor)
 
 
-def _develop(state: State, actor: PlayerId, row: str, position: int):
+def _recall(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if refused := _whole_turn_refused(state):
+        return refused
+    spots = state.recallable(actor)
+    if not spots:
+        return Rejection("nothing_to_recall", "You have no Emissary on a Swap or Discard spot.")
+    return _then_finish(state, actor, EmissariesRecalled(player=actor, spots=spots))
+
+
+def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
+    if refused := _whole_turn_refused(state):
+        return refused
+    if state.end_reason is not None:
+        return Rejection("end_already_triggered", "The end of the game is already set.")
+    if not state.empty_piles():
+        return Rejection(
+            "no_empty_pile", "You may declare the end only once a River pile is empty.",
+        )
+    ended = EndTriggered(player=actor, reason="declared", final_player=state.opponent(actor))
+    return _then_finish(state, actor, ended)
+
+
+def _develop(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
     bad = _bad_place(row, position)
     if bad:
         return bad
@@ -201,10 +248,11 @@ def _develop(state: State, actor: PlayerId, row: str, position: int):
         discarded=state.row(actor, row)[position - 1], taken=pile[0],
         revealed=pile[1] if len(pile) > 1 else None,
     )
-    after = evolve(state, event)
-    if _bonus_open(after, actor):
-        return [event]
-    return [event, *_finish_turn(after, actor)]
+    batch = Batch(evolve, state)
+    if _bonus_open(batch.add(event), actor):
+        return batch.events
+    _close_turn(batch, actor)
+    return batch.events
 
 
 def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None:
@@ -217,7 +265,7 @@ def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None
     return None
 
 
-def _swap(state: State, actor: PlayerId, command: SwapCards):
+def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Rejection:
     kind, first, second = command.kind, command.first, command.second
     if kind not in SWAP_KINDS:
         return Rejection(
@@ -254,7 +302,7 @@ def _swap(state: State, actor: PlayerId, command: SwapCards):
     return _after_bonus(state, actor, event)
 
 
-def _discard_river(state: State, actor: PlayerId, first: int, second: int):
+def _discard_river(state: State, actor: PlayerId, first: int, second: int) -> list[Event] | Rejection:
     for p in (first, second):
         bad = _bad_place(None, p)
         if bad:
@@ -285,11 +333,13 @@ def _discard_river(state: State, actor: PlayerId, first: int, second: int):
 
 def _after_bonus(state: State, actor: PlayerId, event: Event) -> list[Event]:
     if state.developed:  # the bonus after the Develop closes the turn
-        return _then_finish(state, actor, [event])
+        return _then_finish(state, actor, event)
     return [event]
 
 
-def _decree(state: State, actor: PlayerId, row: str, position: int):
+def _decree(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
+    if refused := _whole_turn_refused(state):
+        return refused
     bad = _bad_place(row, position)
     if bad:
         return bad
@@ -297,14 +347,15 @@ def _decree(state: State, actor: PlayerId, row: str, position: int):
         return Rejection("no_emissary", "You have no Emissary left in your reserve.")
     if state.free_spot("decree") is None:
         return Rejection("court_spot_taken", "The Imperial Decree has already been imposed.")
-    return _then_finish(state, actor, [DecreeImposed(player=actor, row=row, position=position)])
+    return _then_finish(state, actor, DecreeImposed(player=actor, row=row, position=position))
 
 
-def _then_finish(state: State, actor: PlayerId, events: list[Event]) -> list[Event]:
-    after = state
-    for e in events:
-        after = evolve(after, e)
-    return [*events, *_finish_turn(after, actor)]
+def _then_finish(state: State, actor: PlayerId, event: Event) -> list[Event]:
+    """`event`, then the close of `actor`'s turn as it leaves the state."""
+    batch = Batch(evolve, state)
+    batch.add(event)
+    _close_turn(batch, actor)
+    return batch.events
 
 
 def _bonus_open(state: State, player: PlayerId) -> bool:
@@ -327,29 +378,29 @@ def has_main_action(state: State, player: PlayerId) -> bool:
 
 
 def _finish_turn(state: State, player: PlayerId) -> list[Event]:
-    """The events that close `player`'s turn: the end checks (Naishi 11-12), the next turn or
-    the end of the game (Naishi 14), and the passes of a player with no action (Naishi 13)."""
-    events: list[Event] = []
-    over = False
+    """The events that close `player`'s turn (see `_close_turn`)."""
+    batch = Batch(evolve, state)
+    _close_turn(batch, player)
+    return batch.events
+
+
+def _close_turn(batch: Batch[State], player: PlayerId) -> None:
+    """Close `player`'s turn: the end checks (Naishi 11-12), the next turn or the end of the
+    game (Naishi 14), and the passes of a player with no action (Naishi 13)."""
+    state = batch.state
+    over = state.end_reason is not None and state.final_player == player
     if state.end_reason is None and state.empty_piles() >= 2:
         final = None if player == state.second_player else state.second_player
-        trigger = EndTriggered(player=player, reason="two_piles_empty", final_player=final)
-        events.append(trigger)
-        state = evolve(state, trigger)
+        batch.add(EndTriggered(player=player, reason="two_piles_empty", final_player=final))
         over = final is None
-    elif state.end_reason is not None and state.final_player == player:
-        over = True
     if over:
-        return [*events, *_end_of_game(state, player)]
+        batch.add(*_end_of_game(batch.state, player))
+        return
     following = state.opponent(player)
-    ended = TurnEnded(player=player, next_player=following)
-    events.append(ended)
-    state = evolve(state, ended)
-    if not has_main_action(state, following):
-        passed = TurnPassed(player=following)
-        events.append(passed)
-        events += _finish_turn(evolve(state, passed), following)
-    return events
+    batch.add(TurnEnded(player=player, next_player=following))
+    if not has_main_action(batch.state, following):
+        batch.add(TurnPassed(player=following))
+        _close_turn(batch, following)
 
 
 def _end_of_game(state: State, player: PlayerId) -> list[Event]:
@@ -369,7 +420,7 @@ def _end_of_game(state: State, player: PlayerId) -> list[Event]:
     return events
 
 
-def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId):
+def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId) -> list[Event] | Rejection:
     if state.phase != "end":
         return Rejection("wrong_phase", "Ninjas choose what they copy at the end of the game.")
     if not state.pending_ninjas(actor):
@@ -392,160 +443,6 @@ def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId):
                         copies=command.copies, automatic=False)]
 
 
-# --- evolve ---------------------------------------------------------------------------------
-
-def _set(row: Sequence[str], index: int, card: str) -> tuple[str, ...]:
-    out = list(row)
-    out[index] = card
-    return tuple(out)
-
-
-def _swapped(row: Sequence[str], i: int, j: int) -> tuple[str, ...]:
-    out = list(row)
-    out[i], out[j] = out[j], out[i]
-    return tuple(out)
-
-
-def _placed(state: State, player: PlayerId, row: str, cards: tuple[str, ...]) -> State:
-    if row == ROWS[0]:
-        return replace(state, lines={**state.lines, player: cards})
-    return replace(state, hands={**state.hands, player: cards})
-
-
-def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
-    return replace(
-        state, court={**state.court, spot: player},
-        reserve={**state.reserve, player: state.reserve[player] - 1},
-    )
-
-
-def _saw_enter(state: State, owner: PlayerId, position: int, card: str) -> State:
-    """The opponent of `owner` saw `card` go, face up, into `owner`'s Hand at `position`."""
-    viewer = state.opponent(owner)
-    return replace(state, known={
-        **state.known, viewer: _set(state.known[viewer], position - 1, card)})
-
-
-def _saw_leave(state: State, owner: PlayerId, card: str) -> State:
-    """`card` left `owner`'s Hand where its opponent saw it: no longer somewhere in that Hand."""
-    viewer = state.opponent(owner)
-    unplaced = list(state.known_unplaced[viewer])
-    if card in unplaced:
-        unplaced.remove(card)
-    return replace(state, known_unplaced={**state.known_unplaced, viewer: tuple(unplaced)})
-
-
-def _with_knowledge(state: State, event: Event) -> State:
-    """What each player knows of the opponent's Hand after `event` (perfect memory of what it
-    saw; issue 12): cards that entered that Hand face up, by position, until the shuffle."""
-    match event:
-        case HandsShuffled():
-            # The positions are unknown now; each still knows the card it gave is there.
-            return replace(
-                state,
-                known={p: (None,) * LINE_SIZE for p in state.players},
-                known_unplaced={p: ((state.given[p],) if p in state.given else ())
-                                for p in state.players},
-            )
-        case Developed(player=p, row="hand", position=pos, discarded=out, taken=card):
-            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
-        case CardsSwapped(player=p, kind="hand", first=a, second=b):
-            viewer = state.opponent(p)
-            return replace(state, known={
-                **state.known, viewer: _swapped(state.known[viewer], a - 1, b - 1)})
-        case CardsSwapped(player=p, kind="hand_line", first=pos):
-            out, card = state.hands[p][pos - 1], state.lines[p][pos - 1]
-            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
-        case DecreeImposed(player=p, row="hand", position=pos):
-            other = state.opponent(p)
-            mine, theirs = state.hands[p][pos - 1], state.hands[other][pos - 1]
-            # Each gave its own card and sees the one it receives.
-            state = _saw_enter(_saw_leave(state, other, theirs), other, pos, mine)
-            return _saw_enter(_saw_leave(state, p, mine), p, pos, theirs)
-    return state
-
-
-def evolve(state: State, event: Event) -> State:
-    """The state after `event`, with each player's knowledge of the other's Hand first
-    updated from the state before it."""
-    return _evolve(_with_knowledge(state, event), event)
-
-
-def _evolve(state: State, event: Event) -> State:
-    match event:
-        case CardsDealt():
-            return State(
-                phase="exchange", players=tuple(event.players), first_player=event.first_player,
-                lines={p: tuple(c) for p, c in event.lines.items()},
-                hands={p: tuple(c) for p, c in event.hands.items()},  # type: ignore[misc]
-                river=tuple(tuple(pile) for pile in event.river),  # type: ignore[misc]
-                reserve={p: EMISSARIES_PER_PLAYER for p in event.players},
-                court={spot: None for spot in COURT_SPOTS},
-                copies={p: {} for p in event.players},
-                known={p: (None,) * LINE_SIZE for p in event.players},
-                known_unplaced={p: () for p in event.players},
-            )
-        case CardGiven(player=p, card=card):
-            return replace(state, given={**state.given, p: card})
-        case HandsShuffled(hands=hands):
-            return replace(
-                state, phase="turns", given={},
-                hands={p: tuple(c) for p, c in hands.items()},  # type: ignore[misc]
-                turn=1, active=state.first_player, developed=False, bonus_used=False,
-            )
-        case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
-            river = list(state.river)
-            river[pos - 1] = river[pos - 1][1:]
-            state = _placed(state, p, row, _set(state.row(p, row), pos - 1, card))
-            return replace(state, river=tuple(river), discard=(*state.discard, out),
-                           developed=True)
-        case CardsSwapped(player=p, spot=spot, kind=kind, first=a, second=b):
-            state = replace(_with_emissary(state, p, spot), bonus_used=True)
-            i, j = a - 1, b - 1
-            if kind == "river":
-                river = [list(pile) for pile in state.river]
-                river[i][0], river[j][0] = river[j][0], river[i][0]
-                return replace(state, river=tuple(tuple(pile) for pile in river))
-            if kind in ROWS:
-                return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
-            line, hand = state.lines[p], state.hands[p]
-            state = _placed(state, p, "line", _set(line, i, hand[i]))
-            return _placed(state, p, "hand", _set(hand, i, line[i]))
-        case RiverCardsDiscarded(player=p, spot=spot, piles=piles, discarded=cards):
-            state = replace(_with_emissary(state, p, spot), bonus_used=True)
-            river = list(state.river)
-            for pos in piles:
-                river[pos - 1] = river[pos - 1][1:]
-            return replace(state, river=tuple(river), discard=(*state.discard, *cards))
-        case DecreeImposed(player=p, row=row, position=pos):
-            state = _with_emissary(state, p, "decree")
-            other = state.opponent(p)
-            mine, theirs = state.row(p, row), state.row(other, row)
-            i = pos - 1
-            state = _placed(state, p, row, _set(mine, i, theirs[i]))
-            return _placed(state, other, row, _set(theirs, i, mine[i]))
-        case EmissariesRecalled(player=p, spots=spots):
-            return replace(
-                state, court={**state.court, **{s: None for s in spots}},
-                reserve={**state.reserve, p: state.reserve[p] + len(spots)},
-            )
-        case EndTriggered(reason=reason, final_player=final):
-            return replace(state, end_reason=reason, final_player=final)
-        case TurnPassed():
-            return state
-        case TurnEnded(next_player=None):
-            return replace(state, active=None, developed=False, bonus_used=False)
-        case TurnEnded(next_player=following):
-            return replace(state, active=following, turn=state.turn + 1, developed=False,
-                           bonus_used=False)
-        case HandsRevealed():
-            return replace(state, phase="end", active=None)
-        case NinjaCopied(player=p, row=row, position=pos, copies=copied):
-            key = cell_key((ROWS.index(row), pos - 1))
-            return replace(state, copies={**state.copies, p: {**state.copies[p], key: copied}})
-    return state
-
-
 # --- queries --------------------------------------------------------------------------------
 
 def is_terminal(state: State) -> bool:
@@ -565,39 +462,54 @@ def players_to_act(state: State) -> list[PlayerId]:
 def legal_commands(state: State, player: PlayerId) -> list[Command]:
     if player not in players_to_act(state):
         return []
-    if state.phase == "exchange":
-        return [GiveCard(card=c) for c in _giveable(state, player)]
-    if state.phase == "end":
-        choices = state.ninja_choices(player)
-        return [
-            ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
-            for row, col in state.pending_ninjas(player) for kind in choices
-        ]
+    match state.phase:
+        case "exchange":
+            return [GiveCard(card=c) for c in _giveable(state, player)]
+        case "end":
+            return _ninja_copies(state, player)
+    developments: list[Command] = [] if state.developed else [
+        Develop(row=row, position=p) for p in state.open_piles() for row in ROWS
+    ]
+    closing = [EndTurn()] if state.developed else _whole_turns(state, player)
+    return [*developments, *_bonus_actions(state, player), *closing]
+
+
+def _ninja_copies(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 16: every pending Ninja, every character it may copy."""
+    choices = state.ninja_choices(player)
+    return [
+        ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
+        for row, col in state.pending_ninjas(player) for kind in choices
+    ]
+
+
+def _whole_turns(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 7: the main actions that are a whole turn, open before any other action."""
+    if state.bonus_used:  # Naishi 8: the Develop is owed
+        return []
     out: list[Command] = []
-    open_piles = state.open_piles()
-    positions = range(1, LINE_SIZE + 1)
-    if not state.developed:
-        out += [Develop(row=row, position=p) for p in open_piles for row in ROWS]
-    if not state.bonus_used and state.reserve[player] > 0:
-        can_follow = state.developed or state.river_size() > 0
-        if state.free_spot("swap") and can_follow:
-            out += [SwapCards(kind="river", first=a, second=b)
-                    for a, b in combinations(open_piles, 2)]
-            for row in ROWS:
-                out += [SwapCards(kind=row, first=a, second=b)
-                        for a, b in combinations(positions, 2)]
-            out += [SwapCards(kind="hand_line", first=p) for p in positions]
-        if state.free_spot("discard") and (state.developed or state.river_size() > 2):
-            out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(open_piles, 2)]
-    if state.developed:
-        out.append(EndTurn())
-    elif not state.bonus_used:
-        if state.reserve[player] > 0 and state.free_spot("decree"):
-            out += [ImposeDecree(row=row, position=p) for row in ROWS for p in positions]
-        if state.recallable(player):
-            out.append(RecallEmissaries())
-        if state.end_reason is None and state.empty_piles():
-            out.append(DeclareEnd())
+    if state.reserve[player] > 0 and state.free_spot("decree"):
+        out += [ImposeDecree(row=row, position=p) for row in ROWS for p in POSITIONS]
+    if state.recallable(player):
+        out.append(RecallEmissaries())
+    if state.end_reason is None and state.empty_piles():
+        out.append(DeclareEnd())
+    return out
+
+
+def _bonus_actions(state: State, player: PlayerId) -> list[Command]:
+    """Naishi 8: one swap or discard a turn, with an Emissary, when a Develop can still follow."""
+    if state.bonus_used or state.reserve[player] < 1:
+        return []
+    piles = state.open_piles()
+    out: list[Command] = []
+    if state.free_spot("swap") and (state.developed or state.river_size() > 0):
+        out += [SwapCards(kind="river", first=a, second=b) for a, b in combinations(piles, 2)]
+        out += [SwapCards(kind=row, first=a, second=b)
+                for row in ROWS for a, b in combinations(POSITIONS, 2)]
+        out += [SwapCards(kind="hand_line", first=p) for p in POSITIONS]
+    if state.free_spot("discard") and (state.developed or state.river_size() > 2):
+        out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(piles, 2)]
     return out
 
 
@@ -605,7 +517,7 @@ def copies_of(state: State, player: PlayerId) -> dict[tuple[int, int], str | Non
     return {parse_cell_key(k): v for k, v in state.copies.get(player, {}).items()}
 
 
-def scores(state: State) -> dict[PlayerId, dict[str, object]]:
+def scores(state: State) -> dict[PlayerId, GridScore]:
     """Each territory's score breakdown (Naishi 14-16)."""
     return {p: score_grid(state.grid(p), copies_of(state, p)) for p in state.players}
 
@@ -614,11 +526,11 @@ def result(state: State) -> Result:
     table = scores(state)
 
     def tiebreak(p: PlayerId) -> tuple[int, ...]:
-        return tuple(int(table[p][name]) for name in TIE_BREAKS)  # type: ignore[call-overload]
+        return (table[p]["colours"],)  # TIE_BREAKS
 
     return rank_players(
         state.players,
-        lambda p: int(table[p]["total"]),  # type: ignore[call-overload]
+        lambda p: table[p]["total"],
         tiebreak,
         details={
             "tie_breaks": list(TIE_BREAKS),

@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import Final
+from typing import Final, TypedDict
 
 from shared.games.naishi.components import (
-    COPIABLE, LINE_SIZE, MOUNTAIN, NINJA, RONIN_KINDS, colour_of, is_character, kind_of,
+    COPIABLE,
+    LINE_SIZE,
+    MOUNTAIN,
+    NINJA,
+    RONIN_KINDS,
+    colour_of,
+    is_character,
+    kind_of,
 )
 
 Cell = tuple[int, int]  # (row, column): row 0 = Line, 1 = Hand; column 0..4
@@ -84,9 +91,19 @@ def copy_candidates(grid: Mapping[Cell, str]) -> list[str]:
     return [k for k in COPIABLE if k in present]
 
 
+class GridScore(TypedDict):
+    """One territory's score: the total, its colours (the tie-break), points by kind and by
+    cell ("row,position")."""
+
+    total: int
+    colours: int
+    by_kind: dict[str, int]
+    by_cell: dict[str, int]
+
+
 def score_grid(
     grid: Mapping[Cell, str], copies: Mapping[Cell, str | None] | None = None,
-) -> dict[str, object]:
+) -> GridScore:
     """Score one territory. `copies` maps each Ninja cell to the kind it copies (None or
     missing: it copies nothing). Returns `{"total", "colours", "by_kind", "by_cell"}`."""
     copies = dict(copies or {})
@@ -137,7 +154,7 @@ def score_grid(
         else:
             continue
         by_cell[cell] = points
-        add(NINJA if grid[cell] == NINJA else kind, points)
+        add(NINJA if grid[cell] == NINJA or kind is None else kind, points)
     # Cards scoring as a set.
     add(MOUNTAIN, _tier(MOUNTAIN_POINTS, count(MOUNTAIN)))
     add("torii", _tier(TORII_POINTS, count("torii")))
@@ -176,13 +193,13 @@ def _groups(eff: Mapping[Cell, str | None], kind: str) -> list[set[Cell]]:
 def best_copies(grid: Mapping[Cell, str]) -> dict[Cell, str | None]:
     """The Ninja copies giving the highest total (then the most colours): for bots and AI."""
     cells = ninja_cells(grid)
-    options = copy_candidates(grid) or [None]
+    options: list[str | None] = [*copy_candidates(grid)] or [None]
     best: tuple[int, int] | None = None
     chosen: dict[Cell, str | None] = {}
     for combo in product(options, repeat=len(cells)):
         copies = dict(zip(cells, combo, strict=True))
         s = score_grid(grid, copies)
-        key = (int(s["total"]), int(s["colours"]))  # type: ignore[call-overload]
+        key = (s["total"], s["colours"])
         if best is None or key > best:
             best, chosen = key, copies
     return chosen

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, TypeVar
 
 import msgspec
 
-from shared.games.decider import PlayerId
-from shared.games.naishi.components import COURT_SPOTS, ROWS
+from shared.games.decider import (
+    Event,
+    PlayerId,
+    logged,
+)
+from shared.games.naishi.components import (
+    COURT_SPOTS,
+    EMISSARIES_PER_PLAYER,
+    LINE_SIZE,
+    ROWS,
+)
+from shared.games.naishi.messages import (
+    CardGiven,
+    CardsSwapped,
+    DecreeImposed,
+    Developed,
+    EmissariesRecalled,
+    EndTriggered,
+    GameSetUp,
+    HandsRevealed,
+    HandsShuffled,
+    NinjaCopied,
+    RiverCardsDiscarded,
+    TurnEnded,
+    TurnPassed,
+)
 from shared.games.naishi.scoring import Cell, cell_key, copy_candidates, grid_of, ninja_cells
 
 Phase = Literal["setup", "exchange", "turns", "end"]
@@ -80,3 +105,162 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     def ninja_choices(self, player: PlayerId) -> list[str]:
         return copy_candidates(self.grid(player))
 
+
+replace = msgspec.structs.replace
+
+
+# --- evolve ---------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def _set(row: Sequence[T], index: int, card: T) -> tuple[T, ...]:
+    out = list(row)
+    out[index] = card
+    return tuple(out)
+
+
+def _swapped(row: Sequence[T], i: int, j: int) -> tuple[T, ...]:
+    out = list(row)
+    out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def _placed(state: State, player: PlayerId, row: str, cards: tuple[str, ...]) -> State:
+    if row == ROWS[0]:
+        return replace(state, lines={**state.lines, player: cards})
+    return replace(state, hands={**state.hands, player: cards})
+
+
+def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
+    return replace(
+        state, court={**state.court, spot: player},
+        reserve={**state.reserve, player: state.reserve[player] - 1},
+    )
+
+
+def _saw_enter(state: State, owner: PlayerId, position: int, card: str) -> State:
+    """The opponent of `owner` saw `card` go, face up, into `owner`'s Hand at `position`."""
+    viewer = state.opponent(owner)
+    return replace(state, known={
+        **state.known, viewer: _set(state.known[viewer], position - 1, card)})
+
+
+def _saw_leave(state: State, owner: PlayerId, card: str) -> State:
+    """`card` left `owner`'s Hand where its opponent saw it: no longer somewhere in that Hand."""
+    viewer = state.opponent(owner)
+    unplaced = list(state.known_unplaced[viewer])
+    if card in unplaced:
+        unplaced.remove(card)
+    return replace(state, known_unplaced={**state.known_unplaced, viewer: tuple(unplaced)})
+
+
+def _with_knowledge(state: State, event: Event) -> State:
+    """What each player knows of the opponent's Hand after `event` (perfect memory of what it
+    saw; issue 12): cards that entered that Hand face up, by position, until the shuffle."""
+    match event:
+        case HandsShuffled():
+            # The positions are unknown now; each still knows the card it gave is there.
+            return replace(
+                state,
+                known={p: (None,) * LINE_SIZE for p in state.players},
+                known_unplaced={p: ((state.given[p],) if p in state.given else ())
+                                for p in state.players},
+            )
+        case Developed(player=p, row="hand", position=pos, discarded=out, taken=card):
+            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
+        case CardsSwapped(player=p, kind="hand", first=a, second=b):
+            viewer = state.opponent(p)
+            return replace(state, known={
+                **state.known, viewer: _swapped(state.known[viewer], a - 1, b - 1)})
+        case CardsSwapped(player=p, kind="hand_line", first=pos):
+            out, card = state.hands[p][pos - 1], state.lines[p][pos - 1]
+            return _saw_enter(_saw_leave(state, p, out), p, pos, card)
+        case DecreeImposed(player=p, row="hand", position=pos):
+            other = state.opponent(p)
+            mine, theirs = state.hands[p][pos - 1], state.hands[other][pos - 1]
+            # Each gave its own card and sees the one it receives.
+            state = _saw_enter(_saw_leave(state, other, theirs), other, pos, mine)
+            return _saw_enter(_saw_leave(state, p, mine), p, pos, theirs)
+    return state
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after `event`, with each player's knowledge of the other's Hand first
+    updated from the state before it."""
+    return _evolve(_with_knowledge(state, event), event)
+
+
+def _evolve(state: State, event: Event) -> State:
+    match event:
+        case GameSetUp():
+            return State(
+                phase="exchange", players=tuple(event.players), first_player=event.first_player,
+                lines={p: tuple(c) for p, c in event.lines.items()},
+                hands={p: logged(c) for p, c in event.hands.items()},
+                river=tuple(logged(pile) for pile in event.river),
+                reserve={p: EMISSARIES_PER_PLAYER for p in event.players},
+                court={spot: None for spot in COURT_SPOTS},
+                copies={p: {} for p in event.players},
+                known={p: (None,) * LINE_SIZE for p in event.players},
+                known_unplaced={p: () for p in event.players},
+            )
+        case CardGiven(player=p, card=card):
+            return replace(state, given={**state.given, p: card})
+        case HandsShuffled(hands=hands):
+            return replace(
+                state, phase="turns", given={},
+                hands={p: logged(c) for p, c in hands.items()},
+                turn=1, active=state.first_player, developed=False, bonus_used=False,
+            )
+        case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
+            river = list(state.river)
+            river[pos - 1] = river[pos - 1][1:]
+            state = _placed(state, p, row, _set(state.row(p, row), pos - 1, card))
+            return replace(state, river=tuple(river), discard=(*state.discard, out),
+                           developed=True)
+        case CardsSwapped(player=p, spot=spot, kind=kind, first=a, second=b):
+            state = replace(_with_emissary(state, p, spot), bonus_used=True)
+            i, j = a - 1, b - 1
+            if kind == "river":
+                piles = [list(pile) for pile in state.river]
+                piles[i][0], piles[j][0] = piles[j][0], piles[i][0]
+                return replace(state, river=tuple(tuple(pile) for pile in piles))
+            if kind in ROWS:
+                return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
+            line, hand = state.lines[p], state.hands[p]
+            state = _placed(state, p, "line", _set(line, i, hand[i]))
+            return _placed(state, p, "hand", _set(hand, i, line[i]))
+        case RiverCardsDiscarded(player=p, spot=spot, piles=piles, discarded=cards):
+            state = replace(_with_emissary(state, p, spot), bonus_used=True)
+            river = list(state.river)
+            for pos in piles:
+                river[pos - 1] = river[pos - 1][1:]
+            return replace(state, river=tuple(river), discard=(*state.discard, *cards))
+        case DecreeImposed(player=p, row=row, position=pos):
+            state = _with_emissary(state, p, "decree")
+            other = state.opponent(p)
+            mine, theirs = state.row(p, row), state.row(other, row)
+            i = pos - 1
+            state = _placed(state, p, row, _set(mine, i, theirs[i]))
+            return _placed(state, other, row, _set(theirs, i, mine[i]))
+        case EmissariesRecalled(player=p, spots=spots):
+            return replace(
+                state, court={**state.court, **{s: None for s in spots}},
+                reserve={**state.reserve, p: state.reserve[p] + len(spots)},
+            )
+        case EndTriggered(reason=reason, final_player=final):
+            return replace(state, end_reason=reason, final_player=final)
+        case TurnPassed():
+            return state
+        case TurnEnded(next_player=None):
+            return replace(state, active=None, developed=False, bonus_used=False)
+        case TurnEnded(next_player=following):
+            return replace(state, active=following, turn=state.turn + 1, developed=False,
+                           bonus_used=False)
+        case HandsRevealed():
+            return replace(state, phase="end", active=None)
+        case NinjaCopied(player=p, row=row, position=pos, copies=copied):
+            key = cell_key((ROWS.index(row), pos - 1))
+            return replace(state, copies={**state.copies, p: {**state.copies[p], key: copied}})
+    return state

@@ -10,16 +10,27 @@ have given).
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import msgspec
 
 from shared.games.decider import Event, PlayerId, View
 from shared.games.naishi.components import COURT_SPOTS, MOUNTAIN, kind_of
-from shared.games.naishi.messages import CardGiven, CardsDealt, HandsShuffled
+from shared.games.naishi.messages import (
+    CardGiven,
+    CardsSwapped,
+    DecreeImposed,
+    Developed,
+    EmissariesRecalled,
+    EndTriggered,
+    GameSetUp,
+    HandsRevealed,
+    HandsShuffled,
+    NinjaCopied,
+    RiverCardsDiscarded,
+    TurnEnded,
+    TurnPassed,
+)
 from shared.games.naishi.rules import scores
-from shared.games.naishi.scoring import best_copies, cell_key, grid_of, score_grid
+from shared.games.naishi.scoring import cell_key
 from shared.games.naishi.state import State
 from shared.games.view_terms import common_terms, round_of_turn
 
@@ -85,7 +96,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     replace = msgspec.structs.replace
     match event:
-        case CardsDealt(hands=hands, river=river):
+        case GameSetUp(hands=hands, river=river):
             return replace(
                 event,
                 hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
@@ -100,66 +111,7 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
-# --- bot ------------------------------------------------------------------------------------
-
-def _own_score(line: list[str], hand: list[str]) -> int:
-    """The territory's score with its Ninjas copying nothing (cheap, and good enough to
-    compare two Develops)."""
-    return int(score_grid(grid_of(line, hand))["total"])  # type: ignore[call-overload]
-
-
-def greedy_bot(view: View, rng: random.Random) -> dict[str, Any]:
-    """Plays from its own seat's view only: the best copy for its Ninjas; otherwise the Develop
-    that most improves its own territory (as far as it knows it), ending the turn after it,
-    with a random legal command now and then so that every action gets played."""
-    legal: list[dict[str, Any]] = view["legal"]
-    me = view["you"]
-    if legal[0]["type"] == "choose_ninja_copy":
-        return _best_ninja(view, me, legal)
-    if view["phase"] != "turns" or rng.random() < 0.3:
-        return dict(rng.choice(legal))
-    line = list(view["territories"][me]["line"])
-    hand = list(view["territories"][me]["hand"])
-    base = _own_score(line, hand)
-    best: tuple[int, dict[str, Any]] | None = None
-    for command in legal:
-        if command["type"] != "develop":
-            continue
-        position = command["position"] - 1
-        row = line if command["row"] == "line" else hand
-        old = row[position]
-        row[position] = view["river"][position]["top"]
-        gain = _own_score(line, hand) - base
-        row[position] = old
-        if kind_of(old) == MOUNTAIN:
-            gain += 1  # Mountains mostly cost points: trade them away first
-        if best is None or gain > best[0]:
-            best = (gain, command)
-    if best is not None:
-        return dict(best[1])
-    for command in legal:
-        if command["type"] == "end_turn":
-            return dict(command)
-    return dict(rng.choice(legal))
-
-
-def _best_ninja(view: View, me: PlayerId, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    territory = view["territories"][me]
-    best = best_copies(grid_of(territory["line"], territory["hand"]))
-    for command in legal:
-        row = 0 if command["row"] == "line" else 1
-        if best.get((row, command["position"] - 1)) == command["copies"]:
-            return dict(command)
-    return dict(legal[0])
-
-
 # --- the game log ---------------------------------------------------------------------------
-# (its imports are here, with the code that needs them)
-
-from shared.games.naishi.messages import (  # noqa: E402
-    CardsSwapped, DecreeImposed, Developed, EmissariesRecalled, EndTriggered, HandsRevealed,
-    NinjaCopied, RiverCardsDiscarded, TurnEnded, TurnPassed,
-)
 
 def _said(card: str | None) -> str:
     """A card as players name it: `rice_3` -> "Rice"; a card not seen -> "a card"."""
@@ -177,7 +129,7 @@ def _hand(cards: list[str | None]) -> str:
 def describe(event: Event, viewer: PlayerId | None) -> str | None:
     """One event in words, as a player at the table would say it (docs/games/naishi.md)."""
     match event:
-        case CardsDealt(first_player=first, hands=hands, river=river):
+        case GameSetUp(first_player=first, hands=hands, river=river):
             tops = ", ".join(_said(pile[0]) if pile else "empty" for pile in river)
             text = f"The cards were dealt; River tops: {tops}; {first} plays first"
             own = [c for c in hands.get(viewer or "", []) if c is not None and kind_of(c) != MOUNTAIN]
@@ -231,3 +183,20 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             only = " (the only choice)" if auto and kind else ""
             return f"{p}'s Ninja at {_cell(row, n)} {copied}{only}"
     return None
+def secrets(state: State, viewer: PlayerId | None) -> set[str]:
+    """Every card id in play that `viewer` may not see: the opponent's Hand but the cards it
+    saw enter it, the River's face-down cards, the gift it has not received yet; everything
+    is revealed at the end."""
+    if state.phase in ("setup", "end"):
+        return set()
+    cards = {c for p in state.players for c in (*state.lines[p], *state.hands[p])}
+    cards |= {c for pile in state.river for c in pile} | set(state.discard)
+    cards |= set(state.given.values())
+    seen = {c for p in state.players for c in state.lines[p]}
+    seen |= set(state.discard) | {pile[0] for pile in state.river if pile}
+    if viewer in state.players:
+        seen |= set(state.hands[viewer]) | set(state.known_unplaced.get(viewer, ()))
+        seen |= {c for c in state.known.get(viewer, ()) if c is not None}
+        if viewer in state.given:
+            seen.add(state.given[viewer])
+    return cards - seen

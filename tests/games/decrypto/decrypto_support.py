@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from shared.games.decider import Command, Context, Event, Rejection, fold
+from shared.games.decider import Command, Event, Rejection
 from shared.games.decrypto import GAME
+from shared.games.testing import Given
 from shared.games.decrypto.messages import (
     CluesGiven, GameSetUp, GiveClues, RoundStarted, SubmitGuess,
 )
@@ -44,18 +45,17 @@ def round_started(state_or_setup: State | GameSetUp, round_: int, white, black) 
 
 
 def given(events: Sequence[Event]) -> State:
-    return fold(GAME.evolve, events, GAME.initial_state)
+    return Given(GAME, events).state
 
 
 def when(state: State, command: Command, actor: str, seed: int = 0) -> list[Event] | Rejection:
-    result = GAME.decide(state, command, Context(actor=actor, rng=random.Random(seed)))
-    return result if isinstance(result, Rejection) else list(result)
+    return Given(GAME, start=state).when(actor, command, random.Random(seed))
 
 
 def play(state: State, command: Command, actor: str, seed: int = 0) -> tuple[State, list[Event]]:
-    events = when(state, command, actor, seed)
-    assert not isinstance(events, Rejection), events
-    return fold(GAME.evolve, events, state), events
+    given = Given(GAME, start=state)
+    events = given.then(actor, command, random.Random(seed))
+    return given.state, events
 
 
 def wrong(code: Sequence[int]) -> list[int]:

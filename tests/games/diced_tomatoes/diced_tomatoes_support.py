@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from shared.games.decider import Command, Context, Event, Rejection, fold
-from shared.games.diced_tomatoes import data
+from shared.games.decider import Command, Event, Rejection
+from shared.games import testing
+from shared.games.diced_tomatoes import GAME, data
 from shared.games.diced_tomatoes.messages import (
     DicedTomatoesOptions, DiceRolled, DiePlaced, EndTurn, KarmaGained, PlaceDie, PlantHarvested,
     TakeDice,
 )
-from shared.games.diced_tomatoes.rules import decide, evolve, setup
+from shared.games.diced_tomatoes.rules import setup
 from shared.games.diced_tomatoes.state import State
 
 ANN, BOB, CY = "ann", "bob", "cy"
@@ -39,26 +40,20 @@ def started(players: Sequence[str] = (ANN, BOB), last: str | None = None, **opti
     return list(events)
 
 
-class Given:
-    """A growing log of events, its state, and `when` to try a command on it."""
+class Given(testing.Given[State]):
+    """The shared given/when/then, with dice rolling the faces a test names."""
 
     def __init__(self, events: Iterable[Event]) -> None:
-        self.events = list(events)
+        super().__init__(GAME, events)
 
-    @property
-    def state(self) -> State:
-        return fold(evolve, self.events, State())
-
-    def when(self, actor: str, command: Command, faces: Iterable[int] = ()):
+    def when(self, actor: str, command: Command, faces: Iterable[int] = ()):  # type: ignore[override]
         """The events (or Rejection) `command` by `actor` gives now; the log is unchanged."""
-        return decide(self.state, command, Context(actor=actor, rng=Rigged(faces)))
+        rng = faces if isinstance(faces, random.Random) else Rigged(faces)
+        return super().when(actor, command, rng)
 
     def play(self, actor: str, command: Command, faces: Iterable[int] = ()) -> list[Event]:
         """Decide `command` and append its events; it must be accepted."""
-        events = self.when(actor, command, faces)
-        assert not isinstance(events, Rejection), events
-        self.events += events
-        return list(events)
+        return self.then(actor, command, Rigged(faces))
 
     def take(self, actor: str, faces: Sequence[int], red: int = 3, black: int = 0,
              golden: int = 0) -> list[int]:

@@ -7,10 +7,11 @@ from random import Random
 
 import msgspec
 
-from shared.games.decider import Command, Context, Event, Rejection, fold
+from shared.games.decider import Command, Event, Rejection
+from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS, Card
+from shared.games.testing import Given
 from shared.games.dozito.messages import GameSetUp, RoundDealt
-from shared.games.dozito.rules import decide, evolve
 from shared.games.dozito.state import State
 
 STANDARD: list[Card] = list(DECKS["standard"])
@@ -46,11 +47,11 @@ def dealt(
 
 
 def given(events: Iterable[Event], state: State | None = None) -> State:
-    return fold(evolve, events, state or State())
+    return Given(GAME, events, start=state).state
 
 
 def when(state: State, command: Command, actor: str, seed: int = 0) -> list[Event] | Rejection:
-    return decide(state, command, Context(actor=actor, rng=Random(seed)))
+    return Given(GAME, start=state).when(actor, command, Random(seed))
 
 
 def play(state: State, actor: str, *commands: Command) -> tuple[State, list[Event]]:

@@ -497,7 +497,7 @@ def _create(options, seats=2):
 
 
 @pytest.mark.parametrize("options, seats, needle", [
-    ({"rounds": 2}, 2, "rounds must be 1 or 3"),
+    ({"rounds": 2}, 2, "rounds must be one of 1, 3"),
     ({"rounds": "3"}, 2, "Invalid option"),
     ({"deck": "tarot"}, 2, "Unknown deck"),
     ({"deck": "four_colours"}, 5, "need at least 62"),

@@ -11,8 +11,10 @@ import msgspec
 from shared.games.decider import Context, Rejection
 from shared.games.dozito import GAME
 from shared.games.dozito.messages import DrawCard, DrawPileRebuilt, PlaceCard, RoundDealt
-from shared.games.dozito.rules import DozitoOptions, legal_commands, setup
-from shared.games.dozito.view import bot, player_view, redact
+from shared.games.dozito.bot import bot
+from shared.games.dozito.messages import DozitoOptions
+from shared.games.dozito.rules import legal_commands, setup
+from shared.games.dozito.view import player_view, redact
 from shared.games.table import Create, Join, Start, TableDecider
 
 from .dozito_support import dealt, face_up, given, play

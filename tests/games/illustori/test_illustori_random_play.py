@@ -1,30 +1,29 @@
-"""Illustori played whole by bots: 1,040 seeded games over every option and player count,
-checking the game's invariants after every event, the folded log, JSON round trips, the result,
-and that no view or redacted event shows a viewer what it may not see."""
+"""Illustori's own invariants in whole bot games, on top of the conformance suite (which checks
+the folded log, JSON, legal commands, refusals and secrets for every game): every card exactly
+once, hand sizes, the letter rules read again independently (Illustori 9-15), the votes, the
+last round (16) and the result. The quick run plays each option set and player count once, and
+the smallest decks; the `slow` run `TABLETOP_TEST_GAMES` games over every combination of the
+letter options, deck sizes and player counts."""
 
 from __future__ import annotations
 
 import itertools
-import re
 import unicodedata
-from random import Random
+from typing import Any
 
-import msgspec
+import pytest
 
-from shared.games.decider import fold
 from shared.games.illustori import GAME
-from shared.games.illustori.data import CARD_IDS, CARDS, HAND_SIZE
+from shared.games.illustori.data import CARD_IDS, HAND_SIZE
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, StackReshuffled,
-    StartProposed, TurnEnded, UsedLettersCleared, VoteCast, VoteClosed,
+    CardPenalised, CardPlayed, GameSetUp, StartProposed, TurnEnded, UsedLettersCleared,
+    VoteCast, VoteClosed,
 )
 from shared.games.illustori.state import State
-from shared.games.simulate import simulate
 from shared.games.table import Table, TableDecider
+from tests.conformance.conformance import GAMES, play, quick_cases
 
 DECIDER = TableDecider(GAME)
-DECODE = msgspec.json.Decoder(DECIDER.event_type).decode
-PLAYERS = ("ann", "bob", "cid", "dan", "eve", "fay")
 MODES = [("english", "start"), ("english_reverse", "start"), ("english_reverse", "end"),
          ("german_reverse", "start"), ("german_reverse", "end")]
 CONFIGS = [
@@ -32,13 +31,6 @@ CONFIGS = [
     for (mode, direction), repeat, used, small
     in itertools.product(MODES, (False, True), (False, True), (False, True))
 ]  # 40 option sets; "small": the smallest deck the seats allow, so the stack runs dry
-GAMES = 1040  # every option set with every player count, 6 or 7 times each
-# The leak test runs on every third game: 3 and the 40 option sets are coprime, so it meets
-# every option set (the small decks, which reshuffle most, included) and every player count.
-LEAK_EVERY = 3
-CARD_ID = re.compile(r'"(c\d\d)"')
-PICTURE = re.compile(r'"picture":"([^"]*)"')
-BY_PICTURE = {picture: card for card, picture in CARDS.items()}
 
 
 def options_for(index: int) -> tuple[dict, int]:
@@ -189,156 +181,32 @@ class Invariants:
             assert bool(GAME.players_to_act(state)) != GAME.is_terminal(state)
 
 
-def hidden_from(state: State, viewer: str | None, public: set[str]) -> set[str]:
-    """The cards `viewer` may not see: the other hands and the stack, except the cards every
-    one has seen face up (played, discarded: `public`), whose history stays on view."""
-    cards = set(state.stack)
-    for player, hand in state.hands.items():
-        if player != viewer:
-            cards.update(hand)
-    return cards - public
+def run(seed: int, options: dict[str, Any], seats: int, totals: dict[str, int]) -> None:
+    deck = list(CARD_IDS[:options.get("deck_size", len(CARD_IDS))])
+    invariants = Invariants(deck)
+    played = play(DECIDER, seed, options, seats, invariants=invariants)
+    assert played is not None and played.sim is not None
+    table = played.sim.table
+    state = table.game
+    assert table.result is not None and table.result.winners
+    assert set(table.result.winners) == {p for p in state.players if not state.hands[p]}
+    for key, value in invariants.counts.items():
+        totals[key] = totals.get(key, 0) + value
 
 
-def shown(event) -> list[str]:
-    """The cards an event puts face up for everyone."""
-    match event:
-        case GameSetUp(start_card=card) | CardPlayed(card=card) | CardPenalised(card=card):
-            return [card]
-        case CardsSwapped(cards=cards):
-            return list(cards)
-    return []
+def test_illustori_invariants_in_every_option_set_player_count_and_small_deck():
+    totals: dict[str, int] = {}
+    for seed, options, seats in quick_cases(DECIDER):
+        run(seed, options, seats, totals)
+    for seats in (3, 6):  # the smallest decks: the stack runs dry and is reshuffled
+        run(seats, {"deck_size": seats * HAND_SIZE + 1}, seats, totals)
+    assert totals["reshuffles"], totals
 
 
-def assert_no_leak(blob: bytes, hidden: set[str], where) -> None:
-    """No id nor picture of a hidden card anywhere in `blob` (a JSON view or event)."""
-    text = blob.decode()
-    seen = set(CARD_ID.findall(text)) | {BY_PICTURE[m] for m in PICTURE.findall(text)}
-    assert not hidden & seen, (where, hidden & seen)
-
-
-def moved(cards: list, rng: Random) -> list:
-    """`cards` turned round by a random step: every card (they are distinct) changes place."""
-    step = 1 + rng.randrange(len(cards) - 1) if len(cards) > 1 else 0
-    return [*cards[step:], *cards[:step]]
-
-
-def redealt(stack, hands: dict, viewer: str | None, rng: Random) -> tuple[list, dict]:
-    """The cards `viewer` may not see (the stack, the other hands) moved between those places,
-    each place keeping its size."""
-    others = [p for p in hands if p != viewer]
-    pool = moved([*stack, *(c for p in others for c in hands[p])], rng)
-    new_stack, pool = pool[:len(stack)], pool[len(stack):]
-    new_hands = dict(hands)
-    for p in others:
-        new_hands[p], pool = pool[:len(hands[p])], pool[len(hands[p]):]
-    return new_stack, new_hands
-
-
-def scrambled_state(state: State, viewer: str | None, rng: Random) -> State:
-    """Another state that `viewer` cannot tell from `state`: the cards it may not see (the
-    other hands and the stack, with the stack's order) dealt again into the same places, and
-    every vote but its own turned round."""
-    stack, hands = redealt(state.stack, state.hands, viewer, rng)
-    votes = {p: (v if p == viewer else not v) for p, v in state.votes.items()}
-    return msgspec.structs.replace(
-        state, stack=tuple(stack), hands={p: tuple(h) for p, h in hands.items()}, votes=votes)
-
-
-def scrambled_event(event, viewer: str | None, rng: Random):
-    """The same event with what `viewer` may not see replaced (hidden: the other hands, the
-    stack and its order, the others' votes until the vote closes)."""
-    match event:
-        case GameSetUp(hands=hands, stack=stack):
-            stack, hands = redealt(stack, hands, viewer, rng)
-            return msgspec.structs.replace(event, hands=hands, stack=stack)
-        case StackReshuffled(stack=stack) if len(stack) > 1:
-            return msgspec.structs.replace(event, stack=moved(stack, rng))
-        case CardsDrawn(player=p, cards=cards) if p != viewer:
-            others = [c for c in CARD_IDS if c not in cards]
-            return msgspec.structs.replace(event, cards=rng.sample(others, len(cards)))
-        case VoteCast(player=p, yes=yes) if p != viewer:
-            return msgspec.structs.replace(event, yes=not yes)
-    return event
-
-
-def check_leaks(sim, seats: tuple[str, ...], tally: dict[str, int], rng: Random) -> None:
-    """Replay the log command by command: after each, every seat's view and the spectator's
-    hide the others' hands, the stack and the votes not yet closed; every redacted event
-    hides what its viewer may not see. Two checks: no hidden card's id or picture appears,
-    and the view (or redacted event) is the same for a scrambled state (or event) that the
-    viewer cannot tell apart, so no ordering, count or code may give a hidden card away."""
-    table = DECIDER.initial_state
-    encode = msgspec.json.encode
-    viewers = (*seats, None)
-    public: set[str] = set()
-    for step, (_, batch) in enumerate(sim.log):
-        for event in batch:
-            table = DECIDER.evolve(table, event)
-            public.update(shown(event))
-            state = table.game
-            if not isinstance(state, State) or not state.players:
-                continue
-            for viewer in viewers:
-                seen = DECIDER.redact(event, viewer)
-                tally["redacted"] += 1
-                assert_no_leak(encode(seen), hidden_from(state, viewer, public), (event, viewer))
-                twin = scrambled_event(event, viewer, rng)
-                if twin is not event:
-                    assert DECIDER.redact(twin, viewer) == seen, (event, viewer)
-                    tally[type(event).__name__] = tally.get(type(event).__name__, 0) + 1
-                if isinstance(event, VoteCast) and viewer != event.player:
-                    assert seen.yes is None
-                if viewer is None and seen != event:  # a redacted event still decodes
-                    again = DECODE(encode(seen))
-                    assert again == seen
-        state = table.game
-        if not isinstance(state, State) or not state.players:
-            continue
-        for viewer in viewers:
-            view = DECIDER.player_view(table, viewer)
-            tally["views"] += 1
-            assert_no_leak(encode(view), hidden_from(state, viewer, public), viewer)
-            if step % 2 == 0:  # after every other command: enough, and it halves the cost
-                twin = msgspec.structs.replace(table, game=scrambled_state(state, viewer, rng))
-                assert DECIDER.player_view(twin, viewer) == view, viewer
-
-
-def test_the_games_cover_every_option_set_and_player_count():
-    plan = {(tuple(sorted(options_for(i)[0].items())), options_for(i)[1]) for i in range(GAMES)}
-    assert len(plan) == len(CONFIGS) * 4
-    leak = {(tuple(sorted(options_for(i)[0].items())), options_for(i)[1])
-            for i in range(0, GAMES, LEAK_EVERY)}
-    assert len(leak) == len(CONFIGS) * 4  # the leak test too
-
-
-def test_random_games_keep_every_invariant_and_hide_what_they_must():
-    """1,040 seeded bot games: Illustori 1-18 invariants after every event, the folded log
-    equal to the live state, JSON round trips, a result, no leak (every third game,
-    covering every option set and player count)."""
-    tally = {"games": 0, "views": 0, "redacted": 0}
-    totals = {"penalties": 0, "rejections": 0, "clearings": 0, "reshuffles": 0, "passes": 0}
-    for index in range(GAMES):
+@pytest.mark.slow
+def test_illustori_invariants_in_many_games_reach_every_kind_of_turn():
+    totals: dict[str, int] = {}
+    for index in range(max(GAMES, len(CONFIGS) * 4)):
         options, seats = options_for(index)
-        players = PLAYERS[:seats]
-        deck = list(CARD_IDS[:options.get("deck_size", len(CARD_IDS))])
-        invariants = Invariants(deck)
-        sim = simulate(DECIDER, players, Random(index), options=options, after_event=invariants)
-        assert fold(DECIDER.evolve, sim.events, DECIDER.initial_state) == sim.table
-        for event in sim.events:
-            wire = msgspec.json.encode(event)
-            assert DECODE(wire) == event
-        result = sim.table.result
-        assert sim.table.status == "ended" and result is not None
-        state = sim.table.game
-        assert result.winners and set(result.winners) == {p for p in players if not state.hands[p]}
-        if index % LEAK_EVERY == 0:  # every option set and player count, small decks included
-            check_leaks(sim, players, tally, Random(index))
-        for key, value in invariants.counts.items():
-            totals[key] += value
-        tally["games"] += 1
-    assert tally["games"] == GAMES
-    # the scrambles of the leak test met every kind of event that hides something
-    assert all(tally.get(kind, 0) > 0 for kind in (
-        "GameSetUp", "StackReshuffled", "CardsDrawn", "VoteCast")), tally
-    # the random play reached every kind of turn
+        run(index, options, seats, totals)
     assert all(totals[k] > 0 for k in totals), totals

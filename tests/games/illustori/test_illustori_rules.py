@@ -816,5 +816,8 @@ def test_issue12_point8_views_mark_free_text_fields_as_examples():
 
 
 def test_language_option_is_checked():
-    assert "language" in rules.check_options(IllustoriOptions(language="xx"), 4)
+    decider = TableDecider(GAME)
+    refused = decider.decide(decider.initial_state, Create(options={"language": "xx"}, seats=4),
+                             Context(actor="ann", rng=Random(0)))
+    assert refused.code == "bad_option" and "language must be one of en, fr" in refused.message
     assert rules.check_options(IllustoriOptions(language="fr"), 4) is None

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from random import Random
 
-from shared.games.decider import Context, Event, Rejection, fold
+from shared.games.decider import Event
+from shared.games.naishi import GAME
 from shared.games.naishi.components import development_deck
-from shared.games.naishi.messages import CardsDealt, HandsShuffled
-from shared.games.naishi.rules import decide, evolve
+from shared.games.testing import Given
+from shared.games.naishi.messages import GameSetUp, HandsShuffled
 from shared.games.naishi.state import State
 
 ANN, BOB = "ann", "bob"
@@ -59,7 +60,7 @@ def start(
     """A game after the opening exchange, with these cards: the first player to act."""
     hands = {ANN: list(ann_hand), BOB: list(bob_hand)}
     return [
-        CardsDealt(players=[ANN, BOB], first_player=first,
+        GameSetUp(players=[ANN, BOB], first_player=first,
                    lines={ANN: list(ann_line), BOB: list(bob_line)},
                    hands=hands,  # type: ignore[arg-type]
                    river=[list(p) for p in river]),  # type: ignore[misc]
@@ -68,22 +69,19 @@ def start(
 
 
 def given(events: Iterable[Event]) -> State:
-    return fold(evolve, events, State())
+    return Given(GAME, events).state
 
 
 def when(events: Iterable[Event], command, actor: str, seed: int = 0):
-    return decide(given(events), command, Context(actor=actor, rng=Random(seed)))
+    return Given(GAME, events).when(actor, command, Random(seed))
 
 
 def then(events: list[Event], command, actor: str, seed: int = 0) -> list[Event]:
     """Decide, require acceptance, and return the history with the new events appended."""
-    new = when(events, command, actor, seed)
-    assert not isinstance(new, Rejection), new
-    return [*events, *new]
+    given = Given(GAME, events)
+    given.then(actor, command, Random(seed))
+    return given.events
 
 
 def rejected(events: Iterable[Event], command, actor: str) -> str:
-    out = when(events, command, actor)
-    assert isinstance(out, Rejection), out
-    assert out.message  # for a person
-    return out.code
+    return Given(GAME, events).refused(actor, command)

@@ -5,7 +5,7 @@ viewer did not see. Spectators see none of it."""
 from __future__ import annotations
 
 from shared.games.naishi.messages import (
-    CardGiven, CardsDealt, Develop, EndTurn, HandsShuffled, ImposeDecree, SwapCards,
+    CardGiven, GameSetUp, Develop, EndTurn, HandsShuffled, ImposeDecree, SwapCards,
 )
 from shared.games.naishi.view import player_view
 
@@ -67,6 +67,6 @@ def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
 
 def test_a_deal_shows_no_known_card():
     dealt = start()[0]
-    assert isinstance(dealt, CardsDealt)
+    assert isinstance(dealt, GameSetUp)
     state = given([dealt])
     assert state.known == {ANN: (None,) * 5, BOB: (None,) * 5}

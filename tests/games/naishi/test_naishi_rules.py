@@ -12,7 +12,7 @@ from shared.games.decider import Context, Rejection, fold
 from shared.games.naishi import GAME
 from shared.games.naishi.components import development_deck, kind_of
 from shared.games.naishi.messages import (
-    CardGiven, CardsDealt, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
+    CardGiven, GameSetUp, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
     Developed, DiscardRiverCards, EmissariesRecalled, EndTriggered, EndTurn, GiveCard,
     HandsRevealed, HandsShuffled, ImposeDecree, NaishiOptions, NinjaCopied, RecallEmissaries,
     RiverCardsDiscarded, SwapCards, TurnEnded, TurnPassed,
@@ -41,11 +41,11 @@ def table_after(*commands, seed: int = 0, options: dict | None = None):
     return table
 
 
-def dealt(seed: int = 0, first_player: str = "random") -> CardsDealt:
+def dealt(seed: int = 0, first_player: str = "random") -> GameSetUp:
     events = setup(NaishiOptions(first_player=first_player), (ANN, BOB), Random(seed))
     assert not isinstance(events, Rejection)
     (event,) = events
-    assert isinstance(event, CardsDealt)
+    assert isinstance(event, GameSetUp)
     return event
 
 
@@ -724,7 +724,7 @@ def test_commands_before_setup_are_refused():
 
 def test_unknown_command_is_refused():
     out = decide(given(start()), Start(), Context(actor=ANN, rng=Random()))
-    assert isinstance(out, Rejection) and out.code == "unknown_command"
+    assert isinstance(out, Rejection) and out.code == "bad_command"
 
 
 def test_every_rejection_appends_nothing_through_the_table():

@@ -1,0 +1,67 @@
+"""The given/when/then helper every game's rules tests are written with.
+
+    given = Given(GAME, setup_events)            # given: these events happened
+    events = given.then("ann", PlayCard(card=3))  # when ann plays 3, then these events (logged)
+    assert given.refused("bob", PlayCard(card=99)) == "card_not_in_hand"   # or this refusal
+
+`when` only asks (the log is unchanged); `then` requires acceptance and appends the events;
+`refused` requires a refusal, with a message for a person, and returns its code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from shared.games.decider import Command, Context, Event, Game, PlayerId, Rejection, fold
+
+S = TypeVar("S")
+
+
+class Given(Generic[S]):
+    """A game's log so far (`events`, folded onto `start`, by default the game's initial
+    state) and the commands tried on it."""
+
+    def __init__(
+        self, game: Game[S, Any], events: Iterable[Event] = (), *, start: S | None = None,
+    ) -> None:
+        self.game = game
+        self.start: S = game.initial_state if start is None else start
+        self.events: list[Event] = list(events)
+
+    @property
+    def state(self) -> S:
+        return fold(self.game.evolve, self.events, self.start)
+
+    def add(self, *events: Event) -> Given[S]:
+        """More facts: events appended as they are, without deciding anything."""
+        self.events += events
+        return self
+
+    def when(
+        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+    ) -> Sequence[Event] | Rejection:
+        """What `command` from `actor` decides now (an rng seeded 0 unless given); the log is
+        unchanged."""
+        context = Context(actor=actor, rng=rng or random.Random(0))
+        outcome = self.game.decide(self.state, command, context)
+        return outcome if isinstance(outcome, Rejection) else list(outcome)
+
+    def then(
+        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+    ) -> list[Event]:
+        """`command` must be accepted: its events, appended to the log."""
+        outcome = self.when(actor, command, rng)
+        assert not isinstance(outcome, Rejection), (command, outcome)
+        self.events += outcome
+        return list(outcome)
+
+    def refused(
+        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+    ) -> str:
+        """`command` must be refused, with a message for a person: the refusal's code."""
+        outcome = self.when(actor, command, rng)
+        assert isinstance(outcome, Rejection), (command, outcome)
+        assert outcome.message, outcome
+        return outcome.code

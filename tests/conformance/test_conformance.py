@@ -1,0 +1,95 @@
+"""Every registered game, and the platform's test game, against the conformance check
+(tests/conformance/conformance.py). The quick run plays each option set and each player count
+once; the `slow` run plays `TABLETOP_TEST_GAMES` games per game (default 60) over their product.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import msgspec
+import pytest
+
+from shared.games.simulate import simulate
+from shared.games.table import TableDecider
+from tests.conformance.conformance import (
+    GAMES, Leak, Tally, cases, deciders, option_sets, play, quick_cases,
+)
+from tests.highcard import GAME as HIGHCARD
+
+DECIDERS = deciders()
+
+
+@pytest.mark.parametrize("name", sorted(DECIDERS))
+def test_every_option_set_and_player_count_conforms(name):
+    decider = DECIDERS[name]
+    tally = Tally()
+    played = [play(decider, seed, options, seats, tally)
+              for seed, options, seats in quick_cases(decider)]
+    assert any(played), "no option set suits any player count"
+    assert tally.accepted and tally.steps and tally.events
+    assert "bad_command" in tally.refused
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(DECIDERS))
+def test_many_seeded_games_conform(name):
+    decider = DECIDERS[name]
+    tally = Tally()
+    for seed, options, seats in cases(decider, GAMES):
+        play(decider, 1000 + seed, options, seats, tally)
+    assert tally.steps
+
+
+@pytest.mark.parametrize("name", sorted(DECIDERS))
+def test_the_same_seed_gives_the_same_log_whatever_global_random_does(name):
+    decider = DECIDERS[name]
+    players = [f"p{i}" for i in range(1, decider.game.min_players + 1)]
+    logs = []
+    for noise in (1, 2):
+        random.seed(noise)  # the global generator churned differently before each game
+        for _ in range(noise * 10):
+            random.random()
+        logs.append(msgspec.json.encode(simulate(decider, players, random.Random(7)).events))
+    assert logs[0] == logs[1]
+
+
+def test_option_sets_cover_every_literal_and_bool_option():
+    """The run is as wide as the options' types say (a game types its choices with Literal)."""
+    assert len(option_sets(DECIDERS["illustori"])) > 1
+    assert len(option_sets(DECIDERS["decrypto"])) > 1
+
+
+def test_a_planted_leak_is_caught():
+    """The secrets check can fail: an unredacted deal, and a view that shows the deck."""
+    unredacted = TableDecider(dataclasses.replace(HIGHCARD, redact=lambda event, viewer: event))
+    with pytest.raises(Leak):
+        play(unredacted, 3, {}, 3)
+
+    def peeking(state, viewer):
+        return {**HIGHCARD.player_view(state, viewer), "peek": sorted(state.deck)}
+
+    with pytest.raises(Leak):
+        play(TableDecider(dataclasses.replace(HIGHCARD, player_view=peeking)), 3, {}, 3)
+    assert play(TableDecider(HIGHCARD), 3, {}, 3) is not None  # the real game: none
+
+
+def test_a_legal_command_refused_or_an_illegal_one_accepted_is_caught():
+    """legal <=> accepted can fail both ways: a `legal` list offering a card not in hand, and
+    rules that accept any card."""
+    from tests.highcard import PlayCard, legal_commands
+
+    def offering_more(state, player):
+        return [*legal_commands(state, player), PlayCard(card=999)] if legal_commands(
+            state, player) else []
+
+    with pytest.raises(AssertionError, match="card_not_in_hand|999"):
+        play(TableDecider(dataclasses.replace(HIGHCARD, legal_commands=offering_more)), 3, {}, 2)
+
+    def lax(state, command, ctx):
+        outcome = HIGHCARD.decide(state, command, ctx)
+        return [] if getattr(outcome, "code", "") == "card_not_in_hand" else outcome
+
+    with pytest.raises(AssertionError, match="accepted"):
+        play(TableDecider(dataclasses.replace(HIGHCARD, decide=lax)), 3, {}, 2)

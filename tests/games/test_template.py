@@ -1,0 +1,87 @@
+"""Every registered game package follows the one template (docs/adding-a-game.md): the same
+files with the same roles, so that a reader finds each part of any game in the same place."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import inspect
+
+import msgspec
+import pytest
+
+from shared.games import games
+from shared.games.decider import Game
+
+# file -> the names it must define, and the Game fields that must come from it
+TEMPLATE = {
+    "messages": (("COMMANDS", "EVENTS"), ("options",)),
+    "state": (("State", "evolve"), ("evolve",)),
+    "rules": (("decide", "legal_commands", "setup", "result"), ("decide", "legal_commands", "setup")),
+    "view": (("player_view", "redact", "secrets"), ("player_view", "redact", "secrets")),
+    "bot": (("bot",), ("bot",)),
+}
+
+
+def package_of(game: Game) -> str:
+    return inspect.getmodule(game.decide).__name__.rpartition(".")[0]
+
+
+# A game package: one whose GAME lives in the package around its rules (a one-module game,
+# like the platform's test game, has no package to check).
+PACKAGES = {
+    name: decider.game for name, decider in games().items()
+    if getattr(importlib.import_module(package_of(decider.game) or "builtins"), "GAME", None)
+    is decider.game
+}
+
+
+def test_every_built_in_game_is_checked():
+    assert {"decrypto", "diced_tomatoes", "dozito", "illustori", "naishi"} <= set(PACKAGES)
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_the_game_package_has_the_template_files_and_names(name):
+    game = PACKAGES[name]
+    package = package_of(game)
+    for file, (names, fields) in TEMPLATE.items():
+        module = importlib.import_module(f"{package}.{file}")
+        missing = [n for n in names if not hasattr(module, n)]
+        assert not missing, f"{package}.{file} lacks {missing}"
+        for f in fields:
+            value = getattr(game, f)
+            assert value.__module__ == module.__name__, f"Game.{f} comes from {value.__module__}"
+    assert importlib.import_module(package).GAME is game
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_the_options_and_the_phase_are_typed(name):
+    """Every option has a default; the state's `phase` is a Literal, so its words are listed."""
+    game = PACKAGES[name]
+    game.options()  # every field has a default
+    info = msgspec.inspect.type_info(type(game.initial_state))
+    assert isinstance(info, msgspec.inspect.StructType)
+    phase = next((f for f in info.fields if f.name == "phase"), None)
+    assert phase is not None and isinstance(phase.type, msgspec.inspect.LiteralType), name
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_the_result_is_built_by_rank_players(name):
+    rules = importlib.import_module(f"{package_of(PACKAGES[name])}.rules")
+    assert "rank_players(" in inspect.getsource(rules.result), name
+
+
+@pytest.mark.parametrize(("name", "old"), [("naishi", "cards_dealt"), ("diced_tomatoes", "game_started")])
+def test_a_setup_event_logged_under_its_former_name_still_decodes_and_folds(name, old):
+    """The setup events were renamed game_set_up; logs written before keep their old tag."""
+    decider = games()[name]
+    game = decider.game
+    options = game.options()
+    players = ("ann", "bob")
+    (setup, *rest) = game.setup(options, players, random.Random(1))
+    body = msgspec.to_builtins(setup)
+    assert body["type"] == "game_set_up"
+    logged = msgspec.convert({**body, "type": old}, decider.event_type)
+    assert type(logged).__name__ != type(setup).__name__
+    fold = game.evolve
+    assert fold(game.initial_state, logged) == fold(game.initial_state, setup)
