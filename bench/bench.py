@@ -24,7 +24,7 @@ from services.game_worker.app import serve_worker  # noqa: E402
 from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import ServerSecrets  # noqa: E402
 from shared.bus.server import EmbeddedServer  # noqa: E402
-from shared.games import games  # noqa: E402
+from services.registry import games  # noqa: E402
 from shared.games.simulate import simulate  # noqa: E402
 from shared.logs import configure_logging  # noqa: E402
 from shared.settings import load_settings  # noqa: E402

@@ -37,7 +37,7 @@ os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 import nats.errors  # noqa: E402
 
 from shared.bus.connection import Bus  # noqa: E402
-from shared.games import games  # noqa: E402
+from services.registry import games  # noqa: E402
 from shared.logs import configure_logging  # noqa: E402
 from shared.messages import subjects  # noqa: E402
 from shared.settings import load_settings  # noqa: E402

@@ -16,7 +16,7 @@ import msgspec
 
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import get
+from services.registry import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 

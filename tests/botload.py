@@ -12,7 +12,7 @@ from typing import Any
 
 from services.client import RequestFailed, play_with_bots
 from shared.bus.errors import Unavailable
-from shared.games import get
+from services.registry import get
 from tests.consistency import RecordingClient
 
 # Small tables, so a lane finishes its table soon after the load is asked to stop.

@@ -14,7 +14,7 @@ import pytest
 
 from services.client import Client
 from shared.bus.connection import Bus
-from shared.games import games
+from services.registry import games
 from shared.messages import subjects
 from shared.bus.credentials import ServerSecrets
 from shared.settings import load_settings

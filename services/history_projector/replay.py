@@ -16,7 +16,7 @@ import structlog
 
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import games
+from services.registry import games
 from shared.games.table import Table, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (

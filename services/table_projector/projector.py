@@ -30,7 +30,7 @@ import structlog
 
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import games
+from services.registry import games
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (

@@ -165,7 +165,7 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
     from services.board_text import render
     from shared.games.naishi.messages import Develop
     from shared.games.table import TableDecider
-    from shared.games import get
+    from services.registry import get
     from shared.games.decider import Context, fold
     from shared.games.simulate import simulate
 
@@ -208,7 +208,7 @@ def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
     """Every view of a bot game, for every seat and spectators, renders a board (no JSON
     dump of the game's keys), and its command lines give back exactly its `legal` list."""
     from services.board_text import render
-    from shared.games import get
+    from services.registry import get
     from shared.games.decider import fold
     from shared.games.simulate import simulate
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import msgspec
 
-from shared.games import get
+from services.registry import get
 from shared.games.decider import Context
 from shared.games.table import Create, Join, Leave, Start
 from shared.messages import subjects

@@ -3,7 +3,7 @@
 import msgspec
 import pytest
 
-from shared.games import get
+from services.registry import get
 from shared.games.table import Create, Join, PlayerJoined, TableCreated
 from shared.messages import subjects
 from shared.messages.envelopes import (

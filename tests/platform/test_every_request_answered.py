@@ -19,7 +19,7 @@ from shared.messages import subjects
 from shared.messages.envelopes import (
     BadCommand, BadRequest, ReplayRequest, ReplayStep, decode_command, decode_request,
 )
-from shared.games import get
+from services.registry import get
 from tests.platform.stack import stack
 
 

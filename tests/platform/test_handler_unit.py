@@ -7,7 +7,7 @@ import msgspec
 from services.game_worker.handler import CommandHandler
 from shared.bus.errors import ConcurrencyConflict
 from shared.bus.event_store import Appended, StoredBatch
-from shared.games import get
+from services.registry import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 

@@ -75,7 +75,7 @@ async def test_refused_commands_append_nothing_and_the_worker_goes_on(bus, worke
 
 async def first_legal(bus, table, player):
     """A legal command for `player`, worked out from the log (no projector in these tests)."""
-    from shared.games import get
+    from services.registry import get
     from shared.messages.folding import decode_batch, empty
 
     decider = get("highcard")
