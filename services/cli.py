@@ -32,7 +32,7 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
 from services.table_projector import maintenance
-from services.table_projector.projector import durable, serve_table_projector
+from services.table_projector.projector import TableProjector, durable, serve_table_projector
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST, ISSUER_FILE, SERVICE_ROLES, Credentials, ServerSecrets, name_problem, write_secret,
@@ -342,7 +342,7 @@ def cmd_rebuild_views(args: argparse.Namespace) -> int:
             await bus.delete_consumer(durable(partition))
         await bus.reset_views()
 
-        def done(projector: Any) -> bool:
+        def done(projector: TableProjector) -> bool:
             width = 40
             applied = sum(p.applied_seq > 0 for p in projector.partitions.values())
             share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
@@ -749,7 +749,7 @@ def _user() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        code = args.run(args)
+        code: int = args.run(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen inside the try
         return code
     except BrokenPipeError:

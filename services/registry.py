@@ -5,6 +5,7 @@ the `tabletop.games` entry-point group, and any named in `TABLETOP_GAMES`
 from __future__ import annotations
 
 import importlib
+from typing import Any
 from functools import cache
 from importlib.metadata import entry_points
 
@@ -16,7 +17,7 @@ from shared.settings import load_settings
 ENTRY_POINT_GROUP = "tabletop.games"
 
 
-def load_game(spec: str) -> Game:
+def load_game(spec: str) -> Game[Any, Any]:
     """The game at `module:attribute` (attribute `GAME` when left out)."""
     module, _, attribute = spec.partition(":")
     game = getattr(importlib.import_module(module), attribute or "GAME")

@@ -43,7 +43,7 @@ from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
 from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
-from tests.processes import TABLETOP, cli_env  # noqa: E402, F401 - the tests' `tabletop` subprocesses
+from tests.processes import TABLETOP, cli_env  # noqa: E402 - the tests' `tabletop` subprocesses
 
 # Names of the environment that make a process a service or an operator.
 SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")

@@ -28,7 +28,7 @@ def test_table_commands_share_the_union_with_the_games():
     assert create.command == Create(options={"hand_size": 2})
 
 
-@pytest.mark.parametrize("body, says", [
+@pytest.mark.parametrize(("body", "says"), [
     (b"not json", "not valid JSON"),
     (b"[1, 2]", "JSON object"),
     (b'{"type": "join"}', '"id"'),
@@ -74,7 +74,7 @@ def test_replies_follow_the_contract():
         "ok": False, "error": {"code": "game_over", "message": "Over."}}
 
 
-@pytest.mark.parametrize("value, ok", [
+@pytest.mark.parametrize(("value", "ok"), [
     ("abc", True), ("A-b_9", True), ("x" * 64, True), ("x" * 65, False), ("", False),
     ("a.b", False), ("a b", False), ("a*", False), ("a>", False), ("é", False), (3, False),
 ])

@@ -55,7 +55,7 @@ def test_any_undecodable_command_is_a_bad_command(body):
     assert str(caught.value)
 
 
-@pytest.mark.parametrize("body, says", [
+@pytest.mark.parametrize(("body", "says"), [
     (nested(100_000), "at most"),
     (nested(1_500), "Expected `object`"),
     (b'{"from": 1, "x": ' + nested(1_500) + b"}", "nested too deeply"),

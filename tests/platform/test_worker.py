@@ -48,7 +48,7 @@ async def test_an_accepted_command_appends_one_message_with_all_its_events(bus, 
     assert start["player"] == "ann" and start["game"] == "highcard" and start["table"] == table
 
 
-@pytest.mark.parametrize("body, code", [
+@pytest.mark.parametrize(("body", "code"), [
     (b"{not json", "bad_command"),
     (b'{"id": "x1", "type": "teleport"}', "bad_command"),
     (b'{"id": "x2", "type": "play_card"}', "bad_command"),

@@ -109,6 +109,16 @@ def play_round(
 
 
 __all__ = [
-    "BLACK", "CluesGiven", "KEYWORDS", "WHITE", "given", "give_both_clues", "play",
-    "play_round", "round_started", "set_up", "when", "wrong",
+    "BLACK",
+    "KEYWORDS",
+    "WHITE",
+    "CluesGiven",
+    "give_both_clues",
+    "given",
+    "play",
+    "play_round",
+    "round_started",
+    "set_up",
+    "when",
+    "wrong",
 ]

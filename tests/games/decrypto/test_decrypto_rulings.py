@@ -40,7 +40,7 @@ def test_issue12_point1_keyword_guess_ignores_spaces_hyphens_apostrophes_decrypt
     assert (decided.winner, decided.reason) == ("white", "keywords")
 
 
-@pytest.mark.parametrize("guess, found", [
+@pytest.mark.parametrize(("guess", "found"), [
     ("aujourdhui", 1), ("Aujourd’hui", 1), ("AUJOURD'HUI", 1), ("aujour d hui", 1),
     ("aujourd'hui!", 0), ("aujourdhuis", 0), ("hui aujourd", 0),
 ])
