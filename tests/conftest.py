@@ -49,6 +49,17 @@ from tests.processes import TABLETOP, cli_env  # noqa: E402 - the tests' `tablet
 SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
 
 
+# Every test fails past `timeout` (pyproject.toml) rather than hold the run; the slow ones,
+# whole random games and fault injection on busy machines, get this long.
+SLOW_TIMEOUT = 1800
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
+
 @dataclass(frozen=True)
 class SecureServer:
     """The session's NATS, as `tabletop up` runs it, and where its parts log."""
