@@ -74,7 +74,8 @@ def issuer_seed(settings: Settings) -> str | None:
 
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
-    worker per game, both projectors. A new kind of service is one more line here."""
+    worker per game, both projectors. A new kind of service is a constructor above and one
+    more line here."""
     services = []
     seed = issuer_seed(settings)
     if seed is not None:

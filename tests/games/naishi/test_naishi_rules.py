@@ -469,7 +469,7 @@ def test_naishi_11_declare_gives_the_opponent_one_final_turn(declarer):
     assert rejected(events, DeclareEnd(), other) == "end_already_triggered"
     events = then(events, Develop(row="hand", position=1), other)
     events = then(events, EndTurn(), other)
-    assert isinstance(events[-1], HandsRevealed) or isinstance(events[-1], NinjaCopied)
+    assert isinstance(events[-1], HandsRevealed | NinjaCopied)
     assert GAME.is_terminal(given(events))
 
 
