@@ -18,6 +18,9 @@ use_venv() {
         "$python" -m venv "$venv"
     fi
     stamp="$venv/.tabletop-installed$2"
+    if [ -z "$2" ] && [ -f "$venv/.tabletop-installed[test]" ]; then
+        stamp="$venv/.tabletop-installed[test]"  # the test extra's install has tabletop too
+    fi
     if [ ! -f "$stamp" ] || [ "$1/pyproject.toml" -nt "$stamp" ]; then
         echo "installing tabletop$2 into $venv ..." >&2
         "$venv/bin/python" -m pip install --quiet --editable "$1$2"
