@@ -210,7 +210,7 @@ async def run_everything(
                                   credentials=service_credentials(settings, "admin"))
         try:
             await setup.ensure_streams()
-            tasks = await compose.run_services(url, settings, services, stop, restart=True)
+            tasks = compose.run_services(url, settings, services, stop, restart=True)
             missing = await compose.until_answering(
                 setup, {s.answers_as for s in services if s.answers_as}, stop=stop)
         finally:

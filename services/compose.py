@@ -5,6 +5,7 @@ build their services here."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,19 +118,21 @@ async def run_service(
             if not restart:
                 raise
             log.exception("service_crashed", service=service.name)
-            await asyncio.sleep(1.0)  # a service that crashes at once does not spin
+            with contextlib.suppress(TimeoutError):  # one that crashes at once does not spin
+                await asyncio.wait_for(stop.wait(), 1.0)
         finally:
             await bus.close()
         if not restart:
             return
 
 
-async def run_services(
+def run_services(
     url: str, settings: Settings, services: Iterable[Service], stop: asyncio.Event,
     *, restart: bool = False,
 ) -> list[asyncio.Task[None]]:
-    """Start every service, each signed in as its role (credentials checked for all before any
-    starts); the tasks end once `stop` is set and they have drained."""
+    """Start every service in the running event loop, each signed in as its role (the
+    credentials of all checked before any starts); the tasks end once `stop` is set and they
+    have drained."""
     services = list(services)
     credentials = {s.role: service_credentials(settings, s.role) for s in services}
     return [asyncio.create_task(run_service(url, settings, s, stop, credentials[s.role],
