@@ -3,6 +3,8 @@
 from services.auth.claims import (
     AuthorizationResponse, ConnectOptions, ResponseClaims, Rule, UserClaims, UserPermissions,
 )
+from shared.games.diced_tomatoes.messages import KarmaGained
+from tests.conftest import pytest_collection_modifyitems
 from tests.highcard import CRASHY
 from tests.platform.test_cluster import pytestmark
 from tests.platform.test_security import embedded_only
@@ -20,7 +22,10 @@ used = [
     ResponseClaims.jti,
     ResponseClaims.iat,
     AuthorizationResponse.jwt,
-    # Read by pytest: module marks, and fixtures used automatically or requested by name.
+    # An event field clients read (events go on the wire as they are).
+    KarmaGained.amount,
+    # Read by pytest: a hook, module marks, and fixtures used automatically or by name.
+    pytest_collection_modifyitems,
     pytestmark,
     embedded_only,
     services_highcard,

@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import structlog
 
 from services import compose
 from services.board_text import render, result_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
-from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
+from services.runtime import nats_url, service_credentials
 from services.table_projector import maintenance
 from services.table_projector.projector import TableProjector, durable, serve_table_projector
 from shared.bus.connection import Bus, settings_credentials
@@ -41,9 +40,7 @@ from shared.bus.errors import Forbidden, SignInRefused, StoreInUse, Unavailable
 from shared.bus.server import auth_config
 from shared.logs import configure_logging
 from shared.messages import subjects
-from shared.settings import Settings, load_settings
-
-log = structlog.get_logger("tabletop.up")
+from shared.settings import load_settings
 
 # --- output -------------------------------------------------------------------------------------
 
@@ -191,43 +188,6 @@ def run_client(
 # --- services -----------------------------------------------------------------------------------
 
 
-async def run_everything(
-    settings: Settings, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
-) -> None:
-    """The embedded NATS with authentication (unless NATS_URL is set) and every service of
-    `compose.everything`, each signed in as its own role and started again if it crashes."""
-    server = None
-    if settings.nats_url:
-        url = settings.nats_url
-    else:
-        server = compose.embedded_server(settings, port=port, websocket_port=websocket_port).start()
-        url = server.url
-    stop = asyncio.Event()
-    stop_on_signals(stop)
-    try:
-        services = compose.everything(settings)
-        setup = await Bus.connect(url, settings, name="tabletop-up",
-                                  credentials=service_credentials(settings, "admin"))
-        try:
-            await setup.ensure_streams()
-            tasks = compose.run_services(url, settings, services, stop, restart=True)
-            missing = await compose.until_answering(
-                setup, {s.answers_as for s in services if s.answers_as}, stop=stop)
-        finally:
-            await setup.close()
-        if missing:
-            log.warning("services_not_answering", services=sorted(missing))
-        if server is not None:  # clients find NATS here: only once the services answer
-            url_file(settings).write_text(url + "\n")
-        ready(url, server.websocket_url if server else "")
-        await stop.wait()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        if server is not None:
-            url_file(settings).unlink(missing_ok=True)
-            server.stop()
-
-
 def cmd_up(args: argparse.Namespace) -> int:
     settings = load_settings(data_dir=args.data)
     configure_logging(fmt=settings.log_format, level=settings.log_level)
@@ -240,8 +200,8 @@ def cmd_up(args: argparse.Namespace) -> int:
               f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(run_everything(settings, port=args.port, websocket_port=args.ws_port,
-                                   ready=ready))
+        asyncio.run(compose.run_everything(settings, port=args.port,
+                                           websocket_port=args.ws_port, ready=ready))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
               "other one first, or give this one another --data.", file=sys.stderr)

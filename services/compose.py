@@ -17,7 +17,7 @@ from services.auth.service import serve_auth
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
-from services.runtime import nats_url, service_credentials, stop_on_signals
+from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
 from services.table_projector.projector import serve_table_projector
 from shared.bus.connection import Bus
 from shared.bus.credentials import ISSUER_FILE, Credentials, ServerSecrets, read_secret
@@ -25,7 +25,7 @@ from shared.bus.server import EmbeddedServer
 from shared.logs import configure_logging
 from shared.settings import Settings, load_settings
 
-log = structlog.get_logger("tabletop.compose")
+log = structlog.get_logger("tabletop.up")
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,44 @@ async def until_answering(
         if asyncio.get_running_loop().time() > deadline:
             break
     return missing
+
+
+async def run_everything(
+    settings: Settings, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+) -> None:
+    """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set) and every
+    service of `everything`, each signed in as its own role and started again if it crashes,
+    until SIGTERM or Ctrl-C. `ready(url, websocket_url)` once they all answer."""
+    server = None
+    if settings.nats_url:
+        url = settings.nats_url
+    else:
+        server = embedded_server(settings, port=port, websocket_port=websocket_port).start()
+        url = server.url
+    stop = asyncio.Event()
+    stop_on_signals(stop)
+    try:
+        services = everything(settings)
+        setup = await Bus.connect(url, settings, name="tabletop-up",
+                                  credentials=service_credentials(settings, "admin"))
+        try:
+            await setup.ensure_streams()
+            tasks = run_services(url, settings, services, stop, restart=True)
+            missing = await until_answering(
+                setup, {s.answers_as for s in services if s.answers_as}, stop=stop)
+        finally:
+            await setup.close()
+        if missing:
+            log.warning("services_not_answering", services=sorted(missing))
+        if server is not None:  # clients find NATS here: only once the services answer
+            url_file(settings).write_text(url + "\n")
+        ready(url, server.websocket_url if server else "")
+        await stop.wait()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        if server is not None:
+            url_file(settings).unlink(missing_ok=True)
+            server.stop()
 
 
 def run_alone(service: Service) -> None:

@@ -6,7 +6,6 @@ Fields that some viewers may not see are typed `... | None`: `redact` blanks the
 
 from __future__ import annotations
 
-from typing import Union
 
 from shared.games.decider import Command, Event, Options, PlayerId
 
@@ -128,9 +127,3 @@ EVENTS: tuple[type[Event], ...] = (
     GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
     KeywordGuessingStarted, KeywordsGuessed, GameDecided,
 )
-
-DecryptoCommand = Union[GiveClues, SubmitGuess, GuessKeywords]  # noqa: UP007
-DecryptoEvent = Union[  # noqa: UP007
-    GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
-    KeywordGuessingStarted, KeywordsGuessed, GameDecided,
-]

@@ -36,21 +36,6 @@ def grid_from(line: str, hand: str) -> dict[tuple[int, int], str]:
     return grid
 
 
-def cards_from(letters: str, used: set[str] | None = None) -> list[str]:
-    """`"F,S,A"` -> distinct card ids of those kinds (`fort_1`, `sentinel_1`, ...)."""
-    used = set() if used is None else used
-    out = []
-    for letter in letters.split(","):
-        kind = LETTERS[letter]
-        n = 1
-        while f"{kind}_{n}" in used:
-            n += 1
-        card = f"{kind}_{n}"
-        used.add(card)
-        out.append(card)
-    return out
-
-
 def start(
     *, first: str = ANN, ann_line: Sequence[str] = ANN_LINE, ann_hand: Sequence[str] = ANN_HAND,
     bob_line: Sequence[str] = BOB_LINE, bob_hand: Sequence[str] = BOB_HAND,
