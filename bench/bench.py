@@ -19,15 +19,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")  # the bus figures use it
 
-from services.client import Client  # noqa: E402
-from services.game_worker.app import serve_worker  # noqa: E402
-from shared.bus.connection import Bus  # noqa: E402
-from shared.bus.credentials import ServerSecrets  # noqa: E402
-from shared.bus.server import EmbeddedServer  # noqa: E402
-from shared.games import games  # noqa: E402
-from shared.games.simulate import simulate  # noqa: E402
-from shared.logs import configure_logging  # noqa: E402
-from shared.settings import load_settings  # noqa: E402
+from services.client import Client
+from services.game_worker.app import serve_worker
+from services.registry import games
+from shared.bus.connection import Bus
+from shared.bus.credentials import ServerSecrets
+from shared.bus.server import EmbeddedServer
+from shared.games.simulate import simulate
+from shared.logs import configure_logging
+from shared.settings import load_settings
 
 
 def bench_rules(count: int) -> None:

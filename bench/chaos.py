@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 
-from shared.logs import configure_logging  # noqa: E402
-from tests.consistency import LogFigures, ViewFigures, check_log, read_log, settled_views  # noqa: E402
-from tests.rig import WORKERS_PER_GAME, Rig, cluster_rig  # noqa: E402
+from shared.logs import configure_logging
+from tests.consistency import LogFigures, ViewFigures, check_log, read_log, settled_views
+from tests.rig import WORKERS_PER_GAME, Rig, cluster_rig
 
 
 @dataclass

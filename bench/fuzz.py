@@ -34,16 +34,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 
-import nats.errors  # noqa: E402
+import nats.errors
 
-from shared.bus.connection import Bus  # noqa: E402
-from shared.games import games  # noqa: E402
-from shared.logs import configure_logging  # noqa: E402
-from shared.messages import subjects  # noqa: E402
-from shared.settings import load_settings  # noqa: E402
-from tests.cluster import Cluster  # noqa: E402
-from tests.consistency import Acknowledged, check_log, read_log, settled_views  # noqa: E402
-from tests.processes import Services, rss_kib  # noqa: E402
+from services.registry import games
+from shared.bus.connection import Bus
+from shared.logs import configure_logging
+from shared.messages import subjects
+from shared.settings import load_settings
+from tests.cluster import Cluster
+from tests.consistency import Acknowledged, check_log, read_log, settled_views
+from tests.processes import Services, rss_kib
 
 NO_ANSWER = "(no answer)"
 NO_RESPONDERS = "(no responders)"
@@ -124,7 +124,7 @@ class Fuzzer:
         return f"p{self.players}"
 
     async def next(self) -> Shot:
-        names, weights, makers = zip(*self.kinds)
+        _, weights, makers = zip(*self.kinds)
         while True:
             make = self.rng.choices(makers, weights)[0]
             shot = await make()

@@ -155,7 +155,7 @@ def _dozito_card(card: dict[str, Any] | None) -> str:
         return "[face down]"
     number = "J" if card["number"] is None else str(card["number"])
     special = {"stop": " STOP", "replay": " REPLAY"}.get(card["kind"], "")
-    return f"{card['colour']} {number}{special}" + ("*" * card["suns"])
+    return f"{card['colour']} {number}{special}" + ("*" * int(card["suns"]))
 
 
 def dozito_board(view: dict[str, Any]) -> list[str]:

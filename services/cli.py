@@ -10,8 +10,8 @@ Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | le
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
+import dataclasses
 import getpass
 import json
 import os
@@ -24,31 +24,29 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import structlog
 
+from services import compose
 from services.board_text import render, result_lines, step_lines
-from services.auth.service import serve_auth
 from services.client import Client, RequestFailed, play_with_bots
-from services.game_worker.app import serve_worker, service_name
-from services.history_projector.replay import serve_history_projector
-from services.runtime import (
-    nats_url, run_until_stopped, service_credentials, stop_on_signals, url_file,
-)
+from services.registry import games, get
+from services.runtime import nats_url, service_credentials
 from services.table_projector import maintenance
-from services.table_projector.projector import durable, serve_table_projector
+from services.table_projector.projector import TableProjector, durable, serve_table_projector
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
-    GUEST, ISSUER_FILE, SERVICE_ROLES, Credentials, ServerSecrets, name_problem, read_secret,
+    GUEST,
+    ISSUER_FILE,
+    SERVICE_ROLES,
+    Credentials,
+    ServerSecrets,
+    name_problem,
     write_secret,
 )
 from shared.bus.errors import Forbidden, SignInRefused, StoreInUse, Unavailable
-from shared.bus.server import EmbeddedServer, auth_config
-from shared.games import games, get
+from shared.bus.server import auth_config
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
-
-log = structlog.get_logger("tabletop.up")
 
 # --- output -------------------------------------------------------------------------------------
 
@@ -196,94 +194,6 @@ def run_client(
 # --- services -----------------------------------------------------------------------------------
 
 
-def issuer_seed(settings: Any) -> str | None:
-    """The callout's signing key: the operator's file, else the one `tabletop up` generated."""
-    path = Path(settings.issuer_seed_file or settings.credentials_folder / ISSUER_FILE)
-    return read_secret(path) if path.exists() else None
-
-
-async def run_everything(
-    settings: Any, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
-) -> None:
-    """The embedded NATS with authentication (unless NATS_URL is set), the auth callout, a
-    worker per game, both projectors; each service signed in as its own role."""
-    server = None
-    if settings.nats_url:
-        url = settings.nats_url
-    else:
-        secrets_ = ServerSecrets.load_or_create(settings.credentials_folder)
-        server = EmbeddedServer(
-            Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
-            secrets=secrets_, websocket_port=websocket_port,
-        ).start()
-        url = server.url
-    stop = asyncio.Event()
-    stop_on_signals(stop)
-    buses: list[Bus] = []
-    seed = issuer_seed(settings)
-    try:
-        # every role's credentials first: a missing one stops `up` before anything runs
-        credentials = {role: service_credentials(settings, role) for role in SERVICE_ROLES}
-
-        async def service(name: str, role: str, run: Callable[[Bus], Awaitable[Any]]) -> None:
-            """Run one service; if it crashes, log why and start it again (a supervisor)."""
-            while not stop.is_set():
-                bus = await Bus.connect(url, settings, name=f"tabletop-{name}",
-                                        credentials=credentials[role])
-                buses.append(bus)
-                try:
-                    await run(bus)
-                except Exception:  # noqa: BLE001 - logged, then restarted
-                    log.exception("service_crashed", service=name)
-                    await asyncio.sleep(1.0)
-                finally:
-                    buses.remove(bus)
-                    await bus.close()
-
-        setup = await Bus.connect(url, settings, name="tabletop-up",
-                                  credentials=credentials["admin"])
-        await setup.ensure_streams()
-        tasks = []
-        if seed is not None:
-            tasks.append(asyncio.create_task(service(
-                "auth", "auth", lambda b: serve_auth(b, stop, issuer_seed=seed))))
-        else:
-            log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
-        tasks += [asyncio.create_task(
-                      service(f"worker-{g}", "worker", lambda b, g=g: serve_worker(b, g, stop)))
-                  for g in games()]
-        tasks.append(asyncio.create_task(
-            service("table-projector", "projector", lambda b: serve_table_projector(b, stop))))
-        tasks.append(asyncio.create_task(
-            service("history-projector", "history", lambda b: serve_history_projector(b, stop))))
-        await _until_answering(setup, stop)
-        await setup.close()
-        if server is not None:  # clients find NATS here: only once the services answer
-            url_file(settings).write_text(url + "\n")
-        ready(url, server.websocket_url if server else "")
-        await stop.wait()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        await asyncio.gather(*(bus.close() for bus in buses), return_exceptions=True)
-        if server is not None:
-            url_file(settings).unlink(missing_ok=True)
-            server.stop()
-
-
-async def _until_answering(bus: Bus, stop: asyncio.Event, *, timeout: float = 60.0) -> None:
-    """Until every service `tabletop up` runs answers (or `timeout`: then say which do not)."""
-    expected = {service_name(g) for g in games()}
-    expected |= {"tabletop-table-projector", "tabletop-history-projector"}
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not stop.is_set():
-        answering = {info["name"] for info in (await bus.service_instances()).values()}
-        if expected <= answering:
-            return
-        if asyncio.get_running_loop().time() > deadline:
-            log.warning("services_not_answering", services=sorted(expected - answering))
-            return
-
-
 def cmd_up(args: argparse.Namespace) -> int:
     settings = load_settings(data_dir=args.data)
     configure_logging(fmt=settings.log_format, level=settings.log_level)
@@ -296,8 +206,8 @@ def cmd_up(args: argparse.Namespace) -> int:
               f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(run_everything(settings, port=args.port, websocket_port=args.ws_port,
-                                   ready=ready))
+        asyncio.run(compose.run_everything(settings, port=args.port,
+                                           websocket_port=args.ws_port, ready=ready))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
               "other one first, or give this one another --data.", file=sys.stderr)
@@ -318,18 +228,16 @@ def cmd_credentials(args: argparse.Namespace) -> int:
 
 
 def cmd_auth(args: argparse.Namespace) -> int:
-    seed = issuer_seed(load_settings())
+    seed = compose.issuer_seed(load_settings())
     if seed is None:
         raise SystemExit("no issuer seed: set TABLETOP_ISSUER_SEED_FILE (docs/operations.md)")
-    run_until_stopped(lambda bus, stop: serve_auth(bus, stop, issuer_seed=seed), name="auth",
-                      role="auth")
+    compose.run_alone(compose.auth(seed))
     return 0
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     get(args.game)
-    run_until_stopped(lambda bus, stop: serve_worker(bus, args.game, stop),
-                      name=f"worker-{args.game}", role="worker")
+    compose.run_alone(compose.worker(args.game))
     return 0
 
 
@@ -345,14 +253,12 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def cmd_table_projector(args: argparse.Namespace) -> int:
-    shard = parse_shard(args.shard)
-    run_until_stopped(lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
-                      name="table-projector", role="projector")
+    compose.run_alone(compose.table_projector(parse_shard(args.shard)))
     return 0
 
 
 def cmd_history_projector(args: argparse.Namespace) -> int:
-    run_until_stopped(serve_history_projector, name="history-projector", role="history")
+    compose.run_alone(compose.history_projector())
     return 0
 
 
@@ -402,7 +308,7 @@ def cmd_rebuild_views(args: argparse.Namespace) -> int:
             await bus.delete_consumer(durable(partition))
         await bus.reset_views()
 
-        def done(projector: Any) -> bool:
+        def done(projector: TableProjector) -> bool:
             width = 40
             applied = sum(p.applied_seq > 0 for p in projector.partitions.values())
             share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
@@ -825,7 +731,7 @@ def _user() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        code = args.run(args)
+        code: int = args.run(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen inside the try
         return code
     except BrokenPipeError:

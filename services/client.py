@@ -14,9 +14,9 @@ from typing import Any
 
 import msgspec
 
+from services.registry import get
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
@@ -46,13 +46,14 @@ class Client:
         self.timeout = timeout
         self.attempts = attempts
 
-    async def _ask(self, subject: str, body: bytes) -> Any:
+    async def _ask(self, subject: str, body: bytes) -> dict[str, Any]:
         """A request, sent again (the same body) when no answer comes or the answer is
         `unavailable`: commands carry their id, so a retried command is applied once."""
         for attempt in range(self.attempts):
             last = attempt == self.attempts - 1
             try:
-                reply = _decode(await self.bus.request(subject, body, timeout=self.timeout))
+                reply: dict[str, Any] = _decode(
+                    await self.bus.request(subject, body, timeout=self.timeout))
             except Unavailable:
                 if last:
                     raise
@@ -135,7 +136,7 @@ class Client:
             await sub.unsubscribe()
 
     @staticmethod
-    def _checked(reply: Any) -> Any:
+    def _checked(reply: dict[str, Any]) -> dict[str, Any]:
         if isinstance(reply, dict) and "error" in reply and "ok" not in reply:
             raise RequestFailed(reply["error"]["code"], reply["error"]["message"])
         return reply

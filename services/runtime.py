@@ -1,20 +1,15 @@
-"""How every service process starts and stops: logging, finding NATS, signals, draining."""
+"""What every process needs to reach NATS: its address, its credentials, and stopping on signals."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import structlog
-
-from shared.bus.connection import Bus, settings_credentials
+from shared.bus.connection import settings_credentials
 from shared.bus.credentials import Credentials, ServerSecrets
-from shared.logs import configure_logging
-from shared.settings import Settings, load_settings
+from shared.settings import Settings
 
-log = structlog.get_logger("tabletop")
 DEFAULT_URL = "nats://127.0.0.1:4222"
 
 
@@ -53,23 +48,3 @@ def stop_on_signals(stop: asyncio.Event) -> None:
         except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
             pass
 
-
-def run_until_stopped(
-    service: Callable[[Bus, asyncio.Event], Awaitable[object]], *, name: str, role: str,
-) -> None:
-    """Run one service, signed in as `role`, until SIGTERM or Ctrl-C, then let it drain."""
-    settings = load_settings()
-    configure_logging(fmt=settings.log_format, level=settings.log_level)
-    credentials = service_credentials(settings, role)
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        stop_on_signals(stop)
-        bus = await Bus.connect(nats_url(settings), settings, name=f"tabletop-{name}",
-                                credentials=credentials)
-        try:
-            await service(bus, stop)
-        finally:
-            await bus.close()
-
-    asyncio.run(main())

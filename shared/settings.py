@@ -43,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # "json", "console", or "" for console on a terminal and JSON otherwise.
     log_format: str = ""
     log_level: str = "info"
+    # Games beyond the built-in and installed ones: `module:attribute`, comma separated.
+    games: str = ""
 
     def __repr__(self) -> str:  # settings may be logged; the password never is
         return f"Settings(nats_url={self.nats_url!r}, nats_user={self.nats_user!r}, ...)"
@@ -70,6 +72,7 @@ _ENV = {
     "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
+    "games": "TABLETOP_GAMES",
 }
 
 

@@ -11,8 +11,8 @@ from collections import Counter
 from typing import Any
 
 from services.client import RequestFailed, play_with_bots
+from services.registry import get
 from shared.bus.errors import Unavailable
-from shared.games import get
 from tests.consistency import RecordingClient
 
 # Small tables, so a lane finishes its table soon after the load is asked to stop.
@@ -26,7 +26,6 @@ class BotLoad:
         self.lanes = lanes
         self.rng = random.Random(seed)
         self.tables_ended = 0
-        self.replays_checked = 0
         self.failures: Counter[str] = Counter()  # why a table or a replay was given up
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -71,4 +70,3 @@ class BotLoad:
                 continue
             if steps[-1]["version"] != final["version"]:
                 self.failures["replay: behind the table"] += 1
-            self.replays_checked += 1

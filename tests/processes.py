@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from services import compose
 from shared.bus.connection import Bus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +35,19 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def service_name(args: tuple[str, ...]) -> str:
-    """The micro-service name a `tabletop` command registers (`worker dozito` ->
-    `tabletop-worker-dozito`)."""
-    return "tabletop-" + "-".join(args).replace("_", "-")
+    """The micro-service name the service of `tabletop <args>` registers (`worker dozito` ->
+    `tabletop-worker-dozito`), as the composition root names it."""
+    match args:
+        case ("worker", game, *_):
+            service = compose.worker(game)
+        case ("table-projector", *_):
+            service = compose.table_projector()
+        case ("history-projector", *_):
+            service = compose.history_projector()
+        case _:
+            raise ValueError(f"`tabletop {' '.join(args)}` answers no micro-service ping")
+    assert service.answers_as is not None
+    return service.answers_as
 
 
 @dataclass

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from services.client import Client
+from services.registry import games
 from shared.bus.connection import Bus
-from shared.games import games
-from shared.messages import subjects
 from shared.bus.credentials import ServerSecrets
+from shared.messages import subjects
 from shared.settings import load_settings
 from tests.conftest import SERVICE_ENV, TABLETOP, assert_replay_equals_live, cli_env
 
@@ -36,9 +36,10 @@ class Up:
     def start(self) -> "Up":
         url_file = self.data / "nats.url"
         url_file.unlink(missing_ok=True)
-        self.process = subprocess.Popen(
-            [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL,
-            stderr=open(self.data / "up.log", "ab"))
+        with open(self.data / "up.log", "ab") as log:  # the child keeps its own copy
+            self.process = subprocess.Popen(
+                [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL,
+                stderr=log)
         deadline = time.monotonic() + 60
         while not url_file.exists():
             assert self.process.poll() is None, (self.data / "up.log").read_text()

@@ -123,9 +123,8 @@ def test_a_server_started_off_the_main_thread_stops_when_its_process_is_killed(t
 
 
 def test_a_second_server_on_the_same_folder_is_refused_in_process(tmp_path):
-    with EmbeddedServer(tmp_path):
-        with pytest.raises(StoreInUse, match=f"process {os.getpid()}"):
-            EmbeddedServer(tmp_path).start()
+    with EmbeddedServer(tmp_path), pytest.raises(StoreInUse, match=f"process {os.getpid()}"):
+        EmbeddedServer(tmp_path).start()
     with EmbeddedServer(tmp_path):  # stopped, the folder is free
         pass
 

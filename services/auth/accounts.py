@@ -51,7 +51,7 @@ class Throttle:
         count, last = self.failures.get(name, (0, 0.0))
         if count < self.free or now - last > self.forget_after:
             return 0.0
-        delay = min(self.first * 2 ** (count - self.free), self.longest)
+        delay = min(self.first * 2.0 ** (count - self.free), self.longest)
         return max(0.0, last + delay - now)
 
     def failed(self, name: str, now: float) -> None:

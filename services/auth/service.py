@@ -70,7 +70,7 @@ class Callout:
             return
         try:
             response = await self.decide(request)
-        except Exception as err:  # noqa: BLE001 - refuse, say why in the log, keep serving
+        except Exception as err:  # refuse, say why in the log, keep serving
             log.exception("auth_failed")
             response = response_jwt(request, self.signer, error=f"auth service error: {type(err).__name__}")
         await message.respond(response.encode())

@@ -7,9 +7,8 @@ import asyncio
 import structlog
 
 from services.game_worker.handler import CommandHandler
-from services.runtime import run_until_stopped
+from services.registry import get
 from shared.bus.connection import Bus, Incoming, answering_failures
-from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
@@ -56,6 +55,3 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         await asyncio.wait(in_flight, timeout=10)
     log.info("worker_stopped", game=game, **handler.counts)
 
-
-def main(game: str) -> None:
-    run_until_stopped(lambda bus, stop: serve_worker(bus, game, stop), name=f"worker-{game}")

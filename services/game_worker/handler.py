@@ -25,7 +25,12 @@ from shared.games.decider import Context, Rejection, type_tag
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadCommand, EventBatch, Reply, command_digest, decode_command, encoder,
+    BadCommand,
+    EventBatch,
+    Reply,
+    command_digest,
+    decode_command,
+    encoder,
 )
 from shared.messages.folding import Applied, Folded, admit, empty
 
@@ -144,11 +149,11 @@ class CommandHandler:
             stale = envelope.expect is not None and envelope.expect != folded.version
             decision = None if stale else self.decider.decide(
                 folded.state, envelope.command, Context(actor=player, rng=self.rng()))
-            if stale or isinstance(decision, Rejection):
+            if decision is None or isinstance(decision, Rejection):
                 if not fresh:  # the cache may be behind: look at the log before refusing
                     fresh = True
                     continue
-                if stale:
+                if decision is None:
                     return Reply.rejected(
                         "stale_version",
                         f"The table is at version {folded.version}, not {envelope.expect}; "

@@ -15,13 +15,19 @@ from typing import Any
 
 import structlog
 
+from services.registry import games
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import games
 from shared.games.table import Table, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadRequest, ReplayRequest, ReplayStep, decode_request, encoder, error_body, seen_events,
+    BadRequest,
+    ReplayRequest,
+    ReplayStep,
+    decode_request,
+    encoder,
+    error_body,
+    seen_events,
 )
 from shared.messages.folding import Folded, admit, empty
 

@@ -10,11 +10,14 @@ from typing import Any
 
 import msgspec
 
+from services.registry import games
 from services.table_projector.projector import (
-    durable, lobby_entry, store_views, views_of,
+    durable,
+    lobby_entry,
+    store_views,
+    views_of,
 )
 from shared.bus.connection import Bus
-from shared.games import games
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import encoder

@@ -28,14 +28,22 @@ from typing import Any
 import msgspec
 import structlog
 
+from services.registry import games
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import Unavailable
-from shared.games import games
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadRequest, EventBatch, LobbyPage, LobbyRequest, ViewReply, decode_request, encoder,
-    error_body, push_body, step_seen_by,
+    BadRequest,
+    EventBatch,
+    LobbyPage,
+    LobbyRequest,
+    ViewReply,
+    decode_request,
+    encoder,
+    error_body,
+    push_body,
+    step_seen_by,
 )
 from shared.messages.folding import Folded, admit, empty
 

@@ -56,7 +56,7 @@ async def answering_failures(handler: Handler, message: Incoming) -> None:
     no asker waits for an answer that never comes."""
     try:
         await handler(message)
-    except Exception:  # noqa: BLE001 - a bug in one handler: answered, logged, service goes on
+    except Exception:  # a bug in one handler: answered, logged, service goes on
         log.exception("request_failed", subject=message.subject)
         await message.respond(failure_body(
             message.subject, "internal_error", "The server failed on this request."))
@@ -105,7 +105,8 @@ class Bucket:
             return None
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
-        return entry.value
+        value: bytes | None = entry.value
+        return value
 
     async def create(self, key: str, value: bytes) -> bool:
         """Store `value` under a new `key`; False when the key exists already."""
@@ -557,12 +558,11 @@ class Delivered:
     data: bytes
     writer: str
     pending: int  # messages of the consumer still to deliver after this one
-    redelivered: bool
 
 
 def _delivered(msg: Msg) -> Delivered:
     meta = msg.metadata
     return Delivered(
         meta.sequence.stream, msg.subject, msg.data, (msg.headers or {}).get(WRITER, ""),
-        meta.num_pending or 0, (meta.num_delivered or 1) > 1,
+        meta.num_pending or 0,
     )

@@ -82,13 +82,15 @@ def new_issuer_seed() -> str:
     """A fresh account nkey seed: the callout signs its users' JWTs with it."""
     import nkeys
 
-    return nkeys.encode_seed(secrets.token_bytes(32), nkeys.PREFIX_BYTE_ACCOUNT).decode()
+    seed: bytes = nkeys.encode_seed(secrets.token_bytes(32), nkeys.PREFIX_BYTE_ACCOUNT)
+    return seed.decode()
 
 
 def public_key(seed: str) -> str:
     import nkeys
 
-    return nkeys.from_seed(seed.encode()).public_key.decode()
+    key: bytes = nkeys.from_seed(seed.encode()).public_key
+    return key.decode()
 
 
 class ServerSecrets:

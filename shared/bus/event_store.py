@@ -7,6 +7,7 @@ from forking a table's history, and the message id that drops a retried append.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import nats.errors
@@ -115,7 +116,9 @@ class EventStore:
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
-    async def iterate(self, subject: str, *, after: int = 0, upto: int | None = None):
+    async def iterate(
+        self, subject: str, *, after: int = 0, upto: int | None = None,
+    ) -> AsyncIterator[StoredBatch]:
         """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
         inbox = self.nc.new_inbox()
         sub = await self.nc.subscribe(inbox)

@@ -56,7 +56,8 @@ def free_port(preferred: int = 0, host: str = "127.0.0.1") -> int:
                 s.bind((host, port))
             except OSError:
                 continue
-            return s.getsockname()[1]
+            bound: int = s.getsockname()[1]
+            return bound
     raise ServerFailed("no free port")
 
 
@@ -100,7 +101,7 @@ def unlock_store(fd: int | None) -> None:
 def servers_using(conf: Path) -> list[int]:
     """The nats-server processes started with `conf` (Linux): one left by a version of tabletop
     that took no lock would otherwise share the store unseen."""
-    found = []
+    found: list[int] = []
     proc = Path("/proc")
     if not proc.is_dir():
         return found
@@ -249,6 +250,7 @@ class EmbeddedServer:
         except BaseException:
             self._release()
             raise
+        assert self.process is not None  # _spawn started it
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -312,5 +314,5 @@ class EmbeddedServer:
     def __enter__(self) -> EmbeddedServer:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.stop()

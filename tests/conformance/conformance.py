@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games import games
+from services.registry import games
 from shared.games.decider import Command, Context, Event, PlayerId, Rejection
 from shared.games.simulate import Simulation, simulate
 from shared.games.table import TABLE_EVENTS, Table, TableCreated, TableDecider

@@ -14,7 +14,14 @@ import pytest
 from shared.games.simulate import simulate
 from shared.games.table import TableDecider
 from tests.conformance.conformance import (
-    GAMES, Leak, Tally, cases, deciders, option_sets, play, quick_cases,
+    GAMES,
+    Leak,
+    Tally,
+    cases,
+    deciders,
+    option_sets,
+    play,
+    quick_cases,
 )
 from tests.highcard import GAME as HIGHCARD
 
@@ -84,7 +91,7 @@ def test_a_legal_command_refused_or_an_illegal_one_accepted_is_caught():
         return [*legal_commands(state, player), PlayCard(card=999)] if legal_commands(
             state, player) else []
 
-    with pytest.raises(AssertionError, match="card_not_in_hand|999"):
+    with pytest.raises(AssertionError, match=r"card_not_in_hand|999"):
         play(TableDecider(dataclasses.replace(HIGHCARD, legal_commands=offering_more)), 3, {}, 2)
 
     def lax(state, command, ctx):

@@ -163,11 +163,11 @@ def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatc
 def test_issue12_every_kind_of_command_is_listed_never_cut():
     """A Naishi seat after a Develop used to see 30 of 46 commands, without `end_turn`."""
     from services.board_text import render
-    from shared.games.naishi.messages import Develop
-    from shared.games.table import TableDecider
-    from shared.games import get
+    from services.registry import get
     from shared.games.decider import Context, fold
+    from shared.games.naishi.messages import Develop
     from shared.games.simulate import simulate
+    from shared.games.table import TableDecider
 
     decider: TableDecider = get("naishi")
     sim = simulate(decider, ["ann", "bob"], random.Random(2))
@@ -208,7 +208,7 @@ def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
     """Every view of a bot game, for every seat and spectators, renders a board (no JSON
     dump of the game's keys), and its command lines give back exactly its `legal` list."""
     from services.board_text import render
-    from shared.games import get
+    from services.registry import get
     from shared.games.decider import fold
     from shared.games.simulate import simulate
 

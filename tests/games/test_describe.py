@@ -14,13 +14,18 @@ from typing import Any
 import msgspec
 import pytest
 
-from shared.games import get
-from shared.games.decider import describe_by_type
+from services.registry import get
+from shared.games.decider import Result, Standing, describe_by_type
 from shared.games.illustori.data import CARDS as ILLUSTORI_CARDS
 from shared.games.simulate import simulate
-from shared.games.decider import Result, Standing
 from shared.games.table import (
-    TABLE_EVENTS, GameEnded, PlayerJoined, PlayerLeft, TableCreated, TableDecider, TableExpired,
+    TABLE_EVENTS,
+    GameEnded,
+    PlayerJoined,
+    PlayerLeft,
+    TableCreated,
+    TableDecider,
+    TableExpired,
     TableStarted,
 )
 from shared.messages.envelopes import seen_events

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from shared.games import get
+from services.registry import get
 from shared.games.decider import fold, type_tag
 from shared.games.simulate import simulate
 from shared.games.table import RESERVED_VIEW_KEYS

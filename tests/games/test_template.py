@@ -4,13 +4,13 @@ files with the same roles, so that a reader finds each part of any game in the s
 from __future__ import annotations
 
 import importlib
-import random
 import inspect
+import random
 
 import msgspec
 import pytest
 
-from shared.games import games
+from services.registry import games
 from shared.games.decider import Game
 
 # file -> the names it must define, and the Game fields that must come from it
@@ -78,7 +78,7 @@ def test_a_setup_event_logged_under_its_former_name_still_decodes_and_folds(name
     game = decider.game
     options = game.options()
     players = ("ann", "bob")
-    (setup, *rest) = game.setup(options, players, random.Random(1))
+    (setup, *_rest) = game.setup(options, players, random.Random(1))
     body = msgspec.to_builtins(setup)
     assert body["type"] == "game_set_up"
     logged = msgspec.convert({**body, "type": old}, decider.event_type)

@@ -1,4 +1,5 @@
-"""The services, started in this process on their own NATS connections, for tests."""
+"""The services, started in this process on their own NATS connections, for tests: built by
+the composition root as `tabletop up` builds them, signed in as the session's admin."""
 
 from __future__ import annotations
 
@@ -6,58 +7,44 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from services.game_worker.app import serve_worker, service_name
-from services.history_projector.replay import serve_history_projector
-from services.table_projector.projector import serve_table_projector
+from services import compose
 from shared.bus.connection import Bus
 from shared.settings import load_settings
 
 
-SERVICE_NAMES = {
-    "table-projector": "tabletop-table-projector",
-    "history-projector": "tabletop-history-projector",
-}
-
-
-async def until_answering(bus: Bus, service: str, before: set[str], task: asyncio.Task[object],
-                          timeout: float = 60.0) -> None:
-    """Until an instance of `service` that was not in `before` answers with its endpoints: it
-    answers requests from then on."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        if task.done():
-            task.result()  # a service that failed to start says why
-            raise AssertionError(f"{service} stopped before it answered")
-        instances = await bus.service_instances(service)
-        if any(info["endpoints"] for i, info in instances.items() if i not in before):
-            return
-        assert asyncio.get_running_loop().time() < deadline, f"{service} did not answer"
+def service_of(name: str) -> compose.Service:
+    """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
+    (`table-projector@1/2` for shard 1 of 2) or `history-projector`."""
+    kind, _, rest = name.partition(":")
+    if kind == "worker":
+        return compose.worker(rest.split("#")[0])
+    kind, _, shard = name.partition("@")
+    if kind == "table-projector":
+        index, count = map(int, (shard or "0/1").split("/"))
+        return compose.table_projector((index, count))
+    assert name == "history-projector", f"no service {name!r}"
+    return compose.history_projector()
 
 
 class Stack:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, probe: Bus) -> None:
         self.url = url
+        self.probe = probe  # asks which services answer
+        # name -> (its stop event, its task, its own connection)
         self.services: dict[str, tuple[asyncio.Event, asyncio.Task[object], Bus]] = {}
 
     async def start(self, name: str) -> None:
-        """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
-        (`table-projector@1/2` for shard 1 of 2) or `history-projector`."""
-        bus = await Bus.connect(self.url, load_settings(), name=f"test-{name}", wait=10)
+        """Start service `name` (see `service_of`) and wait until it answers requests."""
+        service = service_of(name)
+        assert service.answers_as is not None
+        before = set(await self.probe.service_instances(service.answers_as))
+        bus = await Bus.connect(self.url, self.probe.settings, name=f"test-{name}", wait=10)
         stop = asyncio.Event()
-        if name.startswith("worker:"):
-            coro = serve_worker(bus, name.split(":", 1)[1].split("#")[0], stop)
-        elif name.startswith("table-projector"):  # `table-projector@1/2`: shard 1 of 2
-            shard = name.partition("@")[2] or "0/1"
-            index, count = map(int, shard.split("/"))
-            coro = serve_table_projector(bus, stop, shard=(index, count))
-        else:
-            coro = serve_history_projector(bus, stop)
-        service = SERVICE_NAMES.get(name.split("@")[0]) or service_name(
-            name.split(":", 1)[1].split("#")[0])
-        before = set(await bus.service_instances(service))
-        task = asyncio.create_task(coro)
+        task = asyncio.create_task(service.serve(bus, stop))
         self.services[name] = (stop, task, bus)
-        await until_answering(bus, service, before, task)
+        missing = await compose.until_answering(
+            self.probe, [service.answers_as], besides=before, running=[task])
+        assert not missing, f"{name} did not answer"
 
     async def stop(self, name: str) -> None:
         stop, task, bus = self.services.pop(name)
@@ -72,10 +59,12 @@ class Stack:
 
 @contextlib.asynccontextmanager
 async def stack(url: str, *names: str) -> AsyncIterator[Stack]:
-    s = Stack(url)
+    probe = await Bus.connect(url, load_settings(), name="test-stack", wait=10)
+    s = Stack(url, probe)
     try:
         for name in names:
             await s.start(name)
         yield s
     finally:
         await s.stop_all()
+        await probe.close()

@@ -8,7 +8,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from services.game_worker.handler import CommandHandler
-from shared.games import get
+from services.registry import get
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, encoder
 from shared.messages.folding import decode_batch, empty

@@ -6,14 +6,20 @@ from dataclasses import replace
 
 import msgspec
 
-from shared.games import get
+from services.registry import get
 from shared.games.decider import Context
 from shared.games.table import Create, Join, Leave, Start
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, encoder
 from shared.messages.folding import decode_batch, empty
 from tests.consistency import (
-    Acknowledged, Logged, check_log, compare_views, expected_lobby, expected_view, fold_versions,
+    Acknowledged,
+    Logged,
+    check_log,
+    compare_views,
+    expected_lobby,
+    expected_view,
+    fold_versions,
     keys_to_read,
 )
 

@@ -3,11 +3,16 @@
 import msgspec
 import pytest
 
-from shared.games import get
+from services.registry import get
 from shared.games.table import Create, Join, PlayerJoined, TableCreated
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    MAX_COMMAND_BYTES, BadCommand, EventBatch, Reply, decode_command, encoder,
+    MAX_COMMAND_BYTES,
+    BadCommand,
+    EventBatch,
+    Reply,
+    decode_command,
+    encoder,
 )
 from shared.messages.folding import decode_batch
 from tests.highcard import CardChosen, PlayCard
@@ -28,7 +33,7 @@ def test_table_commands_share_the_union_with_the_games():
     assert create.command == Create(options={"hand_size": 2})
 
 
-@pytest.mark.parametrize("body, says", [
+@pytest.mark.parametrize(("body", "says"), [
     (b"not json", "not valid JSON"),
     (b"[1, 2]", "JSON object"),
     (b'{"type": "join"}', '"id"'),
@@ -74,7 +79,7 @@ def test_replies_follow_the_contract():
         "ok": False, "error": {"code": "game_over", "message": "Over."}}
 
 
-@pytest.mark.parametrize("value, ok", [
+@pytest.mark.parametrize(("value", "ok"), [
     ("abc", True), ("A-b_9", True), ("x" * 64, True), ("x" * 65, False), ("", False),
     ("a.b", False), ("a b", False), ("a*", False), ("a>", False), ("é", False), (3, False),
 ])

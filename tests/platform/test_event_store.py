@@ -8,7 +8,6 @@ from nats.js.api import StorageType
 from shared.bus.errors import ConcurrencyConflict
 from shared.messages import subjects
 
-
 # Raw payloads, on a game no service knows: the projector skips what it cannot read.
 GAME = "rawlog"
 

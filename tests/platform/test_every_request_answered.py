@@ -14,14 +14,18 @@ from structlog.testing import capture_logs
 
 from services.client import Client
 from services.history_projector.replay import HistoryProjector
+from services.registry import get
 from shared.bus.server import MAX_PAYLOAD
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    BadCommand, BadRequest, ReplayRequest, ReplayStep, decode_command, decode_request,
+    BadCommand,
+    BadRequest,
+    ReplayRequest,
+    ReplayStep,
+    decode_command,
+    decode_request,
 )
-from shared.games import get
 from tests.platform.stack import stack
-
 
 
 def nested(levels: int) -> bytes:
@@ -55,7 +59,7 @@ def test_any_undecodable_command_is_a_bad_command(body):
     assert str(caught.value)
 
 
-@pytest.mark.parametrize("body, says", [
+@pytest.mark.parametrize(("body", "says"), [
     (nested(100_000), "at most"),
     (nested(1_500), "Expected `object`"),
     (b'{"from": 1, "x": ' + nested(1_500) + b"}", "nested too deeply"),

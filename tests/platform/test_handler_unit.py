@@ -5,9 +5,9 @@ a table is brought up to date."""
 import msgspec
 
 from services.game_worker.handler import CommandHandler
+from services.registry import get
 from shared.bus.errors import ConcurrencyConflict
 from shared.bus.event_store import Appended, StoredBatch
-from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 

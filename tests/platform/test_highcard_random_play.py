@@ -5,7 +5,7 @@ import random
 import msgspec
 import pytest
 
-from shared.games import get
+from services.registry import get
 from shared.games.decider import fold
 from shared.games.simulate import simulate
 from shared.messages.envelopes import normalize

@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from services.client import Client, RequestFailed, play_with_bots
+from services.registry import get
 from services.table_projector.projector import durable, serve_table_projector
-from shared.games import get
 from shared.messages import subjects
 from shared.messages.envelopes import normalize
 from shared.messages.folding import decode_batch, empty

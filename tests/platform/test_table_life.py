@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from shared.games import get
+from services.registry import get
 from shared.games.decider import Context, Rejection, fold
 from shared.games.table import Create, Join, Leave, PlayerJoined, Start, TableCreated
 from tests.highcard import PlayCard

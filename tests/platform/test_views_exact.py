@@ -161,7 +161,7 @@ def test_a_shard_must_name_a_part_of_the_partitions():
     assert owned_partitions((0, 1)) == list(range(16))
     assert owned_partitions((3, 4)) == [3, 7, 11, 15]
     for bad in ((2, 2), (-1, 2), (0, 17), (0, 0)):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="want 0 <= index < count"):
             owned_partitions(bad)
 
 

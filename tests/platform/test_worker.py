@@ -48,7 +48,7 @@ async def test_an_accepted_command_appends_one_message_with_all_its_events(bus, 
     assert start["player"] == "ann" and start["game"] == "highcard" and start["table"] == table
 
 
-@pytest.mark.parametrize("body, code", [
+@pytest.mark.parametrize(("body", "code"), [
     (b"{not json", "bad_command"),
     (b'{"id": "x1", "type": "teleport"}', "bad_command"),
     (b'{"id": "x2", "type": "play_card"}', "bad_command"),
@@ -75,7 +75,7 @@ async def test_refused_commands_append_nothing_and_the_worker_goes_on(bus, worke
 
 async def first_legal(bus, table, player):
     """A legal command for `player`, worked out from the log (no projector in these tests)."""
-    from shared.games import get
+    from services.registry import get
     from shared.messages.folding import decode_batch, empty
 
     decider = get("highcard")

@@ -6,7 +6,7 @@ Fields that some viewers may not see are typed `... | None`: `redact` blanks the
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union, get_args
+from typing import Annotated, Literal, get_args
 
 import msgspec
 
@@ -15,13 +15,10 @@ from shared.games.decider import Command, Event, Options, PlayerId
 Language = Literal["en", "fr"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 ClueUniqueness = Literal["game", "team"]  # ASSUMED scope, 4.3-5: "game" = both teams' past clues
-CLUE_UNIQUENESS: tuple[ClueUniqueness, ...] = get_args(ClueUniqueness)
 CodeDraw = Literal["with_replacement", "without_replacement"]  # 4.3-6
-CODE_DRAWS: tuple[CodeDraw, ...] = get_args(CodeDraw)
 # ASSUMED (4.3-2): after the last round, "score" = the chain of Decrypto 12 (score, keywords,
 # draw); "keywords" = straight to the keywords, then a draw (BGA's description).
 LastRoundTiebreak = Literal["score", "keywords"]
-LAST_ROUND_TIEBREAKS: tuple[LastRoundTiebreak, ...] = get_args(LastRoundTiebreak)
 MAX_ROUNDS_RANGE = (1, 99)
 TIMER_RANGE = (0, 600)  # ASSUMED 30 s by default; 0 = no timer
 
@@ -147,9 +144,3 @@ EVENTS: tuple[type[Event], ...] = (
     GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
     KeywordGuessingStarted, KeywordsGuessed, GameDecided,
 )
-
-DecryptoCommand = Union[GiveClues, SubmitGuess, GuessKeywords]  # noqa: UP007
-DecryptoEvent = Union[  # noqa: UP007
-    GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
-    KeywordGuessingStarted, KeywordsGuessed, GameDecided,
-]

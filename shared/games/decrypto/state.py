@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from itertools import permutations
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -152,10 +152,6 @@ def end_flags(tokens: dict[str, Tokens]) -> dict[str, bool]:
         or tokens[other(t)].miscommunications >= LOSE_MISCOMMUNICATIONS
         for t in TEAMS
     }
-
-
-def to_json(value: Any) -> Any:
-    return msgspec.to_builtins(value)
 
 
 replace = msgspec.structs.replace

@@ -7,7 +7,7 @@ that a table may want to change are table options instead (see `messages.DicedTo
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal
 
 # --- components (3.2) ------------------------------------------------------------------------
 
@@ -76,4 +76,3 @@ STAR_SLOT_TOTAL = 7  # Tomato Dice rules: value == slot number -> star worth 7 -
 SOLO_POINT_PER_MATCH = 1  # solo: 1 VP per harvest whose value equals its slot number
 
 DiceBonus = Literal["pooled", "per_plant"]
-DICE_BONUS_MODES: tuple[DiceBonus, ...] = get_args(DiceBonus)

@@ -1,6 +1,6 @@
 """Diced Tomatoes table options, commands and events: the schema is the documentation.
 
-Dice are named by an integer id fixed at setup (`GameStarted.dice[id]` is its colour); a
+Dice are named by an integer id fixed at setup (`GameSetUp.dice[id]` is its colour); a
 tomato token is named by its owner and its index 0..2. Every die face that chance decides is
 written in an event (`DiceRolled.faces`, `DieChanged.face` for a karma re-roll).
 """
@@ -106,7 +106,6 @@ class GameStartedLogged(GameSetUp, frozen=True, kw_only=True, tag="game_started"
     decoded, and folded like `game_set_up`."""
 
 
-GameStarted = GameSetUp  # the former name of the class
 
 
 class DiceRolled(Event, frozen=True, kw_only=True):

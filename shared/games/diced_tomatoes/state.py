@@ -106,12 +106,6 @@ def is_set(faces: list[int]) -> bool:
     return len(set(faces)) <= 1
 
 
-def is_straight(faces: list[int]) -> bool:
-    """All faces distinct and consecutive."""
-    distinct = set(faces)
-    return len(distinct) == len(faces) and (not faces or max(faces) - min(faces) == len(faces) - 1)
-
-
 def is_set_or_straight(faces: list[int]) -> bool:
     distinct = len(set(faces))
     return distinct <= 1 or (distinct == len(faces) and max(faces) - min(faces) == distinct - 1)

@@ -112,8 +112,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
                     f"marker")
         case DiceRolled(player=p, taken=taken, dice=dice, faces=faces):
             rolled = spoken_list(f"{f} (die {d})" for d, f in zip(dice, faces))
-            dice = "1 die" if len(taken) == 1 else f"{len(taken)} dice"
-            took = f"took {dice} from the bushel and " if taken else ""
+            count = "1 die" if len(taken) == 1 else f"{len(taken)} dice"
+            took = f"took {count} from the bushel and " if taken else ""
             return f"{p} {took}rolled {rolled}"
         case DiePlaced(player=p, die=die, face=face, owner=owner, token=token):
             return f"{p} placed a {face} (die {die}) on {_tomato(owner, token)}"
@@ -138,8 +138,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case FinalRoundTriggered(player=p):
             return f"{p} harvested a 6th plant first (+2 points): this is the final round"
         case TurnEnded(player=p, passed=passed, karma=karma, next_player=nxt):
-            dice = "1 die" if len(passed) == 1 else f"{len(passed)} dice"
-            given = f", passing {dice} to {nxt}" if passed else ""
+            count = "1 die" if len(passed) == 1 else f"{len(passed)} dice"
+            given = f", passing {count} to {nxt}" if passed else ""
             return f"{p} ended the turn{given} (karma {karma}); {nxt} to play"
         case PlayEnded(reason=reason):
             return f"Play is over: {_ENDS.get(reason, reason)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Literal, get_args
+from typing import Literal
 
 import msgspec
 
@@ -56,7 +56,6 @@ GROUP_POINTS: dict[int, int] = {
 }
 STOP_SUNS = 3  # seed 002: "STOP cards always have three suns" (checked on every deck)
 Rounds = Literal[1, 3]  # seed 002: "1 or 3 rounds"
-ROUND_CHOICES: tuple[Rounds, ...] = get_args(Rounds)
 DEFAULT_ROUNDS: Rounds = 3
 DEFAULT_DECK = "standard"
 

@@ -48,7 +48,6 @@ Mode = Literal["english", "english_reverse", "german_reverse"]  # Illustori 9-11
 MODES: tuple[Mode, ...] = get_args(Mode)
 REVERSE_MODES = frozenset({"english_reverse", "german_reverse"})
 ReverseDirection = Literal["start", "end"]  # Illustori 10 and 5.3-2; "start" by default
-REVERSE_DIRECTIONS: tuple[ReverseDirection, ...] = get_args(ReverseDirection)
 
 # --- the bots' words ------------------------------------------------------------------------
 

@@ -3,6 +3,8 @@ votes (until the vote closes) are hidden; the table, the discard pile and U are 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from typing import Any
 
 import msgspec
@@ -121,7 +123,7 @@ def _why(reasons: list[str]) -> str:
     return "; ".join(_PENALTIES.get(r, r) for r in reasons)
 
 
-def _cards(cards: list[str | None]) -> str:
+def _cards(cards: Sequence[str | None]) -> str:
     return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
 
 

@@ -55,4 +55,4 @@ GAME: Game[State, NaishiOptions] = Game(
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "NaishiOptions", "State"]

@@ -6,7 +6,7 @@ and the 16 Mountains, 50 cards in all, each exactly once somewhere on the table.
 
 from __future__ import annotations
 
-from typing import Final, Literal, get_args
+from typing import Final, Literal
 
 # kind -> (copies, colour, family). Family: "character" (square icon, a Ninja may copy it),
 # "province" (hexagon icon), "mountain" (no icon). Source: gamepark CardId.ts (RULES.md 1.2).
@@ -53,7 +53,6 @@ SWAP_KINDS: Final = ("river", "line", "hand", "hand_line")
 
 # Who takes the first turn (table option `first_player`): "random" is BGA's default (ASSUMED).
 FirstPlayer = Literal["random", "first_seat", "second_seat"]
-FIRST_PLAYER_CHOICES: Final[tuple[FirstPlayer, ...]] = get_args(FirstPlayer)
 DEFAULT_FIRST_PLAYER: Final[FirstPlayer] = "random"
 # Tie-breaks after the score, in order (Naishi 15): more distinct colours; players still equal
 # share the victory (the second-level tie-break is ASSUMED to be a shared result).

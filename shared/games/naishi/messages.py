@@ -100,7 +100,6 @@ class CardsDealtLogged(GameSetUp, frozen=True, kw_only=True, tag="cards_dealt"):
     decoded, and folded like `game_set_up`."""
 
 
-CardsDealt = GameSetUp  # the former name of the class
 
 
 class CardGiven(Event, frozen=True, kw_only=True):

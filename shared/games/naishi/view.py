@@ -10,6 +10,8 @@ have given).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from shared.games.decider import Event, PlayerId, View
@@ -122,7 +124,7 @@ def _cell(row: str, position: int) -> str:
     return f"{row.title()} {position}"
 
 
-def _hand(cards: list[str | None]) -> str:
+def _hand(cards: Sequence[str | None]) -> str:
     return ", ".join(f"{i} {_said(c)}" for i, c in enumerate(cards, start=1))
 
 
@@ -141,10 +143,10 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
                 return f"{p} chose a card to give"
             return f"{p} gave the {_said(card)}"
         case HandsShuffled(hands=hands):
-            own = hands.get(viewer or "")
+            own_hand = hands.get(viewer or "")
             text = "Both cards were given and each Hand shuffled into its positions"
-            if own and all(c is not None for c in own):
-                text += f"; {viewer}'s Hand: {_hand(own)}"
+            if own_hand and all(c is not None for c in own_hand):
+                text += f"; {viewer}'s Hand: {_hand(own_hand)}"
             return text
         case Developed(player=p, row=row, position=n, discarded=out, taken=taken, revealed=next_):
             after = f"a {_said(next_)} shows on pile {n}" if next_ else f"River pile {n} is empty"
@@ -176,8 +178,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case TurnEnded(player=p, next_player=nxt):
             return f"{p} ended the turn" + (f"; {nxt} to play" if nxt else "; the turns are over")
         case HandsRevealed(hands=hands):
-            shown = "; ".join(f"{p}: {_hand(h)}" for p, h in hands.items())
-            return f"The Hands are revealed under the Lines. {shown}"
+            revealed = "; ".join(f"{p}: {_hand(h)}" for p, h in hands.items())
+            return f"The Hands are revealed under the Lines. {revealed}"
         case NinjaCopied(player=p, row=row, position=n, copies=kind, automatic=auto):
             copied = f"copies a {_said(kind)}" if kind else "has nothing to copy"
             only = " (the only choice)" if auto and kind else ""

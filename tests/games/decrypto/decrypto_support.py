@@ -7,11 +7,15 @@ from collections.abc import Sequence
 
 from shared.games.decider import Command, Event, Rejection
 from shared.games.decrypto import GAME
-from shared.games.testing import Given
 from shared.games.decrypto.messages import (
-    CluesGiven, GameSetUp, GiveClues, RoundStarted, SubmitGuess,
+    CluesGiven,
+    GameSetUp,
+    GiveClues,
+    RoundStarted,
+    SubmitGuess,
 )
 from shared.games.decrypto.state import CODES, TEAMS, State, encryptor_for
+from shared.games.testing import Given
 
 WHITE = ["ann", "bob"]
 BLACK = ["cy", "dee"]
@@ -109,6 +113,16 @@ def play_round(
 
 
 __all__ = [
-    "BLACK", "CluesGiven", "KEYWORDS", "WHITE", "given", "give_both_clues", "play",
-    "play_round", "round_started", "set_up", "when", "wrong",
+    "BLACK",
+    "KEYWORDS",
+    "WHITE",
+    "CluesGiven",
+    "give_both_clues",
+    "given",
+    "play",
+    "play_round",
+    "round_started",
+    "set_up",
+    "when",
+    "wrong",
 ]

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
-    CodeRevealed, GameDecided, GuessKeywords, KeywordGuessingStarted, SubmitGuess,
+    CodeRevealed,
+    GameDecided,
+    GuessKeywords,
+    KeywordGuessingStarted,
+    SubmitGuess,
 )
 from shared.games.decrypto.state import Tokens
-
 from tests.games.decrypto.decrypto_support import (
-    give_both_clues, given, play, play_round, round_started, set_up,
+    give_both_clues,
+    given,
+    play,
+    play_round,
+    round_started,
+    set_up,
 )
 
 

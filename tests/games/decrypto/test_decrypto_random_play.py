@@ -19,11 +19,23 @@ import pytest
 
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
-    CluesGiven, CodeRevealed, GameDecided, GameSetUp, GuessSubmitted,
-    KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CodeRevealed,
+    GameDecided,
+    GameSetUp,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
 )
 from shared.games.decrypto.state import (
-    CODES, TEAMS, TOKEN_SUPPLY, State, end_flags, normalize, other,
+    CODES,
+    TEAMS,
+    TOKEN_SUPPLY,
+    State,
+    end_flags,
+    normalize,
+    other,
 )
 from shared.games.table import GameEnded, TableDecider
 from tests.conformance.conformance import GAMES, play, quick_cases

@@ -10,16 +10,32 @@ import pytest
 from shared.games.decider import Command, Context, Rejection, fold
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
-    CluesGiven, CodeRevealed, DecryptoOptions, GameDecided, GameSetUp, GiveClues,
-    GuessKeywords, GuessSubmitted, KeywordGuessingStarted, KeywordsGuessed, RoundStarted,
+    CluesGiven,
+    CodeRevealed,
+    DecryptoOptions,
+    GameDecided,
+    GameSetUp,
+    GiveClues,
+    GuessKeywords,
+    GuessSubmitted,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    RoundStarted,
     SubmitGuess,
 )
 from shared.games.decrypto.state import CODES, TEAMS, TOKEN_SUPPLY, State, Tokens, normalize
 from shared.games.decrypto.words import WORDS
 from shared.games.table import Create, GameEnded, Join, Start, TableDecider
-
 from tests.games.decrypto.decrypto_support import (
-    KEYWORDS, give_both_clues, given, play, play_round, round_started, set_up, when, wrong,
+    KEYWORDS,
+    give_both_clues,
+    given,
+    play,
+    play_round,
+    round_started,
+    set_up,
+    when,
+    wrong,
 )
 
 DECIDER = TableDecider(GAME)
@@ -67,7 +83,7 @@ def decoding(white=(3, 1, 4), black=(2, 4, 1), round_=1):
 def test_teams_are_dealt_two_to_four_and_unequal_for_odd_counts(count):
     """Decrypto 1: two teams of 2-4; 5 or 7 players -> unequal teams."""
     players = [f"p{i}" for i in range(count)]
-    table, events = start_table(players, seed=count)
+    _table, events = start_table(players, seed=count)
     set_up_event = next(e for e in events if isinstance(e, GameSetUp))
     sizes = sorted(len(set_up_event.teams[t]) for t in TEAMS)
     assert sizes == [count // 2, count - count // 2]
@@ -97,7 +113,7 @@ def test_start_with_teams_that_cannot_be_completed_is_refused():
     assert "black would have 1" in refused.message
 
 
-@pytest.mark.parametrize("options, fragment", [
+@pytest.mark.parametrize(("options", "fragment"), [
     ({"language": "de"}, "language must be one of en, fr"),
     ({"max_rounds": 0}, "Expected `int` >= 1 - at `$.max_rounds`"),
     ({"clue_uniqueness": "none"}, "clue_uniqueness"),
@@ -131,7 +147,7 @@ def test_options_have_the_documented_defaults():
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_keywords_are_eight_distinct_words_of_the_language(language):
     """Decrypto 2: 4 keywords per team, 8 distinct words from the language's word list."""
-    table, events = start_table(["a", "b", "c", "d"], {"language": language}, seed=3)
+    table, _events = start_table(["a", "b", "c", "d"], {"language": language}, seed=3)
     keywords = table.game.keywords
     words = [w for t in TEAMS for w in keywords[t]]
     assert all(len(keywords[t]) == 4 for t in TEAMS)
@@ -366,7 +382,7 @@ def test_game_ended_comes_from_the_platform_with_the_result():
 
 # --- clues: Decrypto 13-16 -----------------------------------------------------------------
 
-@pytest.mark.parametrize("clues, code", [
+@pytest.mark.parametrize(("clues", "code"), [
     (["one", "two"], "wrong_clue_count"),
     (["one", "two", "three", "four"], "wrong_clue_count"),
     (["one", "  ", "three"], "empty_clue"),
@@ -482,7 +498,7 @@ def test_a_guess_must_be_one_of_the_24_codes(code):
     assert isinstance(refused, Rejection) and refused.code == "invalid_code"
 
 
-@pytest.mark.parametrize("words, code", [
+@pytest.mark.parametrize(("words", "code"), [
     (["a", "b", "c"], "wrong_word_count"),
     (["a", "b", "c", "d", "e"], "wrong_word_count"),
     (["a", "b", "c", "x" * 61], "word_too_long"),
@@ -607,7 +623,7 @@ def seat(players, options, seats):
     return table
 
 
-@pytest.mark.parametrize("options, seated, teams", [
+@pytest.mark.parametrize(("options", "seated", "teams"), [
     # x is named but never sits: white a, b, c; d and e are dealt to Black.
     ({"white": ["a", "b", "c", "x"]}, ["a", "b", "c", "d", "e"],
      {"white": ("a", "b", "c"), "black": ("d", "e")}),
@@ -638,7 +654,7 @@ def test_named_teams_that_cannot_be_completed_are_refused_at_the_start_with_the_
     )
 
 
-@pytest.mark.parametrize("clues, code", [
+@pytest.mark.parametrize(("clues", "code"), [
     (["\u0301", "tide", "keys"], "empty_clue"),  # a lone accent: nothing once normalized
     (["\u200b", "tide", "keys"], "empty_clue"),  # a zero-width space
     (["sha\u200brk", "tide", "keys"], "clue_is_keyword"),  # an own keyword, split invisibly

@@ -7,7 +7,12 @@ import pytest
 
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
-    CluesGiven, CluesRevealed, GameDecided, GiveClues, GuessKeywords, SubmitGuess,
+    CluesGiven,
+    CluesRevealed,
+    GameDecided,
+    GiveClues,
+    GuessKeywords,
+    SubmitGuess,
 )
 from shared.games.decrypto.words import WORDS, contained_pairs
 from tests.games.decrypto.decrypto_support import given, play, play_round, round_started, set_up, when
@@ -40,7 +45,7 @@ def test_issue12_point1_keyword_guess_ignores_spaces_hyphens_apostrophes_decrypt
     assert (decided.winner, decided.reason) == ("white", "keywords")
 
 
-@pytest.mark.parametrize("guess, found", [
+@pytest.mark.parametrize(("guess", "found"), [
     ("aujourdhui", 1), ("Aujourd’hui", 1), ("AUJOURD'HUI", 1), ("aujour d hui", 1),
     ("aujourd'hui!", 0), ("aujourdhuis", 0), ("hui aujourd", 0),
 ])

@@ -5,11 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from shared.games.decider import Command, Event, Rejection
 from shared.games import testing
+from shared.games.decider import Command, Event, Rejection
 from shared.games.diced_tomatoes import GAME, data
 from shared.games.diced_tomatoes.messages import (
-    DicedTomatoesOptions, DiceRolled, DiePlaced, EndTurn, KarmaGained, PlaceDie, PlantHarvested,
+    DicedTomatoesOptions,
+    DiceRolled,
+    DiePlaced,
+    EndTurn,
+    KarmaGained,
+    PlaceDie,
+    PlantHarvested,
     TakeDice,
 )
 from shared.games.diced_tomatoes.rules import setup

@@ -16,7 +16,13 @@ import pytest
 
 from shared.games.diced_tomatoes import GAME
 from shared.games.diced_tomatoes.messages import (
-    DieChanged, DiePlaced, GameSetUp, GameStartedLogged, KarmaGained, PlantUprooted, PlayEnded,
+    DieChanged,
+    DiePlaced,
+    GameSetUp,
+    GameStartedLogged,
+    KarmaGained,
+    PlantUprooted,
+    PlayEnded,
     TurnEnded,
 )
 from shared.games.diced_tomatoes.state import State

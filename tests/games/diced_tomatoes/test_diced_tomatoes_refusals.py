@@ -13,7 +13,15 @@ import msgspec
 from shared.games.decider import Command, Context, Rejection
 from shared.games.diced_tomatoes import GAME, data
 from shared.games.diced_tomatoes.messages import (
-    AdjustDie, EndTurn, FlipSeed, InvertDie, PlaceDie, RerollDie, SetDie, TakeDice, UprootPlant,
+    AdjustDie,
+    EndTurn,
+    FlipSeed,
+    InvertDie,
+    PlaceDie,
+    RerollDie,
+    SetDie,
+    TakeDice,
+    UprootPlant,
 )
 from shared.games.diced_tomatoes.rules import decide, legal_commands
 from shared.games.diced_tomatoes.state import State

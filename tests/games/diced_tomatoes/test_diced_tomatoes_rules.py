@@ -11,12 +11,35 @@ import pytest
 from shared.games.decider import Command, Context, Rejection, fold
 from shared.games.diced_tomatoes import GAME, data
 from shared.games.diced_tomatoes.messages import (
-    AdjustDie, DicedTomatoesOptions, DiceRolled, DieChanged, DiePlaced, EndTurn,
-    FinalRoundTriggered, FlipSeed, GameSetUp, InvertDie, KarmaGained, PlaceDie, PlantHarvested,
-    PlantUprooted, PlayEnded, RerollDie, SeedFlipped, SetDie, TakeDice, TurnEnded, UprootPlant,
+    AdjustDie,
+    DicedTomatoesOptions,
+    DiceRolled,
+    DieChanged,
+    DiePlaced,
+    EndTurn,
+    FinalRoundTriggered,
+    FlipSeed,
+    GameSetUp,
+    InvertDie,
+    KarmaGained,
+    PlaceDie,
+    PlantHarvested,
+    PlantUprooted,
+    PlayEnded,
+    RerollDie,
+    SeedFlipped,
+    SetDie,
+    TakeDice,
+    TurnEnded,
+    UprootPlant,
 )
 from shared.games.diced_tomatoes.rules import (
-    decide, evolve, is_terminal, legal_commands, result, setup,
+    decide,
+    evolve,
+    is_terminal,
+    legal_commands,
+    result,
+    setup,
 )
 from shared.games.diced_tomatoes.state import Die, State, score_breakdown
 from shared.games.table import Create, TableDecider

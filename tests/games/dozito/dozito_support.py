@@ -10,9 +10,9 @@ import msgspec
 from shared.games.decider import Command, Event, Rejection
 from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS, Card
-from shared.games.testing import Given
 from shared.games.dozito.messages import GameSetUp, RoundDealt
 from shared.games.dozito.state import State
+from shared.games.testing import Given
 
 STANDARD: list[Card] = list(DECKS["standard"])
 PLAYERS = ("ann", "bob")

@@ -15,7 +15,11 @@ import pytest
 from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS
 from shared.games.dozito.messages import (
-    CardDiscarded, DrawPileRebuilt, OneColourGridCompleted, RoundEndTriggered, RoundScored,
+    CardDiscarded,
+    DrawPileRebuilt,
+    OneColourGridCompleted,
+    RoundEndTriggered,
+    RoundScored,
 )
 from shared.games.dozito.state import State, is_one_colour_grid, score_grid, visible_grid
 from shared.games.table import Table, TableDecider

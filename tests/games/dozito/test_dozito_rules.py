@@ -12,12 +12,31 @@ from shared.games.decider import Command, Context, Rejection
 from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS, GROUP_POINTS, SLOTS
 from shared.games.dozito.messages import (
-    CardDiscarded, CardDrawn, CardPlaced, DiscardCard, DiscardTaken, DrawCard, DrawPileRebuilt,
-    GameSetUp, OneColourGridCompleted, PlaceCard, RoundDealt, RoundEndTriggered, RoundScore,
-    RoundScored, TakeDiscard, TurnStarted,
+    CardDiscarded,
+    CardDrawn,
+    CardPlaced,
+    DiscardCard,
+    DiscardTaken,
+    DrawCard,
+    DrawPileRebuilt,
+    GameSetUp,
+    OneColourGridCompleted,
+    PlaceCard,
+    RoundDealt,
+    RoundEndTriggered,
+    RoundScore,
+    RoundScored,
+    TakeDiscard,
+    TurnStarted,
 )
 from shared.games.dozito.rules import (
-    DozitoOptions, check_options, evolve, is_terminal, legal_commands, players_to_act, result,
+    DozitoOptions,
+    check_options,
+    evolve,
+    is_terminal,
+    legal_commands,
+    players_to_act,
+    result,
     setup,
 )
 from shared.games.dozito.state import State, score_grid
@@ -176,7 +195,7 @@ def test_d2_flipped_card_whose_slot_is_face_up_discard_one_of_the_two_dozito_6()
     assert set(legal_commands(state, "ann")) == {
         PlaceCard(slot=2), DiscardCard(pile=0), DiscardCard(pile=1)}
     # Either discard blue 2 ...
-    kept, events = play(state, "ann", DiscardCard(pile=1))
+    _kept, events = play(state, "ann", DiscardCard(pile=1))
     assert events[0] == CardDiscarded(player="ann", pile=1, card="blue-2", extra_turn=False)
     assert events[-1] == TurnStarted(player="bob")
     # ... or put it into slot 2 and discard yellow 2.
@@ -195,7 +214,7 @@ def test_d2_variant_face_down_target_lets_the_chain_continue_dozito_6():
     discard blue 2 and stop."""
     state = given(dealt({"ann": {7: "blue-2", 2: "yellow-9"}}, discards=[["red-7"], ["green-1"]]))
     state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=7))
-    stop_here, events = play(state, "ann", DiscardCard(pile=0))
+    _stop_here, events = play(state, "ann", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="bob")
     state, events = play(state, "ann", PlaceCard(slot=2))
     assert events[0].replaced == "yellow-9" and not events[0].replaced_was_face_up
@@ -207,9 +226,9 @@ def test_d2_variant_face_down_target_lets_the_chain_continue_dozito_6():
 def test_placing_onto_a_face_up_card_discards_it_and_ends_the_turn_dozito_6():
     state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])),
                     "ann", [4])
-    state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
+    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
     assert state.phase == "must_discard" and state.hand == "blue-4"
-    state, events = play(state, "ann", DiscardCard(pile=1))
+    state, _ = play(state, "ann", DiscardCard(pile=1))
     assert state.discards[1][-1] == "blue-4" and players_to_act(state) == ["bob"]
 
 
@@ -320,7 +339,7 @@ def test_joker_in_hand_with_every_slot_face_up_ambiguity_2_3_6():
     state, _ = play(state, "ann", DrawCard())
     assert set(legal_commands(state, "ann")) == {PlaceCard(slot=s) for s in SLOTS} | {
         DiscardCard(pile=0), DiscardCard(pile=1)}
-    state, events = play(state, "ann", PlaceCard(slot=1))
+    state, _events = play(state, "ann", PlaceCard(slot=1))
     assert state.phase == "must_discard" and state.hand == "red-1"
 
 
@@ -496,7 +515,7 @@ def _create(options, seats=2):
                           Context(actor="ann", rng=Random(0)))
 
 
-@pytest.mark.parametrize("options, seats, needle", [
+@pytest.mark.parametrize(("options", "seats", "needle"), [
     ({"rounds": 2}, 2, "rounds must be one of 1, 3"),
     ({"rounds": "3"}, 2, "Invalid option"),
     ({"deck": "tarot"}, 2, "Unknown deck"),

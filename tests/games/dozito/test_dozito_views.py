@@ -10,9 +10,8 @@ import msgspec
 
 from shared.games.decider import Context, Rejection
 from shared.games.dozito import GAME
-from shared.games.dozito.messages import DrawCard, DrawPileRebuilt, PlaceCard, RoundDealt
 from shared.games.dozito.bot import bot
-from shared.games.dozito.messages import DozitoOptions
+from shared.games.dozito.messages import DozitoOptions, DrawCard, DrawPileRebuilt, PlaceCard, RoundDealt
 from shared.games.dozito.rules import legal_commands, setup
 from shared.games.dozito.view import player_view, redact
 from shared.games.table import Create, Join, Start, TableDecider

@@ -16,8 +16,14 @@ import pytest
 from shared.games.illustori import GAME
 from shared.games.illustori.data import CARD_IDS, HAND_SIZE
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, GameSetUp, StartProposed, TurnEnded, UsedLettersCleared,
-    VoteCast, VoteClosed,
+    CardPenalised,
+    CardPlayed,
+    GameSetUp,
+    StartProposed,
+    TurnEnded,
+    UsedLettersCleared,
+    VoteCast,
+    VoteClosed,
 )
 from shared.games.illustori.state import State
 from shared.games.table import Table, TableDecider
@@ -163,9 +169,9 @@ class Invariants:
                     assert nxt == players[(players.index(player) + 1) % len(players)], event
                 assert state.last_round == self.last_round
                 self.failed = 0 if accepted else self.failed + 1
-                if nxt is not None and rules.no_used_letters:
-                    if self.failed >= len(state.players) or len(self.used) == 26:
-                        self.used, self.failed = set(), 0
+                if nxt is not None and rules.no_used_letters and (
+                        self.failed >= len(state.players) or len(self.used) == 26):
+                    self.used, self.failed = set(), 0
             case UsedLettersCleared():
                 self.counts["clearings"] += 1
         if not isinstance(event, TurnEnded):

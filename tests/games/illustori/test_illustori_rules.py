@@ -9,16 +9,31 @@ import msgspec
 import pytest
 
 from shared.games.decider import Command, Context, Rejection, fold
-from shared.games.illustori import GAME
+from shared.games.illustori import GAME, rules
 from shared.games.illustori.chaining import Rules, allowed_letters, letters
 from shared.games.illustori.data import CARD_IDS, CARDS, HAND_SIZE, MAX_TEXT_LENGTH
 from shared.games.illustori.messages import (
-    CardPenalised, CardPlayed, CardsDrawn, CardsSwapped, GameSetUp, IllustoriOptions,
-    LastRoundStarted, PassTurn, PlayCard, ProposeStart, StackReshuffled, StartPenalised,
-    StartProposed, SwapCards, TurnEnded, TurnPassed, UsedLettersCleared, Vote, VoteCast,
+    CardPenalised,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GameSetUp,
+    IllustoriOptions,
+    LastRoundStarted,
+    PassTurn,
+    PlayCard,
+    ProposeStart,
+    StackReshuffled,
+    StartPenalised,
+    StartProposed,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
+    UsedLettersCleared,
+    Vote,
+    VoteCast,
     VoteClosed,
 )
-from shared.games.illustori import rules
 from shared.games.illustori.rules import decide, evolve, legal_commands, players_to_act, result
 from shared.games.illustori.state import State
 from shared.games.table import Create, Join, Start, TableDecider
@@ -222,7 +237,7 @@ def test_pass_only_when_stack_and_discard_are_empty_illustori_5():
     state = started("Moon", stack=[])
     assert rejected(state, "bob", SwapCards(cards=["c06"])).code == "stack_empty"
     assert PassTurn() in legal_commands(state, "bob")
-    after, events = run(state, "bob", PassTurn())
+    _after, events = run(state, "bob", PassTurn())
     assert events == [
         TurnPassed(player="bob"), TurnEnded(player="bob", accepted=False, next_player="cid"),
     ]
@@ -292,7 +307,7 @@ def test_chained_text_must_hold_a_letter_illustori_8_5_3_5(text):
     assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "bad_text"
 
 
-@pytest.mark.parametrize("current, text", [
+@pytest.mark.parametrize(("current", "text"), [
     ("Bravo", "Or !"), ("Bravo", "Oh là là..."), ("Lever", "Rêve ?"), ("Moi", "« Oui »"),
     ("Moon", "1 night"), ("Moon", "night 2"), ("Moon", "-night-"), ("Moon", "🌙 night"),
 ])
@@ -302,7 +317,7 @@ def test_issue12_point7_chained_text_may_begin_or_end_with_punctuation_illustori
     """RULES 5.3-5 (ruling 2026-11-30, the seeds win): only the starting text must begin and
     end with a letter; a chained text chains on its first and last letters."""
     state = started(current)
-    after, events = run(state, "bob", PlayCard(card="c06", text=text))
+    _after, events = run(state, "bob", PlayCard(card="c06", text=text))
     assert events == [CardPlayed(player="bob", card="c06", text=text)]
 
 
@@ -327,7 +342,7 @@ def test_issue12_point7_a_sentence_of_280_characters_is_accepted_illustori_5_3_5
 
 def test_text_is_trimmed_and_compared_without_case_illustori_8():
     state = started("MOON")
-    after, events = run(state, "bob", PlayCard(card="c06", text="  night sky \n"))
+    _after, events = run(state, "bob", PlayCard(card="c06", text="  night sky \n"))
     assert events == [CardPlayed(player="bob", card="c06", text="night sky")]
 
 
@@ -410,7 +425,7 @@ def test_german_reverse_umlauts_and_qxz_penalty_illustori_11():
 
 
 def test_german_start_with_qxz_is_penalised_illustori_11():
-    state, events = run(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Zebra"))
+    _state, events = run(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Zebra"))
     assert events == [StartPenalised(player="ann", text="Zebra", reasons=["starts_with_qxz"])]
 
 

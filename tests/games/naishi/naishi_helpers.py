@@ -8,9 +8,9 @@ from random import Random
 from shared.games.decider import Event
 from shared.games.naishi import GAME
 from shared.games.naishi.components import development_deck
-from shared.games.testing import Given
 from shared.games.naishi.messages import GameSetUp, HandsShuffled
 from shared.games.naishi.state import State
+from shared.games.testing import Given
 
 ANN, BOB = "ann", "bob"
 
@@ -35,21 +35,6 @@ def grid_from(line: str, hand: str) -> dict[tuple[int, int], str]:
     grid = {(0, i): LETTERS[c] for i, c in enumerate(line.split(","))}
     grid.update({(1, i): LETTERS[c] for i, c in enumerate(hand.split(","))})
     return grid
-
-
-def cards_from(letters: str, used: set[str] | None = None) -> list[str]:
-    """`"F,S,A"` -> distinct card ids of those kinds (`fort_1`, `sentinel_1`, ...)."""
-    used = set() if used is None else used
-    out = []
-    for letter in letters.split(","):
-        kind = LETTERS[letter]
-        n = 1
-        while f"{kind}_{n}" in used:
-            n += 1
-        card = f"{kind}_{n}"
-        used.add(card)
-        out.append(card)
-    return out
 
 
 def start(

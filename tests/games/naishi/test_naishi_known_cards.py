@@ -5,7 +5,13 @@ viewer did not see. Spectators see none of it."""
 from __future__ import annotations
 
 from shared.games.naishi.messages import (
-    CardGiven, GameSetUp, Develop, EndTurn, HandsShuffled, ImposeDecree, SwapCards,
+    CardGiven,
+    Develop,
+    EndTurn,
+    GameSetUp,
+    HandsShuffled,
+    ImposeDecree,
+    SwapCards,
 )
 from shared.games.naishi.view import player_view
 

@@ -12,17 +12,45 @@ from shared.games.decider import Context, Rejection, fold
 from shared.games.naishi import GAME
 from shared.games.naishi.components import development_deck, kind_of
 from shared.games.naishi.messages import (
-    CardGiven, GameSetUp, CardsSwapped, ChooseNinjaCopy, DeclareEnd, DecreeImposed, Develop,
-    Developed, DiscardRiverCards, EmissariesRecalled, EndTriggered, EndTurn, GiveCard,
-    HandsRevealed, HandsShuffled, ImposeDecree, NaishiOptions, NinjaCopied, RecallEmissaries,
-    RiverCardsDiscarded, SwapCards, TurnEnded, TurnPassed,
+    CardGiven,
+    CardsSwapped,
+    ChooseNinjaCopy,
+    DeclareEnd,
+    DecreeImposed,
+    Develop,
+    Developed,
+    DiscardRiverCards,
+    EmissariesRecalled,
+    EndTriggered,
+    EndTurn,
+    GameSetUp,
+    GiveCard,
+    HandsRevealed,
+    HandsShuffled,
+    ImposeDecree,
+    NaishiOptions,
+    NinjaCopied,
+    RecallEmissaries,
+    RiverCardsDiscarded,
+    SwapCards,
+    TurnEnded,
+    TurnPassed,
 )
 from shared.games.naishi.rules import decide, legal_commands, players_to_act, setup
 from shared.games.naishi.state import State
 from shared.games.table import Create, Join, Start, TableDecider
-
 from tests.games.naishi.naishi_helpers import (
-    ANN, ANN_HAND, ANN_LINE, BOB, BOB_HAND, BOB_LINE, FULL_RIVER, given, rejected, start, then,
+    ANN,
+    ANN_HAND,
+    ANN_LINE,
+    BOB,
+    BOB_HAND,
+    BOB_LINE,
+    FULL_RIVER,
+    given,
+    rejected,
+    start,
+    then,
     when,
 )
 
@@ -469,7 +497,7 @@ def test_naishi_11_declare_gives_the_opponent_one_final_turn(declarer):
     assert rejected(events, DeclareEnd(), other) == "end_already_triggered"
     events = then(events, Develop(row="hand", position=1), other)
     events = then(events, EndTurn(), other)
-    assert isinstance(events[-1], HandsRevealed) or isinstance(events[-1], NinjaCopied)
+    assert isinstance(events[-1], HandsRevealed | NinjaCopied)
     assert GAME.is_terminal(given(events))
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from shared.games.naishi.scoring import (
-    best_copies, copy_candidates, neighbours, score_grid,
+    best_copies,
+    copy_candidates,
+    neighbours,
+    score_grid,
 )
-
 from tests.games.naishi.naishi_helpers import grid_from
 
 

@@ -1,0 +1,39 @@
+"""Names `vulture` cannot see used: they are read by something other than Python code."""
+
+from services.auth.claims import (
+    AuthorizationResponse,
+    ConnectOptions,
+    ResponseClaims,
+    Rule,
+    UserClaims,
+    UserPermissions,
+)
+from shared.games.diced_tomatoes.messages import KarmaGained
+from tests.conftest import pytest_collection_modifyitems
+from tests.highcard import CRASHY
+from tests.platform.test_cluster import pytestmark
+from tests.platform.test_security import embedded_only
+from tests.platform.test_views_exact import services_highcard
+
+used = [
+    # Fields of the JWT claims and requests the NATS server reads or writes (msgspec encodes them).
+    ConnectOptions.auth_token,
+    Rule.allow,
+    Rule.deny,
+    UserPermissions.subs,
+    UserPermissions.allowed_connection_types,
+    UserClaims.jti,
+    UserClaims.iat,
+    ResponseClaims.jti,
+    ResponseClaims.iat,
+    AuthorizationResponse.jwt,
+    # An event field clients read (events go on the wire as they are).
+    KarmaGained.amount,
+    # Read by pytest: a hook, module marks, and fixtures used automatically or by name.
+    pytest_collection_modifyitems,
+    pytestmark,
+    embedded_only,
+    services_highcard,
+    # A test game loaded by name through TABLETOP_GAMES (tests/conftest.py).
+    CRASHY,
+]

@@ -1,0 +1,215 @@
+"""The composition root: which services exist, what `tabletop up` runs, and how each one is
+run on its own NATS connection. `tabletop up`, the single-service commands and the tests all
+build their services here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from services.auth.service import serve_auth
+from services.game_worker.app import serve_worker, service_name
+from services.history_projector.replay import serve_history_projector
+from services.registry import games
+from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
+from services.table_projector.projector import serve_table_projector
+from shared.bus.connection import Bus
+from shared.bus.credentials import ISSUER_FILE, Credentials, ServerSecrets, read_secret
+from shared.bus.server import EmbeddedServer
+from shared.logs import configure_logging
+from shared.settings import Settings, load_settings
+
+log = structlog.get_logger("tabletop.up")
+
+
+@dataclass(frozen=True)
+class Service:
+    """One service: its name on NATS (the connection's, and the micro service's that it
+    answers as, if any), the role whose credentials it signs in with, and what it runs until
+    its stop event is set."""
+
+    name: str
+    role: str
+    serve: Callable[[Bus, asyncio.Event], Awaitable[object]]
+    answers_as: str | None = None  # the micro service name it registers; None: none
+
+
+# --- the services -------------------------------------------------------------------------------
+
+
+def auth(issuer_seed: str) -> Service:
+    """The auth callout: signs players and guests in."""
+    return Service("auth", "auth", lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed))
+
+
+def worker(game: str) -> Service:
+    """The game worker of one game (any number of replicas share its queue group)."""
+    return Service(f"worker-{game}", "worker", lambda bus, stop: serve_worker(bus, game, stop),
+                   answers_as=service_name(game))
+
+
+def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
+    """Table views and the lobby, for the log partitions of `shard` (index, count)."""
+    return Service("table-projector", "projector",
+                   lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
+                   answers_as="tabletop-table-projector")
+
+
+def history_projector() -> Service:
+    """Replays."""
+    return Service("history-projector", "history", serve_history_projector,
+                   answers_as="tabletop-history-projector")
+
+
+def issuer_seed(settings: Settings) -> str | None:
+    """The callout's signing key: the operator's file, else the one `tabletop up` generated."""
+    path = Path(settings.issuer_seed_file or settings.credentials_folder / ISSUER_FILE)
+    return read_secret(path) if path.exists() else None
+
+
+def everything(settings: Settings) -> list[Service]:
+    """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
+    worker per game, both projectors. A new kind of service is a constructor above and one
+    more line here."""
+    services = []
+    seed = issuer_seed(settings)
+    if seed is not None:
+        services.append(auth(seed))
+    else:
+        log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
+    services += [worker(game) for game in games()]
+    services += [table_projector(), history_projector()]
+    return services
+
+
+def embedded_server(settings: Settings, *, port: int = 0,
+                    websocket_port: int | None = None) -> EmbeddedServer:
+    """The NATS `tabletop up` runs (not started): its store under the data folder,
+    authentication on with this machine's service credentials."""
+    return EmbeddedServer(
+        Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
+        secrets=ServerSecrets.load_or_create(settings.credentials_folder),
+        websocket_port=websocket_port,
+    )
+
+
+# --- running them -------------------------------------------------------------------------------
+
+
+async def run_service(
+    url: str, settings: Settings, service: Service, stop: asyncio.Event,
+    credentials: Credentials, *, restart: bool = False,
+) -> None:
+    """Run `service` on its own connection, signed in as `credentials`, until `stop` is set.
+    With `restart`, a crash is logged and the service started again (a supervisor); without,
+    it is raised."""
+    while not stop.is_set():
+        bus = await Bus.connect(url, settings, name=f"tabletop-{service.name}",
+                                credentials=credentials)
+        try:
+            await service.serve(bus, stop)
+        except Exception:
+            if not restart:
+                raise
+            log.exception("service_crashed", service=service.name)
+            with contextlib.suppress(TimeoutError):  # one that crashes at once does not spin
+                await asyncio.wait_for(stop.wait(), 1.0)
+        finally:
+            await bus.close()
+        if not restart:
+            return
+
+
+def run_services(
+    url: str, settings: Settings, services: Iterable[Service], stop: asyncio.Event,
+    *, restart: bool = False,
+) -> list[asyncio.Task[None]]:
+    """Start every service in the running event loop, each signed in as its role (the
+    credentials of all checked before any starts); the tasks end once `stop` is set and they
+    have drained."""
+    services = list(services)
+    credentials = {s.role: service_credentials(settings, s.role) for s in services}
+    return [asyncio.create_task(run_service(url, settings, s, stop, credentials[s.role],
+                                            restart=restart))
+            for s in services]
+
+
+async def until_answering(
+    bus: Bus, names: Collection[str], *, besides: Collection[str] = (),
+    running: Collection[asyncio.Task[Any]] = (), stop: asyncio.Event | None = None,
+    timeout: float = 60.0,
+) -> set[str]:
+    """Until an instance of each micro service in `names`, other than the instance ids in
+    `besides`, answers with its endpoints (it takes requests from then on), or `timeout`, or
+    `stop`. Returns the names that do not answer; raises if a task of `running` ends first."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    missing = set(names)
+    while missing and not (stop and stop.is_set()):
+        for task in running:
+            if task.done():
+                task.result()  # a service that failed to start says why
+                raise RuntimeError("a service stopped before it answered")
+        instances = await bus.service_instances()
+        missing -= {info["name"] for id_, info in instances.items()
+                    if info.get("endpoints") and id_ not in besides}
+        if asyncio.get_running_loop().time() > deadline:
+            break
+    return missing
+
+
+async def run_everything(
+    settings: Settings, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+) -> None:
+    """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set) and every
+    service of `everything`, each signed in as its own role and started again if it crashes,
+    until SIGTERM or Ctrl-C. `ready(url, websocket_url)` once they all answer."""
+    server = None
+    if settings.nats_url:
+        url = settings.nats_url
+    else:
+        server = embedded_server(settings, port=port, websocket_port=websocket_port).start()
+        url = server.url
+    stop = asyncio.Event()
+    stop_on_signals(stop)
+    try:
+        services = everything(settings)
+        setup = await Bus.connect(url, settings, name="tabletop-up",
+                                  credentials=service_credentials(settings, "admin"))
+        try:
+            await setup.ensure_streams()
+            tasks = run_services(url, settings, services, stop, restart=True)
+            missing = await until_answering(
+                setup, {s.answers_as for s in services if s.answers_as}, stop=stop)
+        finally:
+            await setup.close()
+        if missing:
+            log.warning("services_not_answering", services=sorted(missing))
+        if server is not None:  # clients find NATS here: only once the services answer
+            url_file(settings).write_text(url + "\n")
+        ready(url, server.websocket_url if server else "")
+        await stop.wait()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        if server is not None:
+            url_file(settings).unlink(missing_ok=True)
+            server.stop()
+
+
+def run_alone(service: Service) -> None:
+    """A single-service command: run `service` until SIGTERM or Ctrl-C, then let it drain."""
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format, level=settings.log_level)
+    credentials = service_credentials(settings, service.role)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        stop_on_signals(stop)
+        await run_service(nats_url(settings), settings, service, stop, credentials)
+
+    asyncio.run(main())

@@ -1,0 +1,120 @@
+"""Properties of the wire decoders, over generated input: whatever bytes a client sends, a
+command body decodes to a command or is refused with BadCommand, a request body to a request
+or BadRequest (never another exception, which would leave a client without its answer); and a
+valid command or request, encoded, decodes to itself."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.registry import games
+from shared.messages.envelopes import (
+    BadCommand,
+    BadRequest,
+    CommandEnvelope,
+    LobbyRequest,
+    ReplayRequest,
+    decode_command,
+    decode_request,
+    encoder,
+)
+from tests.highcard import PlayCard
+
+# Decoding is quick, but a machine running other tests may pause any example.
+patient = settings(deadline=None)
+
+GAMES = sorted(games())
+IDS = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                               max_size=4),
+    max_leaves=12,
+)
+
+
+def command_tags(game: str) -> list[str]:
+    """The `type` of every command the game's worker takes (table commands included)."""
+    return sorted(member.__struct_config__.tag
+                  for member in typing.get_args(games()[game].command_type))
+
+
+def objects_like_commands(game: str) -> st.SearchStrategy[dict[str, Any]]:
+    """JSON objects with a fair chance of an id, a known type and an `expect`, and any fields."""
+    return st.fixed_dictionaries(
+        {},
+        optional={"id": IDS | JSON, "type": st.sampled_from(command_tags(game)) | JSON,
+                  "expect": st.integers(min_value=-2) | JSON},
+    ).flatmap(lambda known: (st.just({}) | st.dictionaries(st.text(max_size=8), JSON, max_size=3))
+              .map(lambda extra: {**extra, **known}))
+
+
+def decoded_or_refused(body: bytes, game: str) -> CommandEnvelope | None:
+    try:
+        return decode_command(body, games()[game].command_type)
+    except BadCommand:
+        return None
+
+
+def as_body(envelope: CommandEnvelope) -> bytes:
+    fields = msgspec.to_builtins(envelope.command)
+    expect = {} if envelope.expect is None else {"expect": envelope.expect}
+    return encoder.encode({"id": envelope.id, **fields, **expect})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@patient
+@given(body=st.binary(max_size=256))
+def test_any_bytes_are_a_command_or_refused(game, body):
+    decoded_or_refused(body, game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@patient
+@given(data=st.data())
+def test_any_json_object_is_a_command_or_refused_and_a_command_decodes_to_itself(game, data):
+    raw = data.draw(objects_like_commands(game))
+    envelope = decoded_or_refused(encoder.encode(raw), game)
+    if envelope is not None:
+        assert decoded_or_refused(as_body(envelope), game) == envelope
+
+
+@patient
+@given(command_id=IDS, card=st.integers(min_value=-(2**63), max_value=2**63 - 1),
+       expect=st.none() | st.integers(min_value=0, max_value=2**63 - 1))
+def test_a_valid_command_decodes_to_itself(command_id, card, expect):
+    envelope = CommandEnvelope(id=command_id, command=PlayCard(card=card), expect=expect)
+    assert decode_command(as_body(envelope), games()["highcard"].command_type) == envelope
+
+
+def objects_like_requests(request_type: type) -> st.SearchStrategy[dict[str, Any]]:
+    """JSON objects with a fair chance of each field of `request_type` and of a fitting value."""
+    value = st.none() | st.integers(-2, 200) | st.sampled_from(["open", "running"]) | JSON
+    names = [f.encode_name for f in msgspec.structs.fields(request_type)]
+    return st.fixed_dictionaries({}, optional=dict.fromkeys(names, value))
+
+
+@pytest.mark.parametrize("request_type", [LobbyRequest, ReplayRequest])
+@patient
+@given(data=st.data())
+def test_any_bytes_are_a_request_or_refused_and_a_request_decodes_to_itself(request_type, data):
+    body = data.draw(st.binary(max_size=256) | objects_like_requests(request_type).map(encoder.encode))
+    try:
+        request = decode_request(body, request_type)
+    except BadRequest:
+        return
+    assert decode_request(encoder.encode(request), request_type) == request
+
+
+@patient
+@given(after=st.none() | st.text(max_size=40), limit=st.none() | st.integers(1, 100),
+       status=st.sampled_from([None, "open", "running"]))
+def test_a_valid_lobby_request_decodes_to_itself(after, limit, status):
+    request = LobbyRequest(after=after, limit=limit, status=status)
+    assert decode_request(encoder.encode(request), LobbyRequest) == request
