@@ -11,14 +11,14 @@ from typing import Any
 import msgspec
 
 from services.table_projector.projector import (
-    durable, lobby_entry, store_views, views_of,
+    durable, lobby_entry, store_views, view_bodies,
 )
 from shared.bus.connection import Bus
 from shared.games import games
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
-from shared.messages.folding import Folded, admit, empty
+from shared.messages.folding import Folded, fold_log
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +31,7 @@ class Difference:
 
 async def fold_table(bus: Bus, decider: TableDecider, game: str, table: str) -> Folded:
     """The table as its log has it now (the messages that fit it)."""
-    folded = empty(decider)
-    for message in await bus.events.read(game, table):
-        folded = admit(decider, folded, game, table, message.seq, message.data,
-                       message.writer).folded
-    return folded
+    return await fold_log(bus.events, decider, game, table)
 
 
 async def logged_tables(bus: Bus) -> list[tuple[str, str]]:
@@ -77,7 +73,7 @@ def _compare(
 ) -> list[Difference]:
     found = []
     try:
-        expected = views_of(decider, folded) if folded.version else {}
+        expected = view_bodies(decider, folded) if folded.version else {}
     except Exception as err:  # noqa: BLE001 - a bug in the game's views: report the table
         return [Difference(game, table, subjects.view_key(game, table, "*"),
                            f"the game's views fail at v{folded.version}: {err!r}")]
@@ -114,7 +110,7 @@ async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
     folded = await fold_table(bus, decider, game, table)
     if not folded.version:
         return folded
-    await store_views(bus, game, table, views_of(decider, folded))
+    await store_views(bus, game, table, view_bodies(decider, folded))
     entry = lobby_entry(decider, table, folded)
     if entry is None:
         await bus.view_delete(subjects.lobby_key(game, table))

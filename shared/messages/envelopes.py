@@ -177,16 +177,33 @@ class LobbyPage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):
+    """Steps `from`..`to` of a table; `views` says which carry the viewer's view after them:
+    `every` step, the `last` of the page (the default), or `none`."""
+
     from_: int = 0
     to: int | None = None
+    views: Literal["every", "last", "none"] = "last"
 
 
-class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One step of a push or a replay as one viewer may see it."""
+
     version: int
     player: str
     at: str
-    events: list[Any]
-    view: dict[str, Any]
+    events: list[Any]  # redacted for the viewer
+    log: list[str] = []  # the events in words
+    view: dict[str, Any] | None = None  # replays only, as the request's `views` asks
+
+
+def step_of(decider: Any, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:
+    """One batch as `viewer` (None: a spectator) may see it: its events redacted for the
+    viewer, and the words for them (said of the redacted events, so they cannot leak)."""
+    events = [e for e in (decider.redact(e, viewer) for e in batch.events) if e is not None]
+    describe = getattr(decider, "describe", None)  # games say their events in words
+    texts = [] if describe is None else [t for t in (describe(e, viewer) for e in events) if t]
+    return ReplayStep(version=batch.version, player=batch.player, at=batch.at, events=events,
+                      log=texts)
 
 
 def decode_request(body: bytes, request_type: type[T]) -> T:
