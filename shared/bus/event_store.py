@@ -33,6 +33,7 @@ class StoredBatch:
     seq: int
     data: bytes
     writer: str = ""
+    subject: str = ""  # the stored subject (read by `iterate`, which may span tables)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,8 @@ class EventStore:
                         return
                     got += 1
                     start = seq + 1
-                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""))
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
+                                      headers.get("Nats-Subject", ""))
                 if not pending or not got:
                     return
         finally:

@@ -346,3 +346,11 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
     for table in tables:
         stored = await bus.view_get(subjects.view_key("highcard", table, "p2"))
         assert msgspec.json.decode(stored)["version"] == 3
+
+
+async def test_the_views_bucket_of_one_node_is_acknowledged_before_the_disk(bus):
+    """Views can be rebuilt from the log: on one node their puts do not wait for an fsync."""
+    await bus.reset_views()
+    info = await bus.js.stream_info(f"KV_{subjects.VIEWS_BUCKET}")
+    assert info.config.persist_mode == "async"
+    assert info.config.max_msgs_per_subject == 1 and info.config.allow_direct
