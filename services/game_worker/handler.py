@@ -91,8 +91,8 @@ class CommandHandler:
     async def handle(self, subject: str, body: bytes) -> Reply:
         """The reply to one command message, after appending its events if it is accepted."""
         started = time.perf_counter()
-        tokens = subjects.parse(subject, "cmd")
-        if tokens is None or len(tokens) != 3 or tokens[0] != self.game:
+        tokens = subjects.parse_cmd(subject)
+        if tokens is None or tokens[0] != self.game:
             reply = Reply.rejected(
                 "bad_command",
                 "Commands go to tabletop.cmd.<game>.<table>.<player>, each id made of 1 to 64 "
@@ -236,6 +236,8 @@ class CommandHandler:
     ) -> Reply:
         """Count the outcome and write the command's one log line."""
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
+        if retries:  # appends that lost a race: many mean replicas share tables
+            self.counts["retried"] = self.counts.get("retried", 0) + retries
         code = reply.error.code if reply.error is not None else None
         self.log.info(
             "command_handled", game=self.game, table=table, player=player, command=command,

@@ -419,9 +419,10 @@ class Bus:
     def denied(self, subject: str, kind: str = "Publish") -> bool:
         """Whether the broker refused this connection `kind` (Publish, Subscription) on
         `subject`."""
-        # nats-py lowercases the server's whole notice, the subject included
-        wanted = f'{kind} to "{subject}"'.lower()
-        return any(wanted in d.lower() for d in self.denials)
+        # nats-py lowercases the server's whole notice, the subject included; a command is
+        # refused under the subject the account maps it to
+        wanted = {f'{kind} to "{s}"'.lower() for s in (subject, subjects.as_mapped(subject))}
+        return any(w in d.lower() for d in self.denials for w in wanted)
 
     async def add_service(
         self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],

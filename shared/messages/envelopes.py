@@ -225,7 +225,7 @@ def error_body(code: str, message: str) -> bytes:
 def failure_body(subject: str, code: str, message: str) -> bytes:
     """A refusal shaped as the asker expects it: a command reply on a command subject, else
     the error body of a request."""
-    if subject.startswith(f"{subjects.PREFIX}.cmd."):
+    if subjects.parse_cmd(subject) is not None:
         return encoder.encode(Reply.rejected(code, message))
     return error_body(code, message)
 
