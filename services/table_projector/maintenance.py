@@ -139,7 +139,7 @@ async def rebuild_views(
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
     read = 0
-    async for message in bus.events.iterate(subjects.EVT_ALL, upto=last):
+    async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
         read += 1
         parsed = subjects.parse_evt(message.subject)
         decider = deciders.get(parsed[1]) if parsed else None

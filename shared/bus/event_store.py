@@ -7,13 +7,14 @@ from forking a table's history, and the message id that drops a retried append.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
-from nats.js.api import StorageType, StreamConfig, SubjectTransform
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
 from shared.bus.errors import BusError, ConcurrencyConflict, Unavailable
 from shared.messages import subjects
@@ -152,6 +153,30 @@ class EventStore:
                     yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
                                       headers.get("Nats-Subject", ""))
                 if not pending or not got:
+                    return
+        finally:
+            await sub.unsubscribe()
+
+    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[StoredBatch]:
+        """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
+        order, through an ordered consumer: the server pushes them with flow control instead
+        of answering a request per batch, which is what reading the whole log wants."""
+        if upto <= 0:
+            return
+        sub = await self.js.subscribe(subject, ordered_consumer=True, stream=subjects.STREAM,
+                                      deliver_policy=DeliverPolicy.ALL)
+        try:
+            while True:
+                try:
+                    msg = await sub.next_msg(timeout=self.timeout)
+                except nats.errors.TimeoutError as err:
+                    raise Unavailable("the log stopped sending during a replay") from err
+                seq = msg.metadata.sequence.stream
+                if seq > upto:
+                    return
+                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
+                                  msg.subject)
+                if seq == upto:
                     return
         finally:
             await sub.unsubscribe()
