@@ -1,6 +1,9 @@
 """The table projector: the event log folded into views, one per seat and one for spectators,
 kept in a JetStream KV bucket, plus the lobby; it answers view and lobby requests and pushes
-every new view to `tabletop.update.*`.
+each viewer its new view, with the steps since its previous push, to `tabletop.update.*`.
+
+Of each fetched batch, a table's views are rendered and stored once, at its newest version,
+and the writes of all the batch's tables are in flight together; one push per viewer follows.
 
 The log is cut into partitions by table (`subjects.partition`); a projector owns some of them
 (`shard` i of n: the partitions p with p % n == i), each read by its own durable consumer, so
