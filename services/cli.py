@@ -31,7 +31,6 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.runtime import nats_url, service_credentials
 from services.table_projector import maintenance
-from services.table_projector.projector import TableProjector, durable, serve_table_projector
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST,
@@ -303,23 +302,14 @@ def cmd_rebuild_views(args: argparse.Namespace) -> int:
         return 0
 
     async def everything(bus: Bus) -> int:
-        target = await bus.events.last_seq()
-        for partition in range(subjects.PARTITIONS):
-            await bus.delete_consumer(durable(partition))
-        await bus.reset_views()
-
-        def done(projector: TableProjector) -> bool:
+        def progress(seq: int, last: int) -> None:
             width = 40
-            applied = sum(p.applied_seq > 0 for p in projector.partitions.values())
-            share = 1.0 if not target else min(projector.applied_seq / target, 1.0)
-            bar = "#" * int(share * width)
-            print(f"\rrebuilding views [{bar:<{width}}] {projector.applied_seq}/{target} "
-                  f"({applied} partitions)", end="", file=sys.stderr, flush=True)
-            return projector.caught_up()
+            bar = "#" * int((min(seq / last, 1.0) if last else 1.0) * width)
+            print(f"\rrebuilding views [{bar:<{width}}] {seq}/{last}", end="", file=sys.stderr,
+                  flush=True)
 
-        projector = await serve_table_projector(bus, asyncio.Event(), until=done)
-        print(f"\nviews rebuilt: {len(projector.tables)} tables, {target} messages",
-              file=sys.stderr)
+        tables, read = await maintenance.rebuild_views(bus, progress)
+        print(f"\nviews rebuilt: {tables} tables, {read} messages", file=sys.stderr)
         return 0
 
     return operate(one if only else everything, "rebuild")

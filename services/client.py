@@ -104,12 +104,16 @@ class Client:
 
     async def replay(
         self, game: str, table: str, viewer: str = subjects.SPECTATOR, *,
-        first: int = 0, last: int | None = None,
+        first: int = 0, last: int | None = None, views: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Every step from `first` to `last`, asking again while the answer says `next`."""
+        """Every step from `first` to `last`, asking again while the answer says `next`;
+        `views` says which steps carry their view (`every`, `last` of each page, `none`)."""
         steps: list[dict[str, Any]] = []
         while True:
-            body = encoder.encode({"from": first, "to": last})
+            request: dict[str, Any] = {"from": first, "to": last}
+            if views is not None:
+                request["views"] = views
+            body = encoder.encode(request)
             reply = self._checked(await self._ask(subjects.replay(game, table, viewer), body))
             steps += reply["steps"]
             if "next" not in reply:

@@ -207,7 +207,7 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
             await sub.unsubscribe()
         assert final["view"]["status"] == "ended" and "result" in final["view"]
         for viewer in viewers:
-            steps = await client.replay(game, table, viewer)
+            steps = await client.replay(game, table, viewer, views="every")
             assert [s["version"] for s in steps] == list(range(1, final["version"] + 1))
             assert_replay_equals_live(steps, live, viewer)
         await bus.close()

@@ -1,19 +1,35 @@
-"""The game worker service: one game's commands, from a queue group, until SIGTERM."""
+"""The game worker service: one game's commands, until SIGTERM.
+
+Replicas share a game's commands by table: the account maps each command to one of
+`subjects.CMD_PARTITIONS` partitions of its table, and each replica answers the partitions it
+owns, so a table's commands reach one replica and its cache stays current. Replicas say every
+`HEARTBEAT` seconds that they are alive; partition p belongs to the (p mod n)-th of the n
+replicas heard from within `SILENCE` seconds (by id). A replica that stops says so and its
+partitions move at once; one that dies is dropped after `SILENCE` seconds, and meanwhile its
+tables' commands are not answered (clients ask again). While two replicas disagree on who owns
+a partition, both answer it in one queue group: each command is handled once, and a decision
+taken on a stale cache fails its append and is taken again, so the history never forks.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
+from typing import Any
 
 import structlog
 
 from services.game_worker.handler import CommandHandler
 from services.registry import get
-from shared.bus.connection import Bus, Incoming, answering_failures
+from shared.bus.connection import Bus, Handler, Incoming, answering_failures
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
 log = structlog.get_logger("tabletop.worker")
-VERSION = "0.1.0"
+VERSION = "0.2.0"
+HEARTBEAT = 0.5  # seconds between a replica's "alive"
+SILENCE = 3.0  # seconds without a word after which a replica counts as gone
 
 
 def service_name(game: str) -> str:
@@ -21,8 +37,66 @@ def service_name(game: str) -> str:
     return f"tabletop-worker-{game}".replace("_", "-")
 
 
+class Partitions:
+    """The command partitions this replica owns, subscribed as the replicas come and go."""
+
+    def __init__(self, bus: Bus, game: str, on_command: Handler) -> None:
+        self.bus = bus
+        self.game = game
+        self.on_command = on_command
+        self.me = secrets.token_hex(8)
+        self.heard: dict[str, float] = {self.me: time.monotonic()}
+        self.subscriptions: dict[int, Any] = {}  # partition -> its subscription
+
+    def replicas(self) -> list[str]:
+        now = time.monotonic()
+        return sorted(r for r, at in self.heard.items() if r == self.me or now - at < SILENCE)
+
+    def owned(self) -> set[int]:
+        replicas = self.replicas()
+        return {p for p in range(subjects.CMD_PARTITIONS)
+                if replicas[p % len(replicas)] == self.me}
+
+    async def on_word(self, message: Incoming) -> None:
+        word = message.data.decode(errors="replace")
+        replica, _, what = word.partition(" ")
+        if what == "leaving":
+            self.heard.pop(replica, None)
+        else:
+            self.heard[replica] = time.monotonic()
+        if replica != self.me:
+            await self.settle()
+
+    async def settle(self) -> None:
+        """Subscribe to the partitions owned now, and drain those no longer owned."""
+        owned = self.owned()
+        for p in sorted(owned - self.subscriptions.keys()):
+            self.subscriptions[p] = await self.bus.subscribe(
+                subjects.cmd_partition(self.game, p), self.on_command,
+                queue=f"tabletop-worker-{self.game}-p{p}")
+        for p in sorted(self.subscriptions.keys() - owned):
+            await self.subscriptions.pop(p).drain()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Say this replica is alive, and keep its partitions, until `stop` is set."""
+        await self.bus.subscribe(subjects.workers(self.game), self.on_word)
+        while not stop.is_set():
+            await self.bus.publish(subjects.workers(self.game), f"{self.me} alive".encode())
+            self.heard[self.me] = time.monotonic()
+            await self.settle()  # also drops replicas gone silent
+            try:
+                await asyncio.wait_for(stop.wait(), HEARTBEAT)
+            except TimeoutError:
+                pass
+
+    async def leave(self) -> None:
+        await self.bus.publish(subjects.workers(self.game), f"{self.me} leaving".encode())
+        for p in list(self.subscriptions):
+            await self.subscriptions.pop(p).drain()
+
+
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
-    """Answer `tabletop.cmd.<game>.>` until `stop` is set, then drain what is in flight."""
+    """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
     handler = CommandHandler(
         decider, bus.events, cache_size=bus.settings.cache_size,
@@ -41,15 +115,22 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         task.add_done_callback(in_flight.discard)
 
     await bus.ensure_streams()
+    partitions = Partitions(bus, game, on_command)
+    keeping = asyncio.create_task(partitions.run(stop))
+    # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
         name=service_name(game), version=VERSION,
         description=f"tabletop game worker for {decider.game.title}",
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
         stats=lambda: {**handler.counts, "in_flight": len(in_flight),
-                       "cached_tables": len(handler.cache)},
+                       "cached_tables": len(handler.cache), "replica": partitions.me,
+                       "replicas": len(partitions.replicas()),
+                       "partitions": sorted(partitions.subscriptions)},
     )
-    log.info("worker_started", game=game)
+    log.info("worker_started", game=game, replica=partitions.me)
     await stop.wait()
+    await keeping
+    await partitions.leave()
     await service.stop()  # no new commands; answer the ones already taken
     if in_flight:
         await asyncio.wait(in_flight, timeout=10)

@@ -5,23 +5,27 @@ status`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+import structlog
 
 from services.registry import games
 from services.table_projector.projector import (
     durable,
     lobby_entry,
     store_views,
-    views_of,
+    view_bodies,
 )
 from shared.bus.connection import Bus
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
-from shared.messages.folding import Folded, admit, empty
+from shared.messages.folding import Folded, admit, empty, fold_log
+
+log = structlog.get_logger("tabletop.table_projector")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +38,7 @@ class Difference:
 
 async def fold_table(bus: Bus, decider: TableDecider, game: str, table: str) -> Folded:
     """The table as its log has it now (the messages that fit it)."""
-    folded = empty(decider)
-    for message in await bus.events.read(game, table):
-        folded = admit(decider, folded, game, table, message.seq, message.data,
-                       message.writer).folded
-    return folded
+    return await fold_log(bus.events, decider, game, table)
 
 
 async def logged_tables(bus: Bus) -> list[tuple[str, str]]:
@@ -80,7 +80,7 @@ def _compare(
 ) -> list[Difference]:
     found = []
     try:
-        expected = views_of(decider, folded) if folded.version else {}
+        expected = view_bodies(decider, folded) if folded.version else {}
     except Exception as err:  # noqa: BLE001 - a bug in the game's views: report the table
         return [Difference(game, table, subjects.view_key(game, table, "*"),
                            f"the game's views fail at v{folded.version}: {err!r}")]
@@ -117,13 +117,67 @@ async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
     folded = await fold_table(bus, decider, game, table)
     if not folded.version:
         return folded
-    await store_views(bus, game, table, views_of(decider, folded))
+    await store_views(bus, game, table, view_bodies(decider, folded))
     entry = lobby_entry(decider, table, folded)
     if entry is None:
         await bus.view_delete(subjects.lobby_key(game, table))
     else:
         await bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
     return folded
+
+
+async def rebuild_views(
+    bus: Bus, progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int]:
+    """Every table's views and lobby entry made again from the whole log, the projectors
+    stopped: the log read in order once, each table folded in memory and written once at the
+    end (seats, then spectators and the lobby, many puts in flight), then each partition's
+    consumer made to go on after the last message read. Returns (tables, messages read);
+    `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
+    end the consumers do not exist, so a projector started meanwhile reads the whole log."""
+    last = await bus.events.last_seq()
+    for partition in range(subjects.PARTITIONS):
+        await bus.delete_consumer(durable(partition))
+    await bus.reset_views()
+    deciders = games()
+    tables: dict[tuple[str, str], Folded] = {}
+    read = 0
+    async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
+        read += 1
+        parsed = subjects.parse_evt(message.subject)
+        decider = deciders.get(parsed[1]) if parsed else None
+        if parsed is None or decider is None:
+            continue
+        key = (parsed[1], parsed[2])
+        folded = tables.get(key) or empty(decider)
+        tables[key] = admit(decider, folded, *key, message.seq, message.data,
+                            message.writer).folded
+        if progress is not None and read % 1024 == 0:
+            progress(message.seq, last)
+    seats: list[tuple[str, bytes]] = []
+    rest: list[tuple[str, bytes]] = []  # spectators after seats: see `store_views`
+    for (game, table), folded in tables.items():
+        if not folded.version:
+            continue
+        decider = deciders[game]
+        try:
+            bodies = view_bodies(decider, folded)
+        except Exception:  # a bug in a game's views: that table only, as the projector does
+            log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
+            continue
+        for viewer, body in bodies.items():
+            (rest if viewer == subjects.SPECTATOR else seats).append(
+                (subjects.view_key(game, table, viewer), body))
+        entry = lobby_entry(decider, table, folded)
+        if entry is not None:
+            rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
+    await bus.view_put_many(seats)
+    await bus.view_put_many(rest)
+    for partition in range(subjects.PARTITIONS):
+        await bus.start_consumer_after(durable(partition), subjects.evt_partition(partition), last)
+    if progress is not None:
+        progress(last, last)
+    return len(tables), read
 
 
 async def partition_lag(bus: Bus) -> dict[int, tuple[int, int] | None]:

@@ -1,6 +1,9 @@
 """The table projector: the event log folded into views, one per seat and one for spectators,
 kept in a JetStream KV bucket, plus the lobby; it answers view and lobby requests and pushes
-every new view to `tabletop.update.*`.
+each viewer its new view, with the steps since its previous push, to `tabletop.update.*`.
+
+Of each fetched batch, a table's views are rendered and stored once, at its newest version,
+and the writes of all the batch's tables are in flight together; one push per viewer follows.
 
 The log is cut into partitions by table (`subjects.partition`); a projector owns some of them
 (`shard` i of n: the partitions p with p % n == i), each read by its own durable consumer, so
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +33,7 @@ import structlog
 from services.registry import games
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import Unavailable
+from shared.games.decider import View
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
@@ -43,9 +46,9 @@ from shared.messages.envelopes import (
     encoder,
     error_body,
     push_body,
-    step_seen_by,
+    step_of,
 )
-from shared.messages.folding import Folded, admit, empty
+from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log
 
 log = structlog.get_logger("tabletop.table_projector")
 DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
@@ -80,8 +83,7 @@ class TableProjector:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
         self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
-        self.tables: OrderedDict[tuple[str, str], Folded] = OrderedDict()
-        self.cache_size = cache_size
+        self.tables: Bounded[tuple[str, str], Folded] = Bounded(cache_size)
         self.open_table_ttl = open_table_ttl
         # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
         self.lobby: dict[str, dict[str, dict[str, Any]]] = {}
@@ -100,9 +102,11 @@ class TableProjector:
     # --- folding the log ------------------------------------------------------------------------
 
     async def apply(self, partition: int, messages: list[Delivered]) -> set[int]:
-        """Fold a batch of one partition's messages; write each changed table's views once, its
-        newest, then push every new version's views in order. Returns the sequences of the
-        messages to deliver again (their table's views could not be stored)."""
+        """Fold a batch of one partition's messages, then store each changed table's newest
+        views once, every table's writes in flight together, and push each viewer one update
+        with the steps of the batch. Returns the sequences of the messages to deliver again
+        (their table's views could not be stored): no message is acknowledged before its
+        table's views are stored."""
         progress = self.partitions[partition]
         changed: dict[tuple[str, str], list[tuple[Folded, EventBatch[Any] | None]]] = {}
         seqs: dict[tuple[str, str], list[int]] = {}
@@ -121,35 +125,18 @@ class TableProjector:
             if key in failed:
                 continue
             try:
-                version = await self._fold(decider, key, message)
+                step = await self._fold(decider, key, message)
             except Unavailable as err:
                 log.warning("projection_retrying", game=game, table=table, error=str(err))
                 failed.add(key)
                 continue
-            if version is not None:
-                changed.setdefault(key, []).append(version)
-        for key, versions in changed.items():
-            if key in failed:
-                continue
-            decider = self.games[key[0]]
-            try:
-                pushes = []
-                for folded, batch in versions:
-                    views = views_of(decider, folded)
-                    pushes.append((folded, views, push_bodies(decider, batch, views)))
-            except Exception:  # a bug in a game's views: that table only, logged, not retried
-                log.exception("projection_failed", game=key[0], table=key[1],
-                              seq=versions[-1][0].last_seq)
-                self._count("failed")
-                self.tables.pop(key, None)
-                continue
-            try:
-                await self._write(decider, *key, pushes)
-            except Unavailable as err:  # a view not stored: the table's messages come again
-                log.warning("projection_retrying", game=key[0], table=key[1], error=str(err))
-                failed.add(key)
+            if step is not None:
+                changed.setdefault(key, []).append(step)
+        projected = [key for key in changed if key not in failed]
+        stored = await asyncio.gather(*(self._project(key, changed[key]) for key in projected))
+        failed.update(key for key, ok in zip(projected, stored, strict=True) if not ok)
         for key in failed:
-            self.tables.pop(key, None)  # never count a version whose views are not stored
+            self.tables.pop(key)  # never count a version whose views are not stored
         retry = {seq for key in failed for seq in seqs[key]}
         self._count("retried", len(retry))
         self._count("applied", len(messages) - len(retry))
@@ -158,16 +145,36 @@ class TableProjector:
             progress.applied_seq = max(progress.applied_seq, *done)
         progress.pending = messages[-1].pending
         progress.caught_up = not retry and progress.pending == 0
-        while len(self.tables) > self.cache_size:
-            self.tables.popitem(last=False)
         return retry
+
+    async def _project(
+        self, key: tuple[str, str], steps: list[tuple[Folded, EventBatch[Any] | None]],
+    ) -> bool:
+        """Store a table's newest views and push them: False when they could not be stored
+        (its messages are to come again)."""
+        decider = self.games[key[0]]
+        newest = steps[-1][0]
+        try:
+            views = views_of(decider, newest)
+        except Exception:  # a bug in a game's views: that table only, logged, not retried
+            log.exception("projection_failed", game=key[0], table=key[1], seq=newest.last_seq)
+            self._count("failed")
+            self.tables.pop(key)
+            return True
+        try:
+            await self._write(decider, *key, newest, views,
+                              [batch for _, batch in steps if batch is not None])
+        except Unavailable as err:
+            log.warning("projection_retrying", game=key[0], table=key[1], error=str(err))
+            return False
+        return True
 
     async def _fold(
         self, decider: TableDecider, key: tuple[str, str], message: Delivered,
     ) -> tuple[Folded, EventBatch[Any] | None] | None:
-        """The table after `message` and the batch of its last version, or None when its views
-        need no writing: a redelivery, a message skipped, or views already stored at this
-        version or later."""
+        """The table after `message` and the message's batch (None: skipped, or not read
+        here), or None when its views need no writing: a redelivery, a message skipped, or
+        views already stored at this version or later."""
         folded = self.tables.get(key)
         if folded is not None and message.seq <= folded.last_seq:
             self._count("redelivered")
@@ -175,46 +182,35 @@ class TableProjector:
         if folded is not None:
             admitted = admit(decider, folded, *key, message.seq, message.data, message.writer)
             if admitted.batch is not None or admitted.skipped != "version_gap":
-                return self._hold(key, admitted.folded, admitted.batch,
-                                  changed=admitted.batch is not None)
+                self.tables.put(key, admitted.folded)
+                return None if admitted.batch is None else (admitted.folded, admitted.batch)
         # not held, or not following on: the log itself decides
-        folded, batch = await self._fold_from_log(decider, *key, message.seq)
-        stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
-        # a predecessor that stopped before acknowledging may have stored newer views already
-        return self._hold(key, folded, batch,
-                          changed=stored is None or _version(stored) < folded.version)
+        last: list[Admitted] = []
 
-    def _hold(
-        self, key: tuple[str, str], folded: Folded, batch: EventBatch[Any] | None, *,
-        changed: bool,
-    ) -> tuple[Folded, EventBatch[Any] | None] | None:
-        self.tables[key] = folded
-        self.tables.move_to_end(key)
-        return (folded, batch) if changed else None
-
-    async def _fold_from_log(
-        self, decider: TableDecider, game: str, table: str, upto: int,
-    ) -> tuple[Folded, EventBatch[Any] | None]:
-        """The table up to stream sequence `upto`, and the batch of its last version."""
-        folded, last = empty(decider), None
-        for message in await self.bus.events.read(game, table, upto=upto):
-            admitted = admit(decider, folded, game, table, message.seq, message.data,
-                             message.writer)
+        def note(admitted: Admitted) -> None:
             if admitted.skipped:
                 self._count("skipped")
-            folded, last = admitted.folded, admitted.batch or last
-        return folded, last
+            last[:] = [admitted]
+
+        folded = self.tables.put(key, await fold_log(
+            self.bus.events, decider, *key, upto=message.seq, on_admitted=note))
+        stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
+        # a predecessor that stopped before acknowledging may have stored newer views already
+        if stored is not None and _version(stored) >= folded.version:
+            return None
+        return folded, last[0].batch if last and last[0].folded.last_seq == message.seq else None
 
     async def _write(
-        self, decider: TableDecider, game: str, table: str,
-        pushes: list[tuple[Folded, dict[str, bytes], dict[str, bytes]]],
+        self, decider: TableDecider, game: str, table: str, newest: Folded,
+        views: dict[str, tuple[View, bytes]], batches: list[EventBatch[Any]],
     ) -> None:
-        """Store the newest views, then push every version to each of its viewers."""
-        newest, bodies, _ = pushes[-1]
-        await store_views(self.bus, game, table, bodies)
-        for _, _, pushed in pushes:  # after the bucket holds the newest: a reader never goes back
-            for viewer, body in pushed.items():
-                await self.bus.publish(subjects.update(game, table, viewer), body)
+        await store_views(self.bus, game, table, {v: body for v, (_, body) in views.items()})
+        # after the bucket holds the newest: a reader never goes back
+        for viewer, (_, body) in views.items():
+            seat = None if viewer == subjects.SPECTATOR else viewer
+            await self.bus.publish(
+                subjects.update(game, table, viewer),
+                push_body(body, [step_of(decider, batch, seat) for batch in batches]))
         entry = lobby_entry(decider, table, newest)
         if entry is not None:
             await self.bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
@@ -225,7 +221,7 @@ class TableProjector:
 
     def forget(self, game: str, table: str) -> None:
         """Fold this table from the log next time (its views were rebuilt by an operator)."""
-        self.tables.pop((game, table), None)
+        self.tables.pop((game, table))
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -333,28 +329,19 @@ def _epoch(instant: str) -> float | None:
         return None
 
 
-def views_of(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
+def views_of(decider: TableDecider, folded: Folded) -> dict[str, tuple[View, bytes]]:
+    """The view of every seat and of spectators, spectator last, each with its encoded view
+    reply (what the bucket stores)."""
+    views = {}
+    for viewer in (*folded.state.players, subjects.SPECTATOR):
+        view = decider.player_view(folded.state, None if viewer == subjects.SPECTATOR else viewer)
+        views[viewer] = view, encoder.encode(ViewReply(version=folded.version, view=view))
+    return views
+
+
+def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
     """The encoded view reply of every seat and of spectators, spectator last."""
-    viewers = (*folded.state.players, subjects.SPECTATOR)
-    return {
-        viewer: encoder.encode(ViewReply(
-            version=folded.version,
-            view=decider.player_view(
-                folded.state, None if viewer == subjects.SPECTATOR else viewer)))
-        for viewer in viewers
-    }
-
-
-def push_bodies(
-    decider: TableDecider, batch: EventBatch[Any] | None, views: dict[str, bytes],
-) -> dict[str, bytes]:
-    """Each viewer's push of one version: its view reply and that version's step as the viewer
-    may see it (none when the batch is not known: a client sees the gap and asks a replay)."""
-    return {
-        viewer: push_body(body, [] if batch is None else [step_seen_by(
-            decider, batch, None if viewer == subjects.SPECTATOR else viewer)])
-        for viewer, body in views.items()
-    }
+    return {viewer: body for viewer, (_, body) in views_of(decider, folded).items()}
 
 
 async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:

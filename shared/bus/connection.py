@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,16 @@ import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
+from nats.js.api import (
+    AckPolicy,
+    ConsumerConfig,
+    DeliverPolicy,
+    DiscardPolicy,
+    KeyValueConfig,
+    PersistMode,
+    StorageType,
+    StreamConfig,
+)
 
 from shared.bus.credentials import Credentials
 from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
@@ -29,6 +38,7 @@ from shared.messages.envelopes import failure_body
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
+STREAM_NAME_IN_USE = 10058  # JetStream: a stream of that name exists with another config
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,13 +251,29 @@ class Bus:
                 await asyncio.sleep(0.5)
 
     async def _ensure_views(self) -> None:
-        self._kv = await self.js.create_key_value(
-            KeyValueConfig(
-                bucket=subjects.VIEWS_BUCKET, history=1, storage=StorageType.FILE,
-                replicas=self.settings.replicas,
-                description="tabletop: table views per viewer, and the lobby",
-            )
+        config = KeyValueConfig(
+            bucket=subjects.VIEWS_BUCKET, history=1, storage=StorageType.FILE,
+            replicas=self.settings.replicas,
+            description="tabletop: table views per viewer, and the lobby",
         )
+        if config.replicas != 1:  # replicated: a put is acknowledged once on a quorum
+            self._kv = await self.js.create_key_value(config)
+            return
+        # One node: views can be rebuilt from the log, so a put is acknowledged before it
+        # reaches the disk (persist mode async) whatever the server's sync setting. A bucket
+        # made before keeps its mode until a rebuild makes it again (the mode is fixed).
+        try:
+            await self.js.add_stream(StreamConfig(
+                name=f"KV_{config.bucket}", description=config.description,
+                subjects=[f"$KV.{config.bucket}.>"], allow_direct=True, allow_rollup_hdrs=True,
+                deny_delete=True, discard=DiscardPolicy.NEW, duplicate_window=120,
+                max_consumers=-1, max_msgs=-1, max_msgs_per_subject=config.history,
+                num_replicas=1, storage=config.storage, persist_mode=PersistMode.ASYNC,
+            ))
+        except nats.js.errors.BadRequestError as err:
+            if err.err_code != STREAM_NAME_IN_USE:
+                raise
+        self._kv = await self.js.key_value(config.bucket)
 
     async def views(self) -> Any:
         if self._kv is None:
@@ -279,6 +305,24 @@ class Bus:
             await kv.put(key, value)
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
             raise Unavailable(f"view {key} not stored: {err!r}") from err
+
+    async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 512,
+                            ) -> None:
+        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once."""
+        kv = await self.views()
+        pending: set[asyncio.Future[Any]] = set()
+        try:
+            for key, value in items:
+                pending.add(asyncio.ensure_future(kv.put(key, value)))
+                if len(pending) >= in_flight:
+                    done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                    for put in done:
+                        put.result()
+            await asyncio.gather(*pending)
+        except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
+            for put in pending:
+                put.cancel()
+            raise Unavailable(f"views not stored: {err!r}") from err
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
@@ -382,9 +426,10 @@ class Bus:
     def denied(self, subject: str, kind: str = "Publish") -> bool:
         """Whether the broker refused this connection `kind` (Publish, Subscription) on
         `subject`."""
-        # nats-py lowercases the server's whole notice, the subject included
-        wanted = f'{kind} to "{subject}"'.lower()
-        return any(wanted in d.lower() for d in self.denials)
+        # nats-py lowercases the server's whole notice, the subject included; a command is
+        # refused under the subject the account maps it to
+        wanted = {f'{kind} to "{s}"'.lower() for s in (subject, subjects.as_mapped(subject))}
+        return any(w in d.lower() for d in self.denials for w in wanted)
 
     async def add_service(
         self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],
@@ -431,10 +476,7 @@ class Bus:
         to the server to be delivered again a little later; every other message is
         acknowledged, one by one, only once handled. Survives NATS restarts: the pull
         subscription is created again after a reconnect or an error (nats.py #504)."""
-        config = ConsumerConfig(
-            durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
-            ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
-        )
+        config = _consumer_config(durable, subject, batch)
         sub = None
         subscribed_at = -1
         try:
@@ -490,6 +532,14 @@ class Bus:
             config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
             opt_start_seq=floor + 1))
 
+    async def start_consumer_after(self, durable: str, subject: str, seq: int) -> None:
+        """The durable consumer `durable` of `subject`, made again to deliver what comes after
+        stream sequence `seq` (a rebuild read the log up to there itself)."""
+        await self.delete_consumer(durable)
+        await self.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
+            _consumer_config(durable, subject), name=durable,
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=seq + 1))
+
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
         None when it does not exist."""
@@ -541,6 +591,13 @@ class Bus:
         finally:
             await sub.unsubscribe()
         return answers
+
+
+def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerConfig:
+    return ConsumerConfig(
+        durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
+        ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
+    )
 
 
 # Seconds a closing service waits for what it received to be handled before it disconnects

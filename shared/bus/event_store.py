@@ -14,7 +14,7 @@ import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
-from nats.js.api import StorageType, StreamConfig, SubjectTransform
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
 from shared.bus.errors import BusError, ConcurrencyConflict, Unavailable
 from shared.messages import subjects
@@ -34,6 +34,7 @@ class StoredBatch:
     seq: int
     data: bytes
     writer: str = ""
+    subject: str = ""  # the stored subject (read by `iterate`, which may span tables)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +152,33 @@ class EventStore:
                         return
                     got += 1
                     start = seq + 1
-                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""))
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
+                                      headers.get("Nats-Subject", ""))
                 if not pending or not got:
+                    return
+        finally:
+            await sub.unsubscribe()
+
+    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[StoredBatch]:
+        """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
+        order, through an ordered consumer: the server pushes them with flow control instead
+        of answering a request per batch, which is what reading the whole log wants."""
+        if upto <= 0:
+            return
+        sub = await self.js.subscribe(subject, ordered_consumer=True, stream=subjects.STREAM,
+                                      deliver_policy=DeliverPolicy.ALL)
+        try:
+            while True:
+                try:
+                    msg = await sub.next_msg(timeout=self.timeout)
+                except nats.errors.TimeoutError as err:
+                    raise Unavailable("the log stopped sending during a replay") from err
+                seq = msg.metadata.sequence.stream
+                if seq > upto:
+                    return
+                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
+                                  msg.subject)
+                if seq == upto:
                     return
         finally:
             await sub.unsubscribe()

@@ -26,6 +26,7 @@ from shared.bus.credentials import (
     write_secret,
 )
 from shared.bus.errors import ServerFailed, StoreInUse
+from shared.messages import subjects
 
 try:
     import fcntl
@@ -178,7 +179,10 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     return (
         f"accounts {{\n"
         f"  {AUTH_ACCOUNT} {{ jetstream: enabled, users: [ {user('auth')} ] }}\n"
-        f"  {APP_ACCOUNT} {{ jetstream: enabled, users: [ {services} ] }}\n"
+        f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
+        # each table's commands to one partition, so that one worker replica answers them
+        f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
+        f"{_quoted(subjects.CMD_MAPPING[1])} }}\n  }}\n"
         f"}}\n"
         f"authorization {{\n  auth_callout {{\n"
         f"    issuer: {_quoted(secrets.issuer_public_key)}\n"

@@ -7,7 +7,9 @@ later are ignored, so old services can read new logs and new services old ones).
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+import typing
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -79,10 +81,43 @@ class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     expect: int | None = None
 
 
+_Expect = Annotated[int, msgspec.Meta(ge=0)] | None
+
+
+@cache
+def _command_decoder(command_type: Any) -> tuple[msgspec.json.Decoder[Any], dict[type, Any]]:
+    """A decoder of whole command bodies for one game's commands, made once: each command
+    struct extended with `id` and `expect` (the same tag), and the base struct of each."""
+    bases: dict[type, Any] = {}
+    for base in typing.get_args(command_type):
+        envelope = msgspec.defstruct(
+            f"{base.__name__}Envelope", [("id", str), ("expect", _Expect, None)], bases=(base,),
+            tag=base.__struct_config__.tag, kw_only=True)
+        bases[envelope] = base
+    return msgspec.json.Decoder(typing.Union[tuple(bases)]), bases  # noqa: UP007
+
+
 def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
-    """`{"id", "type", ...fields, "expect"?}` -> envelope; BadCommand says what is wrong."""
+    """`{"id", "type", ...fields, "expect"?}` -> envelope; BadCommand says what is wrong.
+    A well-formed command is decoded in one pass by a typed decoder; anything else is read
+    again step by step, to say what is wrong."""
     if len(body) > MAX_COMMAND_BYTES:
         raise BadCommand(f"The command is {len(body)} bytes; at most {MAX_COMMAND_BYTES}.")
+    decoder, bases = _command_decoder(command_type)
+    try:
+        whole = decoder.decode(body)
+    except Exception:  # noqa: BLE001 - told below, field by field
+        return _decode_command_slowly(body, command_type)
+    if not is_id(whole.id):
+        return _decode_command_slowly(body, command_type)
+    base = bases[type(whole)]
+    command = base(**{name: getattr(whole, name) for name in base.__struct_fields__})
+    return CommandEnvelope(id=whole.id, command=command, expect=whole.expect)
+
+
+def _decode_command_slowly(body: bytes, command_type: Any) -> CommandEnvelope:
+    """The command read as a JSON object first, then its fields: BadCommand says what is
+    wrong, in the words of the field at fault."""
     try:
         raw = _decode_json(body)
     except Exception as err:  # noqa: BLE001 - RecursionError, bad UTF-8, ...: all refused
@@ -145,23 +180,24 @@ class LobbyPage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):
+    """Steps `from`..`to` of a table; `views` says which carry the viewer's view after them:
+    `every` step, the `last` of the page (the default), or `none`."""
+
     from_: int = 0
     to: int | None = None
+    views: Literal["every", "last", "none"] = "last"
 
 
-class Step(msgspec.Struct, frozen=True, kw_only=True):
+class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One accepted command as one viewer may see it, in replays and pushes alike: its events
     redacted for that viewer, and what they say in words (the game log)."""
 
     version: int
     player: str
     at: str
-    events: list[Any]
-    log: list[str]
-
-
-class ReplayStep(Step, frozen=True, kw_only=True):
-    view: dict[str, Any]  # the view that viewer had after the step
+    events: list[Any]  # redacted for the viewer
+    log: list[str]  # the events in words
+    view: dict[str, Any] | None = None  # replays only, as the request's `views` asks
 
 
 def seen_events(
@@ -173,13 +209,14 @@ def seen_events(
     return shown, [t for t in (decider.describe(e, viewer) for e in shown) if t]
 
 
-def step_seen_by(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> Step:
-    """One log message as a step of `viewer`'s pushes."""
+def step_of(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:
+    """One log message as a step of `viewer`'s pushes and replays (without the view)."""
     events, log = seen_events(decider, batch.events, viewer)
-    return Step(version=batch.version, player=batch.player, at=batch.at, events=events, log=log)
+    return ReplayStep(version=batch.version, player=batch.player, at=batch.at, events=events,
+                      log=log)
 
 
-def push_body(view_reply: bytes, steps: list[Step]) -> bytes:
+def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:
     """A push on `tabletop.update.<game>.<table>.<viewer>`: the viewer's view reply as stored
     (`{"version", "view"}`) and the steps since that viewer's previous push. The stored reply is
     extended, not encoded again: the view is the largest part of the body."""
@@ -206,7 +243,7 @@ def error_body(code: str, message: str) -> bytes:
 def failure_body(subject: str, code: str, message: str) -> bytes:
     """A refusal shaped as the asker expects it: a command reply on a command subject, else
     the error body of a request."""
-    if subject.startswith(f"{subjects.PREFIX}.cmd."):
+    if subjects.parse_cmd(subject) is not None:
         return encoder.encode(Reply.rejected(code, message))
     return error_body(code, message)
 

@@ -1,11 +1,15 @@
 """A table folded from its log: the state after its last batch, and what the shell needs
-around it (version, stream sequence, the command ids already applied and by whom)."""
+around it (version, stream sequence, the command ids already applied and by whom); the one
+way to fold a table from its log messages, and the one bounded cache of folded tables that
+the worker and the projectors keep."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 import structlog
@@ -16,6 +20,8 @@ from shared.messages import subjects
 from shared.messages.envelopes import EventBatch
 
 log = structlog.get_logger("tabletop.log")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 class CorruptLog(Exception):
@@ -37,6 +43,14 @@ class Applied(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Folded:
+    """One table after its log's messages up to `last_seq`.
+
+    `command_ids` belongs to the fold, not to one version: `then` adds the new batch's id to
+    the same dict, so folding costs the same at the 10,000th command as at the first. A Folded
+    is therefore followed by at most one successor (its table's next version); an older one
+    keeps its state and version but sees the ids applied after it, which the log holds too.
+    """
+
     state: Table
     version: int = 0  # batches folded
     last_seq: int = 0  # stream sequence of the last batch folded
@@ -48,16 +62,10 @@ class Folded:
         if batch.version != self.version + 1:
             raise CorruptLog(
                 f"{batch.game}/{batch.table}: batch {batch.version} after {self.version}")
-        return Folded(
-            state=fold(decider.evolve, batch.events, self.state),
-            version=batch.version,
-            last_seq=seq,
-            command_ids={
-                **self.command_ids,
-                batch.command_id: Applied(batch.version, batch.player, batch.digest),
-            },
-            created_at=self.created_at or batch.at,
-        )
+        state = fold(decider.evolve, batch.events, self.state)  # raises before any change
+        self.command_ids[batch.command_id] = Applied(batch.version, batch.player, batch.digest)
+        return Folded(state=state, version=batch.version, last_seq=seq,
+                      command_ids=self.command_ids, created_at=self.created_at or batch.at)
 
     def skip(self, seq: int) -> Folded:
         """This table after a message that does not fit it: unchanged, but the next append
@@ -107,6 +115,92 @@ def admit(
     log.error("log_message_skipped", game=game, table=table, seq=seq, reason=reason,
               writer=writer)
     return Admitted(folded.skip(seq), None, reason)
+
+
+class LogMessage(Protocol):
+    """A table's log message as the event store or a durable consumer hands it over."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def data(self) -> bytes: ...
+
+    @property
+    def writer(self) -> str: ...
+
+
+class TableLog(Protocol):
+    """What folding needs of the event store (shared/bus/event_store.py)."""
+
+    async def read(
+        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+    ) -> list[Any]: ...
+
+
+def fold_messages(
+    decider: TableDecider, folded: Folded, game: str, table: str,
+    messages: Iterable[LogMessage], on_admitted: Callable[[Admitted], None] | None = None,
+) -> Folded:
+    """`folded` after `messages` (the ones that fit it); `on_admitted` sees each step."""
+    for message in messages:
+        admitted = admit(decider, folded, game, table, message.seq, message.data, message.writer)
+        if on_admitted is not None:
+            on_admitted(admitted)
+        folded = admitted.folded
+    return folded
+
+
+async def fold_log(
+    store: TableLog, decider: TableDecider, game: str, table: str, *,
+    since: Folded | None = None, upto: int | None = None,
+    on_admitted: Callable[[Admitted], None] | None = None,
+) -> Folded:
+    """The table as its log has it up to `upto` (all of it by default): `since` plus the
+    messages after it, or the whole log."""
+    folded = since if since is not None else empty(decider)
+    if upto is not None and upto <= folded.last_seq:
+        return folded
+    stored = await store.read(game, table, after=folded.last_seq, upto=upto)
+    return fold_messages(decider, folded, game, table, stored, on_admitted)
+
+
+class Bounded(Generic[K, V]):
+    """At most `size` entries, the least recently used dropped first: what a service keeps of
+    the tables it saw (folded tables, their replay steps), so that ids sent at random cannot
+    grow its memory."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._entries.get(key)
+        if value is not None:
+            self._entries.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> V:
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return value
+
+    def pop(self, key: K) -> V | None:
+        return self._entries.pop(key, None)
+
+    def __getitem__(self, key: K) -> V:
+        return self._entries[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._entries)
 
 
 def empty(decider: TableDecider) -> Folded:

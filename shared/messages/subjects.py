@@ -23,6 +23,56 @@ def cmd_all(game: str) -> str:
     return f"{PREFIX}.cmd.{game}.>"
 
 
+# Commands are cut into partitions by table too, so that each table's commands reach one worker
+# replica: the account maps what clients send, `tabletop.cmd.<game>.<table>.<player>`, to
+# `tabletop.cmdp.<game>.<partition>.<table>.<player>` (the server's `partition` function, as
+# for the log), and each replica answers the partitions it owns (services/game_worker/app.py).
+CMD_PARTITIONS = 16
+CMD_MAPPING = (
+    f"{PREFIX}.cmd.*.*.*",
+    f"{PREFIX}.cmdp.{{{{wildcard(1)}}}}.{{{{partition({CMD_PARTITIONS},1,2)}}}}"
+    ".{{wildcard(2)}}.{{wildcard(3)}}",
+)
+
+
+def cmd_mapped(game: str, index: str, table: str, player: str) -> str:
+    """A command as the account's mapping delivers it (a client's publish permission is
+    checked on this subject: the server maps first)."""
+    return f"{PREFIX}.cmdp.{game}.{index}.{table}.{player}"
+
+
+def as_mapped(subject: str) -> str:
+    """A command subject as the account's mapping turns it (any other subject unchanged)."""
+    tokens = parse(subject, "cmd")
+    if tokens is None or len(tokens) != 3:
+        return subject
+    game, table, player = tokens
+    return cmd_mapped(game, str(partition(game, table, CMD_PARTITIONS)), table, player)
+
+
+def cmd_partition(game: str, index: int) -> str:
+    """Every command of one partition of a game, as the account's mapping delivers it."""
+    return f"{PREFIX}.cmdp.{game}.{index}.*.*"
+
+
+def parse_cmd(subject: str) -> tuple[str, str, str] | None:
+    """(game, table, player) of a command subject, as sent or as mapped to its partition."""
+    tokens = parse(subject, "cmd")
+    if tokens is None:
+        mapped = parse(subject, "cmdp")
+        if mapped is None or len(mapped) != 4 or not mapped[1].isdigit():
+            return None
+        tokens = (mapped[0], *mapped[2:])
+    if len(tokens) != 3:
+        return None
+    return tokens[0], tokens[1], tokens[2]
+
+
+def workers(game: str) -> str:
+    """Where a game's worker replicas say they are alive (and when they leave)."""
+    return f"{PREFIX}.workers.{game}"
+
+
 # The log is cut into a fixed number of partitions by table, so that table-projector replicas
 # can each own some. Fixed for good: a table's partition is part of its stored subject.
 PARTITIONS = 16
@@ -40,13 +90,13 @@ def evt_append(game: str, table: str) -> str:
     return f"{PREFIX}.evt.{game}.{table}"
 
 
-def partition(game: str, table: str) -> int:
+def partition(game: str, table: str, count: int = PARTITIONS) -> int:
     """The table's partition: FNV-1a (32 bits) of the game and table ids, as nats-server's
     `partition(n, 1, 2)` mapping computes it."""
     h = 0x811C9DC5
     for byte in (game + table).encode():
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return h % PARTITIONS
+    return h % count
 
 
 def evt(game: str, table: str) -> str:

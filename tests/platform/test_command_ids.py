@@ -115,3 +115,40 @@ async def test_log_messages_written_before_digests_still_fold_and_compare_by_pla
     assert await send(bus, table, "ann", id="old1", type="create") == {"ok": True, "version": 1}
     assert (await send(bus, table, "bob", id="old1", type="join"))["error"]["code"] == "id_reused"
     assert len(await log_of(bus, table)) == 1
+
+
+async def test_a_table_at_its_bound_refuses_players_with_history_full_and_changes_nothing(bus):
+    handler = CommandHandler(HIGHCARD, bus.events, max_versions=3)
+    table = table_id()
+
+    async def handle(player, **body):
+        subject = subjects.cmd("highcard", table, player)
+        return msgspec.to_builtins(await handler.handle(subject, encoder.encode(body)))
+
+    assert (await handle("ann", id="c0", type="create", seats=4))["ok"]
+    assert (await handle("bob", id="j1", type="join"))["ok"]
+    assert (await handle("bob", id="l1", type="leave"))["version"] == 3
+    before = await log_of(bus, table)
+    reply = await handle("bob", id="j2", type="join")
+    assert reply["error"]["code"] == "history_full"
+    assert await log_of(bus, table) == before
+    # a fresh worker, folding the table from the log, refuses it too
+    handler = CommandHandler(HIGHCARD, bus.events, max_versions=3)
+    assert (await handle("cy", id="j3", type="join"))["error"]["code"] == "history_full"
+    # the service may still end it (an open table that nobody starts expires)
+    assert (await handle("tabletop", id="x", type="expire", expect=3))["ok"]
+
+
+async def test_folding_adds_to_one_id_index_instead_of_copying_it(bus, worker):
+    table = table_id()
+    assert (await send(bus, table, "ann", id="c0", type="create", seats=4))["ok"]
+    for i in range(20):
+        assert (await send(bus, table, "bob", id=f"j{i}", type="join"))["ok"]
+        assert (await send(bus, table, "bob", id=f"l{i}", type="leave"))["ok"]
+    versions = []
+    folded = empty(HIGHCARD)
+    for m in await bus.events.read("highcard", table):
+        folded = folded.then(HIGHCARD, m.seq, decode_batch(HIGHCARD, m.data))
+        versions.append(folded)
+    assert {id(v.command_ids) for v in versions} == {id(versions[0].command_ids)}
+    assert len(folded.command_ids) == 41 and folded.command_ids["l19"].version == 41

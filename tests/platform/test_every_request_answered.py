@@ -3,6 +3,7 @@ encodings and oversized bodies are refused with a code, a body over the server's
 refused at publish, a handler that fails answers `internal_error`, and the services go on."""
 
 import asyncio
+import random
 import socket
 import uuid
 from urllib.parse import urlsplit
@@ -12,8 +13,8 @@ import nats.errors
 import pytest
 from structlog.testing import capture_logs
 
-from services.client import Client
-from services.history_projector.replay import HistoryProjector
+from services.client import Client, play_with_bots
+from services.history_projector.replay import HistoryProjector, page
 from services.registry import get
 from shared.bus.server import MAX_PAYLOAD
 from shared.messages import subjects
@@ -21,7 +22,6 @@ from shared.messages.envelopes import (
     BadCommand,
     BadRequest,
     ReplayRequest,
-    ReplayStep,
     decode_command,
     decode_request,
 )
@@ -162,7 +162,8 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
     service = await bus.add_service(
         name="tabletop-test-broken", version="0.0.1", description="fails on purpose",
         endpoints=[
-            ("commands", "tabletop.cmd.brokengame.>", "broken-commands", broken),
+            # the server maps commands onto partition subjects, as the workers take them
+            ("commands", "tabletop.cmdp.brokengame.>", "broken-commands", broken),
             ("views", "tabletop.view.brokengame.>", "broken-views", broken),
         ],
     )
@@ -178,20 +179,35 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
         await service.stop()
 
 
-async def test_a_replay_larger_than_the_limit_is_cut_and_says_where_to_go_on(bus):
-    projector = HistoryProjector(bus)
-    limit = bus.nc.max_payload
-    steps = [ReplayStep(version=v, player="ann", at="2026-01-01T00:00:00Z", events=[], log=[],
-                        view={"pad": "x" * 10_000}) for v in range(1, 301)]  # about 3 MB
-    cut = msgspec.json.decode(projector._fit(steps))
-    assert len(projector._fit(steps)) <= limit
-    assert cut["next"] == len(cut["steps"]) + 1 and 1 < len(cut["steps"]) < 300
-    assert [s["version"] for s in cut["steps"]] == list(range(1, cut["next"]))
-    rest = msgspec.json.decode(projector._fit(steps[cut["next"] - 1:]))
-    assert rest["steps"][0]["version"] == cut["next"]
-    whole = msgspec.json.decode(projector._fit(steps[:10]))
-    assert "next" not in whole and len(whole["steps"]) == 10
-    huge = [ReplayStep(version=7, player="ann", at="2026-01-01T00:00:00Z", events=[], log=[],
-                       view={"pad": "x" * limit})]
-    assert msgspec.json.decode(projector._fit(huge))["error"]["code"] == "internal_error"
+async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, nats_url):
+    client, table = Client(bus), table_id()
+    async with stack(nats_url, "worker:highcard", "table-projector"):
+        await play_with_bots(client, "highcard", table, ["b1", "b2", "b3"], random.Random(4))
+    projector = HistoryProjector(bus, page_bytes=3000)
+    decider = get("highcard")
+    history = await projector.history(decider, "highcard", table)
+    whole = msgspec.json.decode(page(decider, history, "b1", ReplayRequest(), 10**7))
+    assert "next" not in whole and len(whole["steps"]) == len(history.batches) > 10
+    for views in ("every", "last", "none"):
+        steps, first, pages = [], 0, 0
+        while True:
+            body = page(decider, history, "b1", ReplayRequest(from_=first, views=views), 1200)
+            assert len(body) <= 1200
+            cut = msgspec.json.decode(body)
+            steps += cut["steps"]
+            pages += 1
+            assert ("view" in cut["steps"][-1]) == (views != "none")
+            assert all(("view" in s) == (views == "every") for s in cut["steps"][:-1])
+            if "next" not in cut:
+                break
+            assert cut["next"] == cut["steps"][-1]["version"] + 1
+            first = cut["next"]
+        assert pages > 1
+        plain = [{k: v for k, v in s.items() if k != "view"} for s in steps]
+        assert plain == [{k: v for k, v in s.items() if k != "view"} for s in whole["steps"]]
+    folded = projector.folded_messages
+    await projector.history(decider, "highcard", table)  # a next page folds nothing again
+    assert projector.folded_messages == folded == len(history.batches)
+    tiny = page(decider, history, "b1", ReplayRequest(views="every"), 100)
+    assert msgspec.json.decode(tiny)["error"]["code"] == "internal_error"
 

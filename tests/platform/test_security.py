@@ -80,9 +80,11 @@ class Attacker:
         return cls(nc, refusals)
 
     def refused(self, kind: str, subject: str) -> bool:
-        # nats-py lowercases the server's whole notice, the subject included
-        wanted = f'permissions violation for {kind} to "{subject}"'.lower()
-        return any(wanted in r.lower() for r in self.refusals)
+        # nats-py lowercases the server's whole notice, the subject included; a command is
+        # refused under the subject the account maps it to
+        wanted = {f'permissions violation for {kind} to "{s}"'.lower()
+                  for s in (subject, subjects.as_mapped(subject))}
+        return any(w in r.lower() for r in self.refusals for w in wanted)
 
     async def publish(self, subject: str, body: bytes = b"{}") -> bool:
         """Publish with a reply inbox; True once the broker refused it (never answered)."""
@@ -177,6 +179,9 @@ async def test_acting_for_another_seat_is_refused_and_the_log_is_unchanged(bus, 
     before = await log_of(bus, table.id)
     body = msgspec.json.encode({"id": uuid.uuid4().hex, "type": "play_card", "card": 1})
     assert await mallory.publish(subjects.cmd(GAME, table.id, ann_name), body)
+    # nor under the subject commands are mapped to, whatever partition is named
+    for partition in ("0", subjects.as_mapped(subjects.cmd(GAME, table.id, "x")).split(".")[3]):
+        assert await mallory.publish(subjects.cmd_mapped(GAME, partition, table.id, ann_name), body)
     assert await log_of(bus, table.id) == before
     await honest_players_are_served(table)
 

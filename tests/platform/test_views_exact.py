@@ -16,7 +16,8 @@ import pytest
 from services.client import Client, RequestFailed, play_with_bots
 from services.table_projector import maintenance
 from services.table_projector.projector import TableProjector, serve_table_projector
-from shared.bus.connection import Bus
+from shared.bus.connection import Bus, Delivered
+from shared.bus.errors import Unavailable
 from shared.bus.event_store import WRITER
 from shared.bus.server import EmbeddedServer
 from shared.messages import subjects
@@ -306,3 +307,50 @@ async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, 
         await client.command("highcard", other, "ann", {"type": "create"})
         reply = await client.command("highcard", other, "ann", {"type": "expire"})
         assert reply["error"]["code"] == "not_allowed"
+
+
+# --- pipelined writes ------------------------------------------------------------------------
+
+
+async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messages_are_acked(
+        bus, nats_url):
+    """One fetched batch over six tables: their writes are in flight together; the one table
+    whose views cannot be stored has its messages handed back (and only its), the others are
+    exact at once, and the messages handed back make that table exact when they come again."""
+    client = Client(bus, timeout=5)
+    async with stack(nats_url, "worker:highcard"):
+        tables = await create_tables(client, 6, players=3)
+    failing = tables[2]
+    messages = sorted(
+        [Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0, False)
+         for t in tables for m in await bus.events.read("highcard", t)],
+        key=lambda m: m.seq)
+    projector = TableProjector(bus)
+    real_put = bus.view_put
+
+    async def put(key: str, value: bytes) -> None:
+        if f".{failing}." in key:
+            raise Unavailable("refused here: the bucket is away for this table")
+        await real_put(key, value)
+
+    bus.view_put = put  # type: ignore[method-assign]
+    retry = await projector.apply(0, messages)
+    bus.view_put = real_put  # type: ignore[method-assign]
+    assert retry == {m.seq for m in messages if m.subject.endswith(f".{failing}")}
+    assert len(retry) == 3
+    for table in tables:
+        differences = await maintenance.verify(bus, ("highcard", table))
+        assert bool(differences) == (table == failing), (table, differences)
+    assert await projector.apply(0, [m for m in messages if m.seq in retry]) == set()
+    await until_exact(bus, tables, within=10)
+    for table in tables:
+        stored = await bus.view_get(subjects.view_key("highcard", table, "p2"))
+        assert msgspec.json.decode(stored)["version"] == 3
+
+
+async def test_the_views_bucket_of_one_node_is_acknowledged_before_the_disk(bus):
+    """Views can be rebuilt from the log: on one node their puts do not wait for an fsync."""
+    await bus.reset_views()
+    info = await bus.js.stream_info(f"KV_{subjects.VIEWS_BUCKET}")
+    assert info.config.persist_mode == "async"
+    assert info.config.max_msgs_per_subject == 1 and info.config.allow_direct

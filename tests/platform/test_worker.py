@@ -9,6 +9,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from services.client import Client, new_id
+from services.table_projector import maintenance
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 from tests.platform.stack import stack
@@ -194,3 +195,51 @@ async def test_every_worker_replica_answers_operators_with_its_counts(bus, nats_
         counts = [r["endpoints"][0]["data"] for r in replies]
         assert sum(c.get("accepted", 0) for c in counts) == 4
         assert all(r["endpoints"][0]["subject"] == "tabletop.cmd.highcard.>" for r in replies)
+
+
+async def worker_replicas(bus) -> list[dict]:
+    stats = await maintenance.service_stats(bus)
+    return [r["endpoints"][0]["data"] for r in stats.get("tabletop-worker-highcard", [])]
+
+
+async def until_partitions_shared(bus, replicas: int) -> list[dict]:
+    """Until `replicas` replicas each know of the others and own disjoint partitions that
+    cover them all."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        found = await worker_replicas(bus)
+        owned = [set(r["partitions"]) for r in found]
+        if len(found) == replicas and all(r["replicas"] == replicas for r in found) and \
+                sum(map(len, owned)) == subjects.CMD_PARTITIONS and \
+                set().union(*owned) == set(range(subjects.CMD_PARTITIONS)):
+            return found
+        assert asyncio.get_running_loop().time() < deadline, found
+
+
+async def test_two_replicas_each_answer_their_own_tables_and_a_stopped_one_hands_them_over(
+        bus, nats_url):
+    async with stack(nats_url, "worker:highcard", "worker:highcard#2") as s:
+        await until_partitions_shared(bus, 2)
+        client = Client(bus, timeout=20)
+        tables = [table_id() for _ in range(24)]
+
+        async def play(table: str) -> None:
+            assert (await client.command("highcard", table, "ann", {"type": "create",
+                                                                   "seats": 5}))["ok"]
+            # players of one table at once: one replica takes them in turn, none conflicts
+            replies = await asyncio.gather(*(
+                client.command("highcard", table, f"p{i}", {"type": "join"}) for i in range(4)))
+            assert all(r["ok"] for r in replies)
+
+        await asyncio.gather(*(play(t) for t in tables))
+        counts = await worker_replicas(bus)
+        assert all(c.get("accepted", 0) > 0 for c in counts), counts  # both took tables
+        assert sum(c.get("accepted", 0) for c in counts) == 5 * len(tables)
+        assert sum(c.get("retried", 0) for c in counts) == 0, counts  # no stale cache, ever
+        await s.stop("worker:highcard#2")
+        await until_partitions_shared(bus, 1)
+        for table in tables:  # every table is answered by the replica left
+            assert (await client.command("highcard", table, "p0", {"type": "leave"}))["ok"]
+        for table in tables:
+            log = await log_of(bus, table)
+            assert [b["version"] for b in log] == list(range(1, 7))

@@ -4,7 +4,6 @@ votes (until the vote closes) are hidden; the table, the discard pile and U are 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from typing import Any
 
 import msgspec
