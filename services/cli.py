@@ -1,7 +1,7 @@
 """`tabletop`: run the services, and play from a terminal.
 
-Services:  up | auth | worker GAME | table-projector | history-projector | rebuild-views |
-           verify | status
+Services:  up | auth | worker GAME | table-projector | history-projector | web |
+           rebuild-views | verify | status
 Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | leave TABLE |
            start TABLE | act TABLE JSON | view TABLE | watch TABLE | replay TABLE |
            play GAME --bots N
@@ -36,13 +36,14 @@ from services.runtime import (
 )
 from services.table_projector import maintenance
 from services.table_projector.projector import durable, serve_table_projector
+from services.web.server import serve_web
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST, ISSUER_FILE, SERVICE_ROLES, Credentials, ServerSecrets, name_problem, read_secret,
     write_secret,
 )
 from shared.bus.errors import Forbidden, SignInRefused, StoreInUse, Unavailable
-from shared.bus.server import EmbeddedServer, auth_config
+from shared.bus.server import EmbeddedServer, auth_config, free_port
 from shared.games import games, get
 from shared.logs import configure_logging
 from shared.messages import subjects
@@ -203,10 +204,12 @@ def issuer_seed(settings: Any) -> str | None:
 
 
 async def run_everything(
-    settings: Any, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+    settings: Any, *, port: int, websocket_port: int, ready: Callable[[str, str, str], None],
+    http_port: int = 8000,
 ) -> None:
     """The embedded NATS with authentication (unless NATS_URL is set), the auth callout, a
-    worker per game, both projectors; each service signed in as its own role."""
+    worker per game, both projectors, and the web client at http://127.0.0.1:`http_port` (or
+    another free port); each service signed in as its own role."""
     server = None
     if settings.nats_url:
         url = settings.nats_url
@@ -258,9 +261,15 @@ async def run_everything(
             service("history-projector", "history", lambda b: serve_history_projector(b, stop))))
         await _until_answering(setup, stop)
         await setup.close()
+        websocket_url = server.websocket_url if server else settings.websocket_url
+        web_started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        tasks.append(asyncio.create_task(serve_web(
+            host="127.0.0.1", port=free_port(http_port), websocket_url=websocket_url,
+            stop=stop, ready=web_started.set_result)))
+        http_url = await web_started
         if server is not None:  # clients find NATS here: only once the services answer
             url_file(settings).write_text(url + "\n")
-        ready(url, server.websocket_url if server else "")
+        ready(url, websocket_url, http_url)
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
@@ -289,15 +298,16 @@ def cmd_up(args: argparse.Namespace) -> int:
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
 
-    def ready(url: str, websocket_url: str) -> None:
+    def ready(url: str, websocket_url: str, http_url: str) -> None:
         browsers = f", browsers at {websocket_url}" if websocket_url else ""
-        print(f"tabletop is up: NATS at {url}{browsers}, games: {', '.join(games())}. "
-              f"Players sign in with `tabletop login NAME`; service credentials are in "
-              f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
+        print(f"tabletop is up: play in a browser at {http_url} . NATS at {url}{browsers}, "
+              f"games: {', '.join(games())}. At a terminal, players sign in with `tabletop "
+              f"login NAME`; service credentials are in {settings.credentials_folder}. Ctrl-C "
+              "stops it.", file=sys.stderr, flush=True)
 
     try:
         asyncio.run(run_everything(settings, port=args.port, websocket_port=args.ws_port,
-                                   ready=ready))
+                                   ready=ready, http_port=args.http_port))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
               "other one first, or give this one another --data.", file=sys.stderr)
@@ -353,6 +363,31 @@ def cmd_table_projector(args: argparse.Namespace) -> int:
 
 def cmd_history_projector(args: argparse.Namespace) -> int:
     run_until_stopped(serve_history_projector, name="history-projector", role="history")
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """The web client's files alone: it needs no NATS connection of its own (the browsers
+    connect to the WebSocket address it hands them)."""
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format, level=settings.log_level)
+    websocket_url = args.websocket or settings.websocket_url
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        stop_on_signals(stop)
+
+        def ready(url: str) -> None:
+            print(f"tabletop web: open {url} (browsers connect to NATS at {websocket_url})",
+                  file=sys.stderr, flush=True)
+
+        await serve_web(host=args.host, port=args.port, websocket_url=websocket_url,
+                        stop=stop, ready=ready)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
@@ -729,6 +764,9 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--ws-port", type=int, default=9222,
                     help="port of the WebSocket listener for browsers, on loopback (another "
                          "free one if taken; default 9222)")
+    up.add_argument("--http-port", type=int, default=8000,
+                    help="port of the web client, on loopback (another free one if taken; "
+                         "default 8000)")
     creds = add("credentials", cmd_credentials, "make the service users' passwords, the "
                 "callout's signing key and the server config's accounts section (auth.conf) in "
                 "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
@@ -750,6 +788,13 @@ def parser() -> argparse.ArgumentParser:
                     help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
                          "(default 0/1: all); run N replicas 0/N .. N-1/N")
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
+    web = add("web", cmd_web, "serve the web client (static files; the browsers talk to NATS "
+              "over WebSocket themselves)", json_out=False)
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                     "127.0.0.1)")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--websocket", help="the NATS WebSocket address browsers connect to "
+                     "(default: env TABLETOP_WEBSOCKET_URL, else ws://127.0.0.1:9222)")
     rb = add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop "
              "the table projectors first), or one table's (--table, while they run)",
              json_out=False)
