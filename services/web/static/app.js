@@ -52,6 +52,8 @@ function humanize(key) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+let players = new Set(); // the ids of the table shown: keys that are not humanized
+
 /** Any JSON value as something a person reads: lists, and definition lists for objects. */
 function readable(value) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "none");
@@ -67,7 +69,7 @@ function readable(value) {
   const keys = Object.keys(value);
   if (keys.length === 0) return h("span", { class: "muted" }, "none");
   return h("dl", { class: "readable" },
-    keys.map((k) => [h("dt", {}, humanize(k)), h("dd", {}, readable(value[k]))]));
+    keys.map((k) => [h("dt", {}, players.has(k) ? k : humanize(k)), h("dd", {}, readable(value[k]))]));
 }
 
 function gameInfo(game) {
@@ -177,8 +179,8 @@ function logEntry(step, attrs = {}) {
   const texts = stepTexts(step);
   if (texts.length === 0) return null;
   return h("li", { "data-version": step.version, ...attrs },
-    h("span", { class: "log-version" }, `#${step.version}`), " ",
-    texts.length === 1 ? texts[0] : h("ul", {}, texts.map((t) => h("li", {}, t))));
+    h("span", { class: "log-version" }, `#${step.version}`),
+    h("span", { class: "log-texts" }, texts.map((t) => h("span", { class: "log-text" }, t))));
 }
 
 // --- the boards -------------------------------------------------------------------------------
@@ -209,6 +211,7 @@ function genericBoard(view) {
 }
 
 function drawBoard(module, view, ctx) {
+  players = new Set(view.seats || []);
   if (module) {
     try {
       const node = module.renderBoard(view, ctx);
@@ -828,9 +831,13 @@ function replayPage(game, table, stepVersion) {
     stepLog.replaceChildren(h("h2", {}, `This step (${step.player})`),
       texts.length ? h("ul", {}, texts.map((t) => h("li", {}, t))) : h("p", { class: "muted" }, "Nothing to show."));
     for (const li of logList.children) {
-      li.classList.toggle("current", Number(li.getAttribute("data-version")) === step.version);
-      if (Number(li.getAttribute("data-version")) === step.version) li.setAttribute("aria-current", "step");
-      else li.removeAttribute("aria-current");
+      const current = Number(li.getAttribute("data-version")) === step.version;
+      li.classList.toggle("current", current);
+      if (current) {
+        li.setAttribute("aria-current", "step");
+        const box = logList.parentElement;
+        box.scrollTop = Math.max(0, li.offsetTop - box.clientHeight / 2);
+      } else li.removeAttribute("aria-current");
     }
     const seat = view && view.seats && view.seats.includes(viewerName) ? viewerName : null;
     boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false })
