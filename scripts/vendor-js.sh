@@ -22,10 +22,11 @@ npx esbuild entry.js --bundle --format=esm --target=es2020 --legal-comments=none
 mkdir -p "$out"
 {
   echo "// @nats-io/nats-core $NATS_CORE (with its dependencies, listed in VERSIONS.txt), bundled"
-  echo "// by scripts/vendor-js.sh with esbuild $ESBUILD. Apache-2.0: see LICENSE-nats.txt."
+  echo "// by scripts/vendor-js.sh with esbuild $ESBUILD. Apache-2.0 (LICENSE-nats.txt; tweetnacl: LICENSE-tweetnacl.txt)."
   cat nats.js
 } > "$out/nats.js"
 cp node_modules/@nats-io/nats-core/LICENSE "$out/LICENSE-nats.txt"
+cp node_modules/tweetnacl/LICENSE "$out/LICENSE-tweetnacl.txt"
 {
   echo "Vendored by scripts/vendor-js.sh; regenerate with it, do not edit by hand."
   for pkg in @nats-io/nats-core @nats-io/nkeys @nats-io/nuid tweetnacl; do

@@ -1,5 +1,5 @@
 // @nats-io/nats-core 3.4.0 (with its dependencies, listed in VERSIONS.txt), bundled
-// by scripts/vendor-js.sh with esbuild 0.28.2. Apache-2.0: see LICENSE-nats.txt.
+// by scripts/vendor-js.sh with esbuild 0.28.2. Apache-2.0 (LICENSE-nats.txt; tweetnacl: LICENSE-tweetnacl.txt).
 var __create = Object.create;
 var __defProp = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
