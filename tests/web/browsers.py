@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from services.client import Client
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
 from shared.games import get
@@ -33,6 +35,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 PASSWORD = "correct horse battery"
 SCREENSHOTS = os.environ.get("TABLETOP_SCREENSHOTS")  # a folder: the tests save pictures there
 STEP_TIMEOUT_MS = 20_000
+ACTION_TIMEOUT_MS = 5_000  # a click or a fill on what is on the page now
 
 
 class Up:
@@ -79,6 +82,12 @@ class Up:
     async def player(self, name: str) -> Client:
         return Client(await Bus.connect(self.nats_url, load_settings(), name=f"test-{name}",
                                         wait=10, credentials=Credentials.player(name, PASSWORD)))
+
+
+# the commands a page carries, and whether each can be clicked (for failure messages)
+ON_PAGE = """() => Array.from(document.querySelectorAll('[data-command], form[data-command-type]'),
+    n => `${n.dataset.command || n.dataset.commandType} ${n.disabled ? 'disabled' : ''} ${
+        n.checkVisibility() ? 'visible' : 'hidden'}`).join('; ')"""
 
 
 def unique(prefix: str) -> str:
@@ -139,10 +148,12 @@ async def version_of(page: Any) -> int:
 
 
 async def wait_version(page: Any, version: int) -> None:
-    """Until the page shows `version` or later."""
+    """Until the page shows `version` or later, or the end of the table."""
     await page.wait_for_function(
-        "v => Number(document.getElementById('table')?.dataset.version || 0) >= v", arg=version,
-        timeout=STEP_TIMEOUT_MS)
+        """v => {
+            const table = document.getElementById('table');
+            return Number(table?.dataset.version || 0) >= v || table?.dataset.status === 'ended';
+        }""", arg=version, timeout=STEP_TIMEOUT_MS)
 
 
 async def page_text(page: Any) -> tuple[int, str]:
@@ -152,7 +163,11 @@ async def page_text(page: Any) -> tuple[int, str]:
         const table = document.getElementById('table') || document.getElementById('replay');
         const parts = [document.body.innerText];
         for (const node of document.body.querySelectorAll('*')) {
-            for (const attr of node.attributes) parts.push(attr.value);
+            for (const attr of node.attributes) {  // those that carry content, not the markup's own words
+                if (/^(data-|aria-)|^(title|alt|value|placeholder|href|label|content)$/.test(attr.name)) {
+                    parts.push(attr.value);
+                }
+            }
             if (node.value) parts.push(String(node.value));
         }
         return [Number(table?.dataset.version || 0), parts.join('\\n')];
@@ -177,8 +192,8 @@ async def take_a_move(seat: Seat) -> bool:
     else invented words when those are refused); False when it offers none."""
     page = seat.page
     version = await version_of(page)
-    buttons = page.locator("#table [data-command]:not([disabled])")
-    forms = page.locator("#table form[data-command-type]")
+    buttons = page.locator("#table [data-command]:not([disabled]):visible")
+    forms = page.locator("#table form[data-command-type]:visible")
     count, form_count = await buttons.count(), await forms.count()
     if not count and not form_count:
         return False
@@ -186,17 +201,23 @@ async def take_a_move(seat: Seat) -> bool:
         await page.evaluate("() => { const a = document.getElementById('alert'); "
                             "if (a) { a.textContent = ''; delete a.dataset.code; } }")
         choice = seat.rng.randrange(count + form_count)
-        if choice < count:
-            await buttons.nth(choice).click()
-        else:
-            form = forms.nth(choice - count)
-            inputs = form.locator("input[type=text], input:not([type]), textarea")
-            for i in range(await inputs.count()):
-                field_ = inputs.nth(i)
-                example = await field_.get_attribute("placeholder") or "word"
-                await field_.fill(example if attempt == 0 else
-                                  "".join(seat.rng.choice("bcdfgklmnprstvz") for _ in range(7)))
-            await form.locator("[type=submit]").click()
+        try:
+            if choice < count:
+                await buttons.nth(choice).click(timeout=ACTION_TIMEOUT_MS)
+            else:
+                form = forms.nth(choice - count)
+                inputs = form.locator("input[type=text], input:not([type]), textarea")
+                for i in range(await inputs.count()):
+                    field_ = inputs.nth(i)
+                    example = await field_.get_attribute("placeholder", timeout=ACTION_TIMEOUT_MS)
+                    await field_.fill(
+                        (example or "word") if attempt == 0
+                        else "".join(seat.rng.choice("bcdfgklmnprstvz") for _ in range(7)),
+                        timeout=ACTION_TIMEOUT_MS)
+                await form.locator("[type=submit], button:not([type])").first.click(
+                    timeout=ACTION_TIMEOUT_MS)
+        except PlaywrightTimeout:  # the page drew a newer view meanwhile: look at it again
+            return True
         outcome = await page.wait_for_function(
             """v => {
                 const t = document.getElementById('table');
@@ -219,12 +240,15 @@ async def play_through(seats: list[Seat], *, pause_at: int | None = None,
     """Every seat clicks its moves until the table has ended on every page. Pages without a
     move wait for the next version (a bot's or another seat's move)."""
     paused = pause_at is None
+    for seat in seats:  # every page has seen the start
+        await seat.page.wait_for_selector("#table:not([data-status=open])", timeout=STEP_TIMEOUT_MS)
     while True:
         statuses = [await s.page.get_attribute("#table", "data-status") for s in seats]
         if all(status == "ended" for status in statuses):
             for s in seats:
                 await s.snapshot()
             return
+        before = [await version_of(s.page) for s in seats]  # read before looking for moves
         moved = False
         for seat in seats:
             await seat.snapshot()
@@ -233,10 +257,16 @@ async def play_through(seats: list[Seat], *, pause_at: int | None = None,
             paused = True
             await on_pause()
         if not moved:  # someone else's turn: wait until any page shows a newer version
-            versions = [await version_of(s.page) for s in seats]
-            await asyncio.wait(
-                [asyncio.ensure_future(wait_version(s.page, v + 1)) for s, v in zip(seats, versions)],
-                return_when=asyncio.FIRST_COMPLETED, timeout=STEP_TIMEOUT_MS / 1000)
+            waits = [asyncio.ensure_future(wait_version(s.page, v + 1)) for s, v in zip(seats, before)]
+            done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED,
+                                               timeout=STEP_TIMEOUT_MS / 1000)
+            for wait in pending:
+                wait.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
+            if not done:
+                raise AssertionError("no page moved on: " + ", ".join(
+                    [f"{s.name}: {await s.page.inner_text('#turn')} "
+                     f"{await s.page.evaluate(ON_PAGE)}" for s in seats]))
 
 
 async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.Random) -> None:

@@ -105,8 +105,11 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
                 arg=await version_of(guest), timeout=60_000)
 
     watching = asyncio.ensure_future(watch_guest())
-    await play_through([ann, bob], pause_at=12, on_pause=look)
-    await asyncio.wait_for(watching, 60)
+    try:
+        await play_through([ann, bob], pause_at=12, on_pause=look)
+        await asyncio.wait_for(watching, 60)
+    finally:
+        watching.cancel()
 
     # both see the same result, and the guest too
     results = [await p.inner_text("#result") for p in (ann.page, bob.page, guest)]
