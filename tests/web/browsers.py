@@ -99,9 +99,13 @@ async def new_browser(playwright: Any) -> Any:
                                             headless=True)
 
 
-async def sign_in(browser: Any, base: str, name: str | None, *, width: int = 1100) -> Any:
-    """A page of a new browser context signed in as `name` (None: a guest)."""
+async def sign_in(browser: Any, base: str, name: str | None, *, width: int = 1100,
+                  prepare: Any = None) -> Any:
+    """A page of a new browser context signed in as `name` (None: a guest); `prepare(context)`
+    is awaited before the page opens."""
     context = await browser.new_context(viewport={"width": width, "height": 900})
+    if prepare is not None:
+        await prepare(context)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from shared.games import get
 from tests.conftest import TABLETOP, cli_env
 from tests.web.browsers import (
     CHROMIUM, Seat, Up, assert_no_secret_shown, bot_seat, create_table, join_from_lobby,
-    new_browser, page_text, play_through, screenshot, sign_in, unique, version_of,
-    views_by_version,
+    new_browser, page_text, play_through, screenshot, sign_in, take_a_move, unique, version_of,
+    views_by_version, wait_version,
 )
 
 async_api = pytest.importorskip("playwright.async_api")
@@ -228,3 +229,84 @@ def test_tabletop_web_serves_the_client_alone_with_the_address_it_is_given(tmp_p
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(15) == 0
+
+
+async def test_a_page_that_lost_its_connection_catches_up_on_what_it_missed(up, browser):
+    """The move of the other seat is pushed while this page is cut off: once the connection
+    is back, the page asks the view and the log again and shows the move."""
+    base = up.http_url
+    ann_name, bob_name = unique("ann"), unique("bob")
+    allowed = asyncio.Event()
+    allowed.set()
+    sockets: list = []
+
+    async def through_a_cable(context) -> None:  # the page's WebSockets, which the test can cut
+        async def route(socket) -> None:
+            await allowed.wait()
+            sockets.append((socket, socket.connect_to_server()))
+
+        await context.route_web_socket(re.compile(r"^wss?://"), route)
+
+    ann = Seat(ann_name, await sign_in(browser, base, ann_name, prepare=through_a_cable),
+               random.Random(3))
+    table = await create_table(ann.page, base, "naishi", 2, {})
+    bob = await up.player(bob_name)
+    try:
+        assert (await bob.command("naishi", table, bob_name, {"type": "join"}))["ok"]
+        await ann.page.click("#table-controls [data-action=start]")
+        await ann.page.wait_for_selector("#table[data-status=running]")
+        choose = get("naishi").game.bot
+        rng = random.Random(4)
+        while True:  # until bob is to act (ann clicks her moves meanwhile)
+            own = await bob.view("naishi", table, bob_name)
+            if "legal" in own["view"]:
+                break
+            await take_a_move(ann)
+        shown = await version_of(ann.page)
+        allowed.clear()
+        for page_side, server_side in sockets:
+            await server_side.close()
+            await page_side.close()
+        await ann.page.wait_for_selector("#status:not(:empty)")  # "Connection lost: ..."
+        reply = await bob.command("naishi", table, bob_name,
+                                  {**choose(own["view"], rng), "expect": own["version"]})
+        assert reply["ok"] and reply["version"] > shown
+        assert await version_of(ann.page) == shown  # nothing can reach the page
+        allowed.set()
+        await wait_version(ann.page, reply["version"])
+        assert await ann.page.inner_text("#status") == ""
+        logged = await ann.page.locator("#log > li").evaluate_all(
+            "items => items.map(li => Number(li.dataset.version))")
+        assert reply["version"] in logged  # the log caught up too
+        assert not ann.page.errors, ann.page.errors
+    finally:
+        await bob.bus.close()
+        await ann.page.context.close()
+
+
+async def test_refusals_are_shown_with_the_servers_message(up, browser):
+    base = up.http_url
+    name = unique("cy")
+    page = await sign_in(browser, base, name)
+    try:
+        await page.goto(f"{base}/#/lobby/illustori")
+        await page.fill("#opt-deck_size", "6")
+        await page.click("#create-table button[type=submit]")
+        error = page.locator("#create-table .error")
+        await error.filter(has_text="deck_size").wait_for()
+        assert "between" in await error.inner_text()  # the rules' own words
+        assert "#/lobby/illustori" in page.url  # no table was made
+    finally:
+        await page.context.close()
+    other = await browser.new_context()
+    try:
+        page = await other.new_page()
+        await page.goto(f"{base}/#/signin")
+        await page.fill("#signin-name", name)
+        await page.fill("#signin-password", "not the password at all")
+        await page.click("#signin button[type=submit]")
+        refused = page.locator("#signin .error")
+        await refused.filter(has_text="Sign-in refused").wait_for()
+        assert await page.locator("#who").count() == 0
+    finally:
+        await other.close()
