@@ -156,6 +156,14 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     await replay.reload()
     await replay.wait_for_selector("#replay[data-version='5']")
     await screenshot(replay, "replay")
+    # as a spectator: the last board is the one the guest saw live
+    await replay.click("#replay-as")
+    await replay.wait_for_url(re.compile(r".*/5/spectator$"))
+    await replay.wait_for_selector("#replay-viewer:has-text('As a spectator')")
+    await replay.focus("#step")
+    await replay.keyboard.press("End")
+    await replay.wait_for_selector(f"#replay[data-version='{final}']")
+    assert await board_html(replay, "#replay-board") == await board_html(guest, "#board")
     for page in (ann.page, bob.page, guest):
         assert not page.errors, page.errors
         await page.context.close()

@@ -773,7 +773,7 @@ function tablePage(game, table) {
   };
 }
 
-function replayPage(game, table, stepVersion) {
+function replayPage(game, table, stepVersion, asViewer) {
   const info = gameInfo(game);
   if (!info || !isId(table)) return notFound(`There is no ${game} table ${table}.`);
   let stopped = false;
@@ -843,7 +843,8 @@ function replayPage(game, table, stepVersion) {
     boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false })
       : h("p", { class: "muted" }, "No board for this step."));
     result.replaceChildren(...[view && resultPanel(view.result)].filter(Boolean));
-    history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}`);
+    history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}${
+      viewerName === SPECTATOR && !me.guest ? `/${SPECTATOR}` : ""}`);
   }
 
   function pause() {
@@ -863,7 +864,8 @@ function replayPage(game, table, stepVersion) {
   });
   slider.addEventListener("input", () => go(Number(slider.value)));
 
-  const viewerName = me.guest ? SPECTATOR : me.name;
+  // a seat replays with its own cards, or as a spectator sees it (`.../<version>/spectator`)
+  const viewerName = me.guest || asViewer === SPECTATOR ? SPECTATOR : me.name;
   (async () => {
     module = await boardModule(game);
     try {
@@ -876,8 +878,14 @@ function replayPage(game, table, stepVersion) {
     if (stopped || !steps.length) return;
     const last = steps[steps.length - 1].view;
     const seat = last && last.seats.includes(viewerName);
-    viewerLine.textContent = `${seat ? `As ${viewerName}, with your own cards` : "As a spectator"} · ${
-      last && last.status === "ended" ? "the table has ended" : "the table is still being played"}`;
+    viewerLine.replaceChildren(`${seat ? `As ${viewerName}, with your own cards` : "As a spectator"} · ${
+      last && last.status === "ended" ? "the table has ended" : "the table is still being played"}`);
+    if (!me.guest && (seat || last.seats.includes(me.name))) {
+      const other = seat ? `/${SPECTATOR}` : "";
+      viewerLine.append(" · ", h("button", { type: "button", class: "link", id: "replay-as",
+        onclick: () => { location.hash = `#/replay/${game}/${table}/${steps[index].version}${other}`; } },
+      seat ? "see it as a spectator" : "see it with your cards"));
+    }
     logList.replaceChildren(...steps.map((step, i) => {
       const entry = logEntry(step) || h("li", { "data-version": step.version },
         h("span", { class: "log-version" }, `#${step.version}`), " ", step.player);
@@ -908,7 +916,7 @@ function route() {
   switch (parts[0]) {
     case "lobby": page = lobbyPage(parts[1]); break;
     case "table": page = tablePage(parts[1], parts[2]); break;
-    case "replay": page = replayPage(parts[1], parts[2], parts[3]); break;
+    case "replay": page = replayPage(parts[1], parts[2], parts[3], parts[4]); break;
     case "signin": page = signInPage(); break;
     default: page = homePage();
   }
