@@ -1,5 +1,7 @@
 """Names `vulture` cannot see used: they are read by something other than Python code."""
 
+from aiohttp.web import StreamResponse
+
 from services.auth.claims import (
     AuthorizationResponse,
     ConnectOptions,
@@ -36,4 +38,6 @@ used = [
     services_highcard,
     # A test game loaded by name through TABLETOP_GAMES (tests/conftest.py).
     CRASHY,
+    # aiohttp sends the Content-Type the web server's middleware sets on a response.
+    StreamResponse.content_type,
 ]

@@ -1,7 +1,7 @@
 """`tabletop`: run the services, and play from a terminal.
 
-Services:  up | auth | worker GAME | table-projector | history-projector | rebuild-views |
-           verify | status
+Services:  up | auth | worker GAME | table-projector | history-projector | web |
+           rebuild-views | verify | status
 Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | leave TABLE |
            start TABLE | act TABLE JSON | view TABLE | watch TABLE | replay TABLE |
            play GAME --bots N
@@ -29,8 +29,9 @@ from services import compose
 from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
-from services.runtime import nats_url, service_credentials
+from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.table_projector import maintenance
+from services.web.server import serve_web
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST,
@@ -198,15 +199,16 @@ def cmd_up(args: argparse.Namespace) -> int:
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
 
-    def ready(url: str, websocket_url: str) -> None:
+    def ready(url: str, websocket_url: str, http_url: str) -> None:
         browsers = f", browsers at {websocket_url}" if websocket_url else ""
-        print(f"tabletop is up: NATS at {url}{browsers}, games: {', '.join(games())}. "
-              f"Players sign in with `tabletop login NAME`; service credentials are in "
-              f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
+        print(f"tabletop is up: play in a browser at {http_url} . NATS at {url}{browsers}, "
+              f"games: {', '.join(games())}. At a terminal, players sign in with `tabletop "
+              f"login NAME`; service credentials are in {settings.credentials_folder}. Ctrl-C "
+              "stops it.", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(compose.run_everything(settings, port=args.port,
-                                           websocket_port=args.ws_port, ready=ready))
+        asyncio.run(compose.run_everything(settings, port=args.port, websocket_port=args.ws_port,
+                                           ready=ready, http_port=args.http_port))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
               "other one first, or give this one another --data.", file=sys.stderr)
@@ -258,6 +260,31 @@ def cmd_table_projector(args: argparse.Namespace) -> int:
 
 def cmd_history_projector(args: argparse.Namespace) -> int:
     compose.run_alone(compose.history_projector())
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """The web client's files alone: it needs no NATS connection of its own (the browsers
+    connect to the WebSocket address it hands them)."""
+    settings = load_settings()
+    configure_logging(fmt=settings.log_format, level=settings.log_level)
+    websocket_url = args.websocket or settings.websocket_url
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        stop_on_signals(stop)
+
+        def ready(url: str) -> None:
+            print(f"tabletop web: open {url} (browsers connect to NATS at {websocket_url})",
+                  file=sys.stderr, flush=True)
+
+        await serve_web(host=args.host, port=args.port, websocket_url=websocket_url,
+                        stop=stop, ready=ready)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
@@ -641,6 +668,9 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--ws-port", type=int, default=9222,
                     help="port of the WebSocket listener for browsers, on loopback (another "
                          "free one if taken; default 9222)")
+    up.add_argument("--http-port", type=int, default=8000,
+                    help="port of the web client, on loopback (another free one if taken; "
+                         "default 8000)")
     creds = add("credentials", cmd_credentials, "make the service users' passwords, the "
                 "callout's signing key and the server config's accounts section (auth.conf) in "
                 "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
@@ -662,6 +692,13 @@ def parser() -> argparse.ArgumentParser:
                     help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
                          "(default 0/1: all); run N replicas 0/N .. N-1/N")
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
+    web = add("web", cmd_web, "serve the web client (static files; the browsers talk to NATS "
+              "over WebSocket themselves)", json_out=False)
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                     "127.0.0.1)")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--websocket", help="the NATS WebSocket address browsers connect to "
+                     "(default: env TABLETOP_WEBSOCKET_URL, else ws://127.0.0.1:9222)")
     rb = add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop "
              "the table projectors first), or one table's (--table, while they run)",
              json_out=False)

@@ -19,9 +19,10 @@ from services.history_projector.replay import serve_history_projector
 from services.registry import games
 from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
 from services.table_projector.projector import serve_table_projector
+from services.web.server import serve_web
 from shared.bus.connection import Bus
 from shared.bus.credentials import ISSUER_FILE, Credentials, ServerSecrets, read_secret
-from shared.bus.server import EmbeddedServer
+from shared.bus.server import EmbeddedServer, free_port
 from shared.logs import configure_logging
 from shared.settings import Settings, load_settings
 
@@ -164,11 +165,13 @@ async def until_answering(
 
 
 async def run_everything(
-    settings: Settings, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+    settings: Settings, *, port: int, websocket_port: int,
+    ready: Callable[[str, str, str], None], http_port: int = 8000,
 ) -> None:
-    """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set) and every
+    """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set), every
     service of `everything`, each signed in as its own role and started again if it crashes,
-    until SIGTERM or Ctrl-C. `ready(url, websocket_url)` once they all answer."""
+    and the web client at http://127.0.0.1:`http_port` (or another free port), until SIGTERM or
+    Ctrl-C. `ready(url, websocket_url, http_url)` once they all answer."""
     server = None
     if settings.nats_url:
         url = settings.nats_url
@@ -190,9 +193,15 @@ async def run_everything(
             await setup.close()
         if missing:
             log.warning("services_not_answering", services=sorted(missing))
+        websocket_url = server.websocket_url if server else settings.websocket_url
+        web_started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        tasks.append(asyncio.create_task(serve_web(
+            host="127.0.0.1", port=free_port(http_port), websocket_url=websocket_url,
+            stop=stop, ready=web_started.set_result)))
+        http_url = await web_started
         if server is not None:  # clients find NATS here: only once the services answer
             url_file(settings).write_text(url + "\n")
-        ready(url, server.websocket_url if server else "")
+        ready(url, websocket_url, http_url)
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:

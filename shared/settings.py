@@ -40,6 +40,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     password_hash_passes: int = 3
     # Open tables nobody started are ended this many seconds after their creation.
     open_table_ttl: float = 6 * 3600.0
+    # The NATS WebSocket address the web client hands to browsers (when `tabletop up` does not
+    # run the NATS itself: it gives its own listener's).
+    websocket_url: str = "ws://127.0.0.1:9222"
     # "json", "console", or "" for console on a terminal and JSON otherwise.
     log_format: str = ""
     log_level: str = "info"
@@ -70,6 +73,7 @@ _ENV = {
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
     "password_hash_memory_kib": "TABLETOP_PASSWORD_HASH_MEMORY_KIB",
     "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
+    "websocket_url": "TABLETOP_WEBSOCKET_URL",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
     "games": "TABLETOP_GAMES",

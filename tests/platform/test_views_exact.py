@@ -322,7 +322,7 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
         tables = await create_tables(client, 6, players=3)
     failing = tables[2]
     messages = sorted(
-        [Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0, False)
+        [Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0)
          for t in tables for m in await bus.events.read("highcard", t)],
         key=lambda m: m.seq)
     projector = TableProjector(bus)

@@ -1,0 +1,952 @@
+// The tabletop web client: one page, hash routes, plain DOM. The browser talks to NATS over
+// WebSocket with the official client, signed in as the player (or a guest): the broker applies
+// the same permissions as to any other client, and this server only hands out files.
+import { wsconnect } from "./vendor/nats.js";
+
+const main = document.getElementById("main");
+const nav = document.getElementById("nav");
+const statusLine = document.getElementById("status");
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const SESSION_KEY = "tabletop.session";
+const RECENT_KEY = "tabletop.recent";
+const SPECTATOR = "spectator";
+const REQUEST_TIMEOUT_MS = 5000;
+
+let config = null;
+let nc = null; // the NATS connection
+let me = null; // {name, password, guest}
+let page = null; // the page shown: {stop(), resync()}
+let afterSignIn = null; // the address asked for before signing in
+
+// --- small helpers ---------------------------------------------------------------------------
+
+/** An element: h("div", {class: "x", onclick: f}, child, "text", [more]). */
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  const add = (items) => {
+    for (const child of items) {
+      if (child === null || child === undefined || child === false) continue;
+      if (Array.isArray(child)) add(child);
+      else node.append(child instanceof Node ? child : String(child));
+    }
+  };
+  add(children);
+  return node;
+}
+
+function randomHex(bytes) {
+  const data = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(data, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** "max_rounds" -> "Max rounds". */
+function humanize(key) {
+  const text = String(key).replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+let players = new Set(); // the ids of the table shown: keys that are not humanized
+
+/** Any JSON value as something a person reads: lists, and definition lists for objects. */
+function readable(value) {
+  if (value === null || value === undefined) return h("span", { class: "muted" }, "none");
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return h("span", { class: "muted" }, "none");
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      return value.map((v) => (v === null ? "?" : String(v))).join(", ");
+    }
+    return h("ol", { class: "readable" }, value.map((v) => h("li", {}, readable(v))));
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 0) return h("span", { class: "muted" }, "none");
+  return h("dl", { class: "readable" },
+    keys.map((k) => [h("dt", {}, players.has(k) ? k : humanize(k)), h("dd", {}, readable(value[k]))]));
+}
+
+function gameInfo(game) {
+  return config.games.find((g) => g.game === game) || null;
+}
+
+function gameOfTable(table) {
+  const prefix = String(table).split("-")[0];
+  return gameInfo(prefix) ? prefix : null;
+}
+
+function showStatus(text) {
+  statusLine.textContent = text;
+  statusLine.hidden = !text;
+}
+
+function remember(game, table) {
+  const recent = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]")
+    .filter((r) => !(r.game === game && r.table === table));
+  recent.unshift({ game, table });
+  localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 12)));
+}
+
+// --- NATS -------------------------------------------------------------------------------------
+
+function isId(text) {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(text);
+}
+
+async function connect(session) {
+  const connection = await wsconnect({
+    servers: config.websocket,
+    user: session.name,
+    pass: session.password || undefined,
+    inboxPrefix: `_INBOX_${session.name}`,
+    name: "tabletop-web",
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1000,
+  });
+  (async () => {
+    for await (const s of connection.status()) {
+      if (s.type === "disconnect") showStatus("Connection lost: reconnecting…");
+      if (s.type === "reconnect") {
+        showStatus("");
+        if (page && page.resync) page.resync();
+      }
+    }
+  })();
+  connection.closed().then(() => {
+    if (nc === connection) showStatus("Disconnected from the game server. Reload the page.");
+  });
+  return connection;
+}
+
+/** A request, asked again (the same body: commands carry their id, so they apply once) when no
+ * answer comes or the answer says the log was unavailable for a moment. */
+async function ask(subject, body) {
+  const payload = encoder.encode(JSON.stringify(body));
+  for (let attempt = 0; ; attempt++) {
+    const last = attempt >= 4;
+    try {
+      const message = await nc.request(subject, payload, { timeout: REQUEST_TIMEOUT_MS });
+      const reply = JSON.parse(decoder.decode(message.data));
+      if (last || !(reply.error && reply.error.code === "unavailable")) return reply;
+    } catch (err) {
+      if (last) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000)));
+  }
+}
+
+function sendCommand(game, table, command) {
+  return ask(`tabletop.cmd.${game}.${table}.${me.name}`, { id: randomHex(16), ...command });
+}
+
+let replayKnowsViews = true; // older services refuse the `views` field of a replay request
+
+/** Every replay step of a table from `first` for `viewer`, following `next`. `views` is
+ * "every" or "none" (a service without that option sends every step's view anyway). */
+async function replaySteps(game, table, viewer, first, views) {
+  const steps = [];
+  let from = first;
+  for (;;) {
+    const body = { from, to: null };
+    if (replayKnowsViews) body.views = views;
+    const reply = await ask(`tabletop.replay.${game}.${table}.${viewer}`, body);
+    if (reply.error) {
+      if (reply.error.code === "bad_request" && replayKnowsViews) {
+        replayKnowsViews = false;
+        continue;
+      }
+      throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+    }
+    steps.push(...reply.steps);
+    if (reply.next === undefined || reply.next === null) return steps;
+    from = reply.next;
+  }
+}
+
+/** A step's lines for the log: its `log` texts, else its events' types. */
+function stepTexts(step) {
+  if (Array.isArray(step.log)) return step.log;
+  return step.events.map((e) => humanize(e.type));
+}
+
+function logEntry(step, attrs = {}) {
+  const texts = stepTexts(step);
+  if (texts.length === 0) return null;
+  return h("li", { "data-version": step.version, ...attrs },
+    h("span", { class: "log-version" }, `#${step.version}`),
+    h("span", { class: "log-texts" }, texts.map((t) => h("span", { class: "log-text" }, t))));
+}
+
+// --- the boards -------------------------------------------------------------------------------
+
+const boards = {};
+
+/** The game's board module, or null when it is missing or fails to load. */
+function boardModule(game) {
+  if (!(game in boards)) {
+    const css = h("link", { rel: "stylesheet", href: `games/${game}.css` });
+    document.head.append(css);
+    boards[game] = import(`./games/${game}.js`).then(
+      (module) => (typeof module.renderBoard === "function" ? module : null),
+      (err) => {
+        console.warn(`no board for ${game}:`, err);
+        return null;
+      });
+  }
+  return boards[game];
+}
+
+/** The view's own fields as a readable list: the board of a game without one. */
+function genericBoard(view) {
+  const skip = new Set(["legal", "free_text", "game", "status", "seats", "seat_count", "creator",
+    "options", "to_act", "result"]);
+  const fields = Object.fromEntries(Object.entries(view).filter(([k]) => !skip.has(k)));
+  return h("div", { class: "generic-board" }, readable(fields));
+}
+
+function drawBoard(module, view, ctx) {
+  players = new Set(view.seats || []);
+  if (module) {
+    try {
+      const node = module.renderBoard(view, ctx);
+      if (node instanceof Node) return node;
+    } catch (err) {
+      console.error("the board failed to draw this view:", err);
+    }
+  }
+  return genericBoard(view);
+}
+
+function commandLabel(command) {
+  const fields = Object.entries(command).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${humanize(k).toLowerCase()}: ${Array.isArray(v) ? v.join(" ") : v}`);
+  return fields.length ? `${humanize(command.type)} (${fields.join(", ")})` : humanize(command.type);
+}
+
+/** A form for a free-text command: one labelled input per free field (one per item of a
+ * list), the legal example as placeholder; an empty input sends the example. */
+function freeTextForm(example, freeFields, act, interactive) {
+  const inputs = [];
+  const fixed = Object.fromEntries(Object.entries(example).filter(([k]) => !freeFields.includes(k)));
+  const fixedText = Object.entries(fixed).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${humanize(k).toLowerCase()} ${v}`).join(", ");
+  const rows = [];
+  for (const field of freeFields) {
+    const values = Array.isArray(example[field]) ? example[field] : [example[field]];
+    values.forEach((placeholder, i) => {
+      const id = `f-${randomHex(6)}`;
+      const label = Array.isArray(example[field]) ? `${humanize(field)} ${i + 1}` : humanize(field);
+      const input = h("input", { id, type: "text", name: field, placeholder: placeholder ?? "",
+        autocomplete: "off", maxlength: 60, disabled: !interactive });
+      inputs.push({ field, list: Array.isArray(example[field]), input });
+      rows.push(h("div", { class: "field" }, h("label", { for: id }, `${label} (free text)`), input));
+    });
+  }
+  const form = h("form", { class: "free-form", "data-command-type": example.type },
+    h("p", { class: "form-title" }, humanize(example.type), fixedText ? ` — ${fixedText}` : ""),
+    rows, h("button", { type: "submit", disabled: !interactive }, "Send"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const command = { ...fixed };
+    for (const { field, list, input } of inputs) {
+      const value = input.value.trim() || input.placeholder;
+      if (list) (command[field] ||= []).push(value);
+      else command[field] = value;
+    }
+    act(command);
+  });
+  return form;
+}
+
+/** Buttons and forms for the legal commands the board did not render itself. */
+function otherMoves(view, boardNode, act, interactive) {
+  const legal = view.legal || [];
+  const rendered = new Set(Array.from(boardNode.querySelectorAll("[data-command]"),
+    (n) => n.getAttribute("data-command")));
+  const formTypes = new Set(Array.from(boardNode.querySelectorAll("form[data-command-type]"),
+    (n) => n.getAttribute("data-command-type")));
+  const freeText = view.free_text || {};
+  const items = [];
+  for (const command of legal) {
+    const json = JSON.stringify(command);
+    if (rendered.has(json) || formTypes.has(command.type)) continue;
+    if (freeText[command.type]) {
+      items.push(freeTextForm(command, freeText[command.type], act, interactive));
+    } else {
+      items.push(h("button", { type: "button", class: "move", "data-command": json,
+        disabled: !interactive, onclick: () => act(command) }, commandLabel(command)));
+    }
+  }
+  if (items.length === 0) return null;
+  return h("section", { class: "other-moves", "aria-label": "Moves" },
+    h("h2", {}, "Moves"), h("div", { class: "move-list" }, items));
+}
+
+function resultPanel(result) {
+  if (!result) return null;
+  const winners = result.winners || [];
+  return h("section", { id: "result", class: "result", "aria-label": "Result" },
+    h("h2", {}, "Result"),
+    h("p", { class: "winners" }, winners.length === 0 ? "No winner."
+      : winners.length === 1 ? `${winners[0]} wins.` : `Winners: ${winners.join(", ")}.`),
+    (result.ranking || []).length ? h("table", { class: "ranking" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col" }, "Score"))),
+      h("tbody", {}, result.ranking.map((r) => h("tr", {}, h("td", {}, r.rank),
+        h("th", { scope: "row" }, r.player), h("td", {}, r.score))))) : null,
+    result.details && Object.keys(result.details).length
+      ? h("details", { open: true }, h("summary", {}, "Why"), readable(result.details)) : null);
+}
+
+function turnText(view, seat) {
+  if (view.status === "open") {
+    return `Waiting for players: ${view.seats.length} of ${view.seat_count} seats taken. ` +
+      `${view.creator === seat ? "You start" : `${view.creator} starts`} the game.`;
+  }
+  if (view.status === "ended") return "The game is over.";
+  const acting = view.to_act || [];
+  const others = acting.filter((p) => p !== seat);
+  if (seat && acting.includes(seat)) {
+    return others.length ? `Your turn (with ${others.join(", ")}).` : "Your turn.";
+  }
+  return acting.length ? `Waiting for ${acting.join(", ")}.` : "";
+}
+
+// --- pages ------------------------------------------------------------------------------------
+
+function signInPage() {
+  const nameId = "signin-name";
+  const passId = "signin-password";
+  const error = h("p", { class: "error", role: "alert" });
+  const name = h("input", { id: nameId, name: "name", required: true, autocomplete: "username",
+    pattern: "[A-Za-z0-9_\\-]{1,64}", maxlength: 64 });
+  const password = h("input", { id: passId, name: "password", type: "password", required: true,
+    minlength: 8, maxlength: 1024, autocomplete: "current-password" });
+  const submit = h("button", { type: "submit" }, "Sign in");
+  const form = h("form", { class: "signin", id: "signin" },
+    h("div", { class: "field" }, h("label", { for: nameId }, "Name"), name,
+      h("small", {}, "Letters, digits, - and _.")),
+    h("div", { class: "field" }, h("label", { for: passId }, "Password"), password,
+      h("small", {}, "At least 8 characters. The first sign-in with a new name registers it.")),
+    submit, error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    if (!isId(name.value) || /^guest/i.test(name.value)) {
+      error.textContent = "Choose a name of letters, digits, - and _ that does not start with 'guest'.";
+      return;
+    }
+    submit.disabled = true;
+    await signIn({ name: name.value, password: password.value, guest: false }, error);
+    submit.disabled = false;
+  });
+  const guest = h("button", { type: "button", id: "watch-as-guest", class: "secondary",
+    onclick: () => signIn({ name: `guest-${randomHex(4)}`, password: null, guest: true }, error) },
+  "Watch as a guest");
+  main.replaceChildren(
+    h("h1", {}, "Sign in"),
+    h("p", {}, "Play Naishi, Dozito, Decrypto, Illustori and Diced Tomatoes with others."),
+    form,
+    h("p", {}, "Or look without an account: guests watch tables and replays."), guest);
+  name.focus();
+  return {};
+}
+
+async function signIn(session, errorNode) {
+  if (nc) {
+    const previous = nc;
+    nc = null;
+    await previous.close();
+  }
+  try {
+    nc = await connect(session);
+  } catch (err) {
+    const refused = /authoriz/i.test(String(err && err.message));
+    errorNode.textContent = refused
+      ? "Sign-in refused: wrong password for this name (or too many attempts: wait a little)."
+      : `Cannot reach the game server (${err && err.message}).`;
+    return;
+  }
+  me = session;
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  drawNav();
+  const next = afterSignIn && afterSignIn !== "#/signin" ? afterSignIn : "#/";
+  afterSignIn = null;
+  if (location.hash === next) route();
+  else location.hash = next;
+}
+
+async function signOut() {
+  sessionStorage.removeItem(SESSION_KEY);
+  const closing = nc;
+  nc = null;
+  me = null;
+  if (closing) await closing.close();
+  drawNav();
+  location.hash = "#/signin";
+}
+
+function drawNav() {
+  if (!me) {
+    nav.replaceChildren();
+    return;
+  }
+  nav.replaceChildren(
+    h("a", { href: "#/" }, "Games"),
+    h("span", { class: "who", id: "who" }, me.guest ? "Watching as a guest" : `Signed in as ${me.name}`),
+    h("button", { type: "button", class: "link", onclick: signOut }, me.guest ? "Sign in" : "Sign out"));
+}
+
+function homePage() {
+  const recent = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
+  const tableInput = h("input", { id: "find-table", name: "table", required: true,
+    placeholder: "naishi-1a2b3c4d5e6f" });
+  const findError = h("p", { class: "error", role: "alert" });
+  const find = h("form", { class: "inline-form" },
+    h("label", { for: "find-table" }, "Table id"), tableInput,
+    h("button", { type: "submit" }, "Open"));
+  find.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const table = tableInput.value.trim();
+    const game = gameOfTable(table);
+    if (!game || !isId(table)) {
+      findError.textContent = "A table id starts with its game, e.g. naishi-1a2b3c4d5e6f.";
+      return;
+    }
+    location.hash = `#/table/${game}/${table}`;
+  });
+  main.replaceChildren(
+    h("h1", {}, "Games"),
+    h("ul", { class: "games" }, config.games.map((g) => h("li", { class: "game-card" },
+      h("h2", {}, h("a", { href: `#/lobby/${g.game}` }, g.title)),
+      h("p", {}, g.description || ""),
+      h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players`
+        : `${g.min_players} to ${g.max_players} players`),
+      h("a", { class: "button", href: `#/lobby/${g.game}` }, `${g.title} tables`)))),
+    h("section", {}, h("h2", {}, "Find a table"),
+      h("p", {}, "Open a table or its replay by its id (ended tables are not in the lobbies)."),
+      find, findError),
+    recent.length ? h("section", {}, h("h2", {}, "Tables you opened"),
+      h("ul", { class: "recent" }, recent.filter((r) => gameInfo(r.game)).map((r) => h("li", {},
+        h("a", { href: `#/table/${r.game}/${r.table}` }, r.table), " · ",
+        h("a", { href: `#/replay/${r.game}/${r.table}` }, "replay"))))) : null);
+  return {};
+}
+
+/** The create form of a game, built from its options' JSON schema. */
+function createForm(info, onCreated) {
+  const fields = [];
+  const rows = [];
+  for (const [key, schema] of Object.entries(info.options.properties || {})) {
+    const id = `opt-${key}`;
+    const types = schema.anyOf ? schema.anyOf.map((s) => s.type) : [schema.type];
+    const nullable = types.includes("null");
+    const type = types.find((t) => t !== "null");
+    // an option with named values (a Literal in the game's options): one of them, typed as declared
+    const choices = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    let input;
+    let read;
+    if (choices) {
+      input = h("select", { id, name: key },
+        nullable ? h("option", { value: "", selected: schema.default == null }, "none") : null,
+        choices.map((c) => h("option", { value: String(c), selected: c === schema.default },
+          humanize(String(c)))));
+      read = () => (input.value === "" ? null : choices.find((c) => String(c) === input.value));
+    } else if (type === "boolean") {
+      input = h("input", { id, type: "checkbox", name: key, checked: Boolean(schema.default) });
+      read = () => input.checked;
+    } else if (type === "integer" || type === "number") {
+      input = h("input", { id, type: "number", name: key, value: schema.default ?? "",
+        placeholder: nullable ? "none" : "", step: type === "integer" ? 1 : "any" });
+      read = () => (input.value === "" ? (nullable ? null : schema.default) : Number(input.value));
+    } else if (type === "array") {
+      input = h("input", { id, type: "text", name: key, value: (schema.default || []).join(", "),
+        placeholder: "comma-separated" });
+      read = () => input.value.split(",").map((s) => s.trim()).filter(Boolean);
+    } else {
+      input = h("input", { id, type: "text", name: key, value: schema.default ?? "" });
+      read = () => input.value;
+    }
+    fields.push([key, read]);
+    const hint = type === "array" ? "comma-separated" : nullable ? "empty: none" : null;
+    rows.push(h("div", { class: type === "boolean" ? "field check" : "field" },
+      h("label", { for: id }, humanize(key)), input, hint ? h("small", {}, hint) : null));
+  }
+  const seats = h("select", { id: "opt-seats", name: "seats" });
+  for (let n = info.min_players; n <= info.max_players; n++) {
+    seats.append(h("option", { value: n, selected: n === info.max_players }, String(n)));
+  }
+  const error = h("p", { class: "error", role: "alert" });
+  const submit = h("button", { type: "submit" }, "Create the table");
+  const form = h("form", { class: "create", id: "create-table" },
+    h("div", { class: "field" }, h("label", { for: "opt-seats" }, "Seats"), seats,
+      h("small", {}, "the most players; the game can start with fewer")),
+    rows, submit, error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const options = Object.fromEntries(fields.map(([k, read]) => [k, read()]));
+    const table = `${info.game}-${randomHex(6)}`;
+    submit.disabled = true;
+    try {
+      const reply = await sendCommand(info.game, table,
+        { type: "create", options, seats: Number(seats.value) });
+      if (reply.ok) onCreated(table);
+      else error.textContent = reply.error.message;
+    } catch (err) {
+      error.textContent = `No answer from the game server (${err.message}).`;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function optionsText(options) {
+  const entries = Object.entries(options || {});
+  if (entries.length === 0) return "default options";
+  return entries.map(([k, v]) => `${humanize(k).toLowerCase()}: ${
+    Array.isArray(v) ? (v.length ? v.join(" ") : "none") : v === null ? "none" : v}`).join(" · ");
+}
+
+function lobbyPage(game) {
+  const info = gameInfo(game);
+  if (!info) return notFound(`There is no game called ${game}.`);
+  let stopped = false;
+  let timer = null;
+  const alert = h("p", { class: "error", role: "alert" });
+  const list = h("div", { id: "tables", "aria-live": "polite" }, h("p", {}, "Loading tables…"));
+
+  async function act(table, command) {
+    alert.textContent = "";
+    try {
+      const reply = await sendCommand(game, table, command);
+      if (!reply.ok) {
+        alert.textContent = reply.error.message;
+        return;
+      }
+      if (command.type === "join" || command.type === "start") {
+        location.hash = `#/table/${game}/${table}`;
+        return;
+      }
+      refresh();
+    } catch (err) {
+      alert.textContent = `No answer from the game server (${err.message}).`;
+    }
+  }
+
+  function row(t) {
+    const seated = !me.guest && t.seats.includes(me.name);
+    const actions = [];
+    if (t.status === "open" && !me.guest && !seated && t.seats.length < t.seat_count) {
+      actions.push(h("button", { type: "button", "data-action": "join",
+        onclick: () => act(t.table, { type: "join" }) }, "Join"));
+    }
+    if (t.status === "open" && seated) {
+      actions.push(h("button", { type: "button", class: "secondary", "data-action": "leave",
+        onclick: () => act(t.table, { type: "leave" }) }, "Leave"));
+    }
+    if (t.status === "open" && t.creator === me.name && t.seats.length >= info.min_players) {
+      actions.push(h("button", { type: "button", "data-action": "start",
+        onclick: () => act(t.table, { type: "start" }) }, "Start"));
+    }
+    actions.push(h("a", { class: "button secondary", href: `#/table/${game}/${t.table}` },
+      seated ? "Open" : "Watch"));
+    return h("li", { class: "table-row", "data-table": t.table, "data-status": t.status },
+      h("div", { class: "table-head" }, h("a", { href: `#/table/${game}/${t.table}` }, t.table),
+        h("span", { class: `badge ${t.status}` }, t.status)),
+      h("p", {}, `${t.seats.join(", ")} · ${t.seats.length} of ${t.seat_count} seats`,
+        t.creator ? ` · created by ${t.creator}` : ""),
+      h("p", { class: "muted" }, optionsText(t.options)),
+      h("div", { class: "actions" }, actions));
+  }
+
+  async function refresh() {
+    clearTimeout(timer);
+    try {
+      const reply = await ask(`tabletop.lobby.${game}`, { limit: 100 });
+      if (stopped) return;
+      if (reply.error) throw new Error(reply.error.message);
+      const open = reply.tables.filter((t) => t.status === "open");
+      const running = reply.tables.filter((t) => t.status === "running");
+      list.replaceChildren(
+        h("h2", {}, `Open tables (${open.length})`),
+        open.length ? h("ul", { class: "tables" }, open.map(row))
+          : h("p", { class: "muted" }, "No open table: create one."),
+        h("h2", {}, `Running tables (${running.length})`),
+        running.length ? h("ul", { class: "tables" }, running.map(row))
+          : h("p", { class: "muted" }, "No table is being played."));
+    } catch (err) {
+      if (!stopped) alert.textContent = `The lobby did not answer (${err.message}); trying again.`;
+    }
+    if (!stopped) timer = setTimeout(refresh, 2000);
+  }
+
+  main.replaceChildren(
+    h("h1", {}, `${info.title} lobby`),
+    h("p", {}, info.description || ""),
+    alert, list,
+    h("section", { class: "new-table" }, h("h2", {}, "New table"),
+      me.guest ? h("p", {}, "Guests watch: sign in to create or join a table.")
+        : createForm(info, (table) => { location.hash = `#/table/${game}/${table}`; })));
+  refresh();
+  return { stop() { stopped = true; clearTimeout(timer); }, resync: refresh };
+}
+
+function notFound(text) {
+  main.replaceChildren(h("h1", {}, "Not found"), h("p", {}, text), h("a", { href: "#/" }, "Games"));
+  return {};
+}
+
+function tablePage(game, table) {
+  const info = gameInfo(game);
+  if (!info || !isId(table)) return notFound(`There is no ${game} table ${table}.`);
+  remember(game, table);
+  let stopped = false;
+  let version = 0;
+  let view = null;
+  let busy = false;
+  let logged = 0; // the last version in the log
+  let module = null;
+  let logChain = Promise.resolve();
+  const subscriptions = [];
+
+  const alert = h("p", { class: "error", role: "alert", id: "alert" });
+  const seatLine = h("p", { id: "seats" });
+  const turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
+  const controls = h("div", { id: "table-controls", class: "actions" });
+  const boardBox = h("div", { id: "board", class: "board" });
+  const moves = h("div", { id: "moves" });
+  const result = h("div", { id: "result-box" });
+  const logList = h("ol", { id: "log", class: "log" });
+  const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
+    h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
+    seatLine, turn, alert, controls, result,
+    h("div", { class: "table-layout" },
+      h("div", { class: "play-area" }, boardBox, moves),
+      h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
+    h("p", {}, h("a", { href: `#/lobby/${game}` }, `Back to the ${info.title} lobby`), " · ",
+      h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")));
+  main.replaceChildren(root);
+
+  const seated = () => Boolean(view && !me.guest && view.seats.includes(me.name));
+  const viewer = () => (seated() ? me.name : SPECTATOR);
+
+  async function act(command) {
+    if (busy || stopped) return;
+    busy = true;
+    alert.textContent = "";
+    const body = { ...command };
+    // `expect` only when this seat alone acts: a simultaneous step moves on under others' feet
+    if (view && view.status === "running" && (view.to_act || []).length === 1) body.expect = version;
+    try {
+      const reply = await sendCommand(game, table, body);
+      if (!reply.ok) {
+        alert.textContent = reply.error.message;
+        alert.setAttribute("data-code", reply.error.code);
+        if (reply.error.code === "stale_version") resync();
+      } else if (reply.version > version) {
+        setTimeout(() => { if (!stopped && version < reply.version) resync(); }, 3000);
+      }
+    } catch (err) {
+      alert.textContent = `No answer from the game server (${err.message}).`;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function tableAction(type, label, cls = "") {
+    return h("button", { type: "button", class: cls, "data-action": type,
+      onclick: () => act({ type }) }, label);
+  }
+
+  function render() {
+    const seat = seated() ? me.name : null;
+    root.setAttribute("data-version", version);
+    root.setAttribute("data-status", view.status);
+    seatLine.textContent = `${view.status === "open" ? "Open" : view.status === "running" ? "Playing"
+      : "Ended"} · seats: ${view.seats.join(", ") || "none"} (${view.seats.length} of ${view.seat_count})` +
+      (seat ? ` · you play as ${seat}` : " · you are watching");
+    turn.textContent = turnText(view, seat);
+    turn.classList.toggle("mine", Boolean(seat && (view.to_act || []).includes(seat)));
+    const buttons = [];
+    if (view.status === "open" && !me.guest) {
+      if (!seat && view.seats.length < view.seat_count) buttons.push(tableAction("join", "Join"));
+      if (seat && view.creator === seat) buttons.push(tableAction("start", "Start the game"));
+      if (seat) buttons.push(tableAction("leave", "Leave", "secondary"));
+    }
+    controls.replaceChildren(...buttons);
+    const ctx = { seat, act, interactive: Boolean(seat) };
+    const board = drawBoard(module, view, ctx);
+    boardBox.replaceChildren(board);
+    moves.replaceChildren(...[otherMoves(view, board, act, Boolean(seat))].filter(Boolean));
+    result.replaceChildren(...[resultPanel(view.result)].filter(Boolean));
+  }
+
+  function apply(newVersion, newView) {
+    if (newVersion < version) return;
+    const wasSeated = seated();
+    version = newVersion;
+    view = newView;
+    render();
+    if (seated() !== wasSeated && subscriptions.length) resync(); // now (or no more) a seat
+  }
+
+  function addLog(steps) {
+    for (const step of steps) {
+      if (step.version <= logged) continue;
+      logged = step.version;
+      const entry = logEntry(step);
+      if (entry) logList.append(entry);
+    }
+    logList.parentElement.scrollTop = logList.parentElement.scrollHeight;
+  }
+
+  function fetchLog() {
+    logChain = logChain.then(async () => {
+      if (stopped || logged >= version) return;
+      try {
+        addLog(await replaySteps(game, table, viewer(), logged + 1, "none"));
+      } catch (err) {
+        console.warn("the log did not load:", err);
+      }
+    });
+    return logChain;
+  }
+
+  function onPush(from, data) {
+    if (stopped || from !== viewer() || data.version <= version) return;
+    const steps = data.steps || [];
+    const gap = version > 0 && data.version > version + 1 &&
+      !(steps.length && steps[0].version <= version + 1);
+    apply(data.version, data.view);
+    if (steps.length && !gap) addLog(steps);
+    else fetchLog();
+  }
+
+  async function resync() {
+    if (stopped) return;
+    try {
+      const reply = await ask(`tabletop.view.${game}.${table}.${me.guest ? SPECTATOR : me.name}`, {});
+      if (stopped) return;
+      if (reply.error) {
+        alert.textContent = reply.error.code === "unknown_table"
+          ? `There is no ${info.title} table ${table}.` : reply.error.message;
+        return;
+      }
+      if (reply.version > version || viewer() !== (seated() ? me.name : SPECTATOR)) {
+        apply(reply.version, reply.view);
+      }
+      fetchLog();
+    } catch (err) {
+      alert.textContent = `No answer from the game server (${err.message}).`;
+    }
+  }
+
+  function subscribe(who) {
+    const sub = nc.subscribe(`tabletop.update.${game}.${table}.${who}`);
+    subscriptions.push(sub);
+    (async () => {
+      for await (const message of sub) {
+        try {
+          onPush(who, JSON.parse(decoder.decode(message.data)));
+        } catch (err) {
+          console.error("a push could not be applied:", err);
+        }
+      }
+    })();
+  }
+
+  (async () => {
+    module = await boardModule(game);
+    if (stopped) return;
+    subscribe(SPECTATOR);
+    if (!me.guest) subscribe(me.name);
+    await nc.flush(); // subscribed before the view is read: no push falls in between
+    await resync();
+  })();
+
+  return {
+    stop() {
+      stopped = true;
+      for (const sub of subscriptions) sub.unsubscribe();
+    },
+    resync,
+  };
+}
+
+function replayPage(game, table, stepVersion, asViewer) {
+  const info = gameInfo(game);
+  if (!info || !isId(table)) return notFound(`There is no ${game} table ${table}.`);
+  let stopped = false;
+  let steps = [];
+  let index = 0;
+  let timer = null;
+  let module = null;
+  const alert = h("p", { class: "error", role: "alert" });
+  const slider = h("input", { id: "step", type: "range", min: 0, max: 0, value: 0, step: 1,
+    disabled: true });
+  const where = h("output", { id: "step-label", for: "step" });
+  const play = h("button", { type: "button", id: "play", "aria-pressed": "false" }, "Play");
+  const boardBox = h("div", { id: "replay-board", class: "board" });
+  const stepLog = h("div", { id: "step-log", class: "step-log", "aria-live": "polite" });
+  const result = h("div", { id: "result-box" });
+  const logList = h("ol", { id: "replay-log", class: "log" });
+  const viewerLine = h("p", { id: "replay-viewer" });
+  const button = (label, onclick, attrs = {}) => h("button", { type: "button", onclick, ...attrs }, label);
+
+  main.replaceChildren(h("div", { id: "replay", class: "replay-page", "data-game": game,
+    "data-table": table },
+  h("h1", {}, `Replay: ${info.title} `, h("span", { class: "table-id" }, table)),
+  viewerLine, alert,
+  h("div", { class: "replay-controls" },
+    button("First", () => go(0), { id: "first", "aria-label": "First step" }),
+    button("Back", () => go(index - 1), { id: "prev", "aria-label": "Previous step" }),
+    play,
+    button("Next", () => go(index + 1), { id: "next", "aria-label": "Next step" }),
+    button("Last", () => go(steps.length - 1), { id: "last", "aria-label": "Last step" })),
+  h("div", { class: "slider" }, h("label", { for: "step" }, "Step"), slider, where),
+  stepLog, result,
+  h("div", { class: "table-layout" },
+    h("div", { class: "play-area" }, boardBox),
+    h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
+  h("p", {}, h("a", { href: `#/table/${game}/${table}` }, "The table"))));
+
+  function go(i) {
+    if (!steps.length) return;
+    index = Math.max(0, Math.min(steps.length - 1, i));
+    if (index === steps.length - 1) pause();
+    show();
+  }
+
+  function show() {
+    const step = steps[index];
+    const view = step.view;
+    slider.value = index;
+    slider.setAttribute("aria-valuetext", `step ${index + 1} of ${steps.length}, version ${step.version}`);
+    where.textContent = `Step ${index + 1} of ${steps.length} · version ${step.version} · ${step.player} · ${
+      new Date(step.at).toLocaleString()}`;
+    const root = document.getElementById("replay");
+    root.setAttribute("data-version", step.version);
+    root.setAttribute("data-index", index);
+    const texts = stepTexts(step);
+    stepLog.replaceChildren(h("h2", {}, `This step (${step.player})`),
+      texts.length ? h("ul", {}, texts.map((t) => h("li", {}, t))) : h("p", { class: "muted" }, "Nothing to show."));
+    for (const li of logList.children) {
+      const current = Number(li.getAttribute("data-version")) === step.version;
+      li.classList.toggle("current", current);
+      if (current) {
+        li.setAttribute("aria-current", "step");
+        const box = logList.parentElement;
+        box.scrollTop = Math.max(0, li.offsetTop - box.clientHeight / 2);
+      } else li.removeAttribute("aria-current");
+    }
+    const seat = view && view.seats && view.seats.includes(viewerName) ? viewerName : null;
+    boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false })
+      : h("p", { class: "muted" }, "No board for this step."));
+    result.replaceChildren(...[view && resultPanel(view.result)].filter(Boolean));
+    history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}${
+      viewerName === SPECTATOR && !me.guest ? `/${SPECTATOR}` : ""}`);
+  }
+
+  function pause() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "Play";
+    play.setAttribute("aria-pressed", "false");
+  }
+
+  play.addEventListener("click", () => {
+    if (timer) return pause();
+    if (index >= steps.length - 1) index = -1;
+    play.textContent = "Pause";
+    play.setAttribute("aria-pressed", "true");
+    go(index + 1);
+    timer = setInterval(() => go(index + 1), 900);
+  });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+
+  // a seat replays with its own cards, or as a spectator sees it (`.../<version>/spectator`)
+  const viewerName = me.guest || asViewer === SPECTATOR ? SPECTATOR : me.name;
+  (async () => {
+    module = await boardModule(game);
+    try {
+      steps = await replaySteps(game, table, viewerName, 1, "every");
+    } catch (err) {
+      alert.textContent = err.code === "unknown_table" ? `There is no ${info.title} table ${table}.`
+        : `The replay did not load (${err.message}).`;
+      return;
+    }
+    if (stopped || !steps.length) return;
+    const last = steps[steps.length - 1].view;
+    const seat = last && last.seats.includes(viewerName);
+    viewerLine.replaceChildren(`${seat ? `As ${viewerName}, with your own cards` : "As a spectator"} · ${
+      last && last.status === "ended" ? "the table has ended" : "the table is still being played"}`);
+    if (!me.guest && (seat || last.seats.includes(me.name))) {
+      const other = seat ? `/${SPECTATOR}` : "";
+      viewerLine.append(" · ", h("button", { type: "button", class: "link", id: "replay-as",
+        onclick: () => { location.hash = `#/replay/${game}/${table}/${steps[index].version}${other}`; } },
+      seat ? "see it as a spectator" : "see it with your cards"));
+    }
+    logList.replaceChildren(...steps.map((step, i) => {
+      const entry = logEntry(step) || h("li", { "data-version": step.version },
+        h("span", { class: "log-version" }, `#${step.version}`), " ", step.player);
+      entry.prepend(h("button", { type: "button", class: "link", "aria-label": `Go to step ${i + 1}`,
+        onclick: () => go(i) }, "▸"));
+      return entry;
+    }));
+    slider.max = steps.length - 1;
+    slider.disabled = false;
+    const wanted = steps.findIndex((s) => s.version === Number(stepVersion));
+    go(wanted >= 0 ? wanted : 0);
+  })();
+  return { stop() { stopped = true; pause(); } };
+}
+
+// --- routing ----------------------------------------------------------------------------------
+
+function route() {
+  if (page && page.stop) page.stop();
+  page = null;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (!nc) {
+    if (parts[0] !== "signin") afterSignIn = location.hash;
+    page = signInPage();
+    return;
+  }
+  main.focus({ preventScroll: true });
+  switch (parts[0]) {
+    case "lobby": page = lobbyPage(parts[1]); break;
+    case "table": page = tablePage(parts[1], parts[2]); break;
+    case "replay": page = replayPage(parts[1], parts[2], parts[3], parts[4]); break;
+    case "signin": page = signInPage(); break;
+    default: page = homePage();
+  }
+}
+
+async function start() {
+  config = await (await fetch("config.json", { cache: "no-store" })).json();
+  const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+  if (saved) {
+    try {
+      nc = await connect(saved);
+      me = saved;
+    } catch (err) {
+      sessionStorage.removeItem(SESSION_KEY);
+    }
+  }
+  drawNav();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start().catch((err) => {
+  main.replaceChildren(h("h1", {}, "tabletop"), h("p", { class: "error" },
+    `The page could not start: ${err.message}`));
+});

@@ -1,0 +1,399 @@
+"""A real `tabletop up` (NATS, services, web client) and headless Chromium driven by Playwright,
+for the end-to-end tests of the web client: people sign in, create, join and start tables and
+play them by clicking; bots on nats-py fill the seats a game needs beyond the browsers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from services.client import Client
+from services.registry import get
+from shared.bus.connection import Bus
+from shared.bus.credentials import Credentials, ServerSecrets
+from shared.settings import load_settings
+from tests.conftest import SERVICE_ENV, TABLETOP, cli_env
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+PASSWORD = "correct horse battery"
+SCREENSHOTS = os.environ.get("TABLETOP_SCREENSHOTS")  # a folder: the tests save pictures there
+STEP_TIMEOUT_MS = 20_000
+ACTION_TIMEOUT_MS = 5_000  # a click or a fill on what is on the page now
+
+
+class Up:
+    """`tabletop up` as a person starts it, on free ports, in its own data folder."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning",
+                           XDG_CONFIG_HOME=str(data / "config"))
+        for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
+            self.env.pop(name, None)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.http_url = ""
+        self.nats_url = ""
+
+    def start(self) -> Up:
+        log = self.data / "up.log"
+        self.process = subprocess.Popen(
+            [*TABLETOP, "up", "--port", "0", "--ws-port", "0", "--http-port", "0"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(log, "ab"),  # noqa: SIM115 - the process keeps it
+            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 90
+        while not (found := re.search(r"play in a browser at (http://\S+)", log.read_text())):
+            assert self.process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "tabletop up did not come up:\n" + log.read_text()
+            time.sleep(0.1)
+        self.http_url = found.group(1)
+        self.nats_url = (self.data / "nats.url").read_text().strip()
+        return self
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(30)
+        self.process = None
+        return code
+
+    async def admin(self) -> Client:
+        """A client that may look as anyone (the operator's user)."""
+        credentials = ServerSecrets(self.data / "credentials").credentials("admin")
+        return Client(await Bus.connect(self.nats_url, load_settings(), name="test-admin",
+                                        wait=10, credentials=credentials))
+
+    async def player(self, name: str) -> Client:
+        return Client(await Bus.connect(self.nats_url, load_settings(), name=f"test-{name}",
+                                        wait=10, credentials=Credentials.player(name, PASSWORD)))
+
+
+# the commands a page carries, and whether each can be clicked (for failure messages)
+ON_PAGE = """() => Array.from(document.querySelectorAll('[data-command], form[data-command-type]'),
+    n => `${n.dataset.command || n.dataset.commandType} ${n.disabled ? 'disabled' : ''} ${
+        n.checkVisibility() ? 'visible' : 'hidden'}`).join('; ')"""
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(3)}"
+
+
+async def new_browser(playwright: Any) -> Any:
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                            headless=True)
+
+
+async def sign_in(browser: Any, base: str, name: str | None, *, width: int = 1100,
+                  prepare: Any = None) -> Any:
+    """A page of a new browser context signed in as `name` (None: a guest); `prepare(context)`
+    is awaited before the page opens."""
+    context = await browser.new_context(viewport={"width": width, "height": 900})
+    if prepare is not None:
+        await prepare(context)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors  # JavaScript errors of the page, checked at the end
+    await page.goto(f"{base}/#/signin")
+    if name is None:
+        await page.click("#watch-as-guest")
+    else:
+        await page.fill("#signin-name", name)
+        await page.fill("#signin-password", PASSWORD)
+        await page.click("#signin button[type=submit]")
+    await page.wait_for_selector("#who")
+    return page
+
+
+async def create_table(page: Any, base: str, game: str, seats: int,
+                       options: dict[str, Any]) -> str:
+    """Create a table from the game's lobby form; its id (the page goes to the table)."""
+    await page.goto(f"{base}/#/lobby/{game}")
+    await page.wait_for_selector("#create-table")
+    await page.select_option("#opt-seats", str(seats))
+    for key, value in options.items():
+        if isinstance(value, bool):
+            await page.set_checked(f"#opt-{key}", value)
+        elif isinstance(value, list):
+            await page.fill(f"#opt-{key}", ", ".join(value))
+        elif await page.eval_on_selector(f"#opt-{key}", "e => e.tagName") == "SELECT":
+            await page.select_option(f"#opt-{key}", "" if value is None else str(value))
+        else:
+            await page.fill(f"#opt-{key}", "" if value is None else str(value))
+    await page.click("#create-table button[type=submit]")
+    await page.wait_for_url(re.compile(r".*#/table/"))
+    await page.wait_for_selector("#table[data-status=open]")
+    return page.url.rsplit("/", 1)[1]
+
+
+async def join_from_lobby(page: Any, base: str, game: str, table: str) -> None:
+    await page.goto(f"{base}/#/lobby/{game}")
+    await page.click(f'[data-table="{table}"] [data-action=join]')
+    await page.wait_for_url(re.compile(rf".*#/table/{game}/{table}$"))
+    await page.wait_for_selector("#table[data-version]")
+
+
+async def version_of(page: Any) -> int:
+    return int(await page.get_attribute("#table", "data-version") or 0)
+
+
+async def wait_version(page: Any, version: int) -> None:
+    """Until the page shows `version` or later, or the end of the table."""
+    await page.wait_for_function(
+        """v => {
+            const table = document.getElementById('table');
+            return Number(table?.dataset.version || 0) >= v || table?.dataset.status === 'ended';
+        }""", arg=version, timeout=STEP_TIMEOUT_MS)
+
+
+async def page_text(page: Any) -> tuple[int, str]:
+    """(version shown, everything a person or a script could read on the page: the text and
+    every attribute value)."""
+    return await page.evaluate("""() => {
+        const table = document.getElementById('table') || document.getElementById('replay');
+        const parts = [document.body.innerText];
+        for (const node of document.body.querySelectorAll('*')) {
+            for (const attr of node.attributes) {  // those that carry content, not the markup's own words
+                if (/^(data-|aria-)|^(title|alt|value|placeholder|href|label|content)$/.test(attr.name)) {
+                    parts.push(attr.value);
+                }
+            }
+            if (node.value) parts.push(String(node.value));
+        }
+        return [Number(table?.dataset.version || 0), parts.join('\\n')];
+    }""")
+
+
+@dataclass
+class Seat:
+    """A browser page playing one seat."""
+
+    name: str
+    page: Any
+    rng: random.Random
+    seen: list[tuple[int, str]] = field(default_factory=list)  # (version, page text)
+
+    async def snapshot(self) -> None:
+        self.seen.append(await page_text(self.page))
+
+
+async def take_a_move(seat: Seat) -> bool:
+    """Click one of the moves this page offers (a free-text form filled with its examples,
+    else invented words when those are refused); False when it offers none."""
+    page = seat.page
+    version = await version_of(page)
+    buttons = page.locator("#table [data-command]:not([disabled]):visible")
+    forms = page.locator("#table form[data-command-type]:visible")
+    count, form_count = await buttons.count(), await forms.count()
+    if not count and not form_count:
+        return False
+    for attempt in range(6):
+        await page.evaluate("() => { const a = document.getElementById('alert'); "
+                            "if (a) { a.textContent = ''; delete a.dataset.code; } }")
+        choice = seat.rng.randrange(count + form_count)
+        try:
+            if choice < count:
+                await buttons.nth(choice).click(timeout=ACTION_TIMEOUT_MS)
+            else:
+                form = forms.nth(choice - count)
+                inputs = form.locator("input[type=text], input:not([type]), textarea")
+                for i in range(await inputs.count()):
+                    field_ = inputs.nth(i)
+                    example = await field_.get_attribute("placeholder", timeout=ACTION_TIMEOUT_MS)
+                    await field_.fill(
+                        (example or "word") if attempt == 0
+                        else "".join(seat.rng.choice("bcdfgklmnprstvz") for _ in range(7)),
+                        timeout=ACTION_TIMEOUT_MS)
+                await form.locator("[type=submit], button:not([type])").first.click(
+                    timeout=ACTION_TIMEOUT_MS)
+        except PlaywrightTimeout:  # the page drew a newer view meanwhile: look at it again
+            return True
+        outcome = await page.wait_for_function(
+            """v => {
+                const t = document.getElementById('table');
+                if (Number(t.dataset.version) > v) return 'moved';
+                const a = document.getElementById('alert');
+                return a && a.textContent ? a.dataset.code || 'refused' : false;
+            }""", arg=version, timeout=STEP_TIMEOUT_MS)
+        result = await outcome.json_value()
+        if result == "moved" or result == "stale_version":
+            return True
+        count, form_count = await buttons.count(), await forms.count()
+        if not count and not form_count:
+            return True
+    raise AssertionError(f"{seat.name}: every move tried was refused: "
+                         f"{await page.text_content('#alert')}")
+
+
+async def play_through(seats: list[Seat], *, pause_at: int | None = None,
+                       on_pause: Any = None) -> None:
+    """Every seat clicks its moves until the table has ended on every page. Pages without a
+    move wait for the next version (a bot's or another seat's move)."""
+    paused = pause_at is None
+    for seat in seats:  # every page has seen the start
+        await seat.page.wait_for_selector("#table:not([data-status=open])", timeout=STEP_TIMEOUT_MS)
+    while True:
+        statuses = [await s.page.get_attribute("#table", "data-status") for s in seats]
+        if all(status == "ended" for status in statuses):
+            for s in seats:
+                await s.snapshot()
+            return
+        before = [await version_of(s.page) for s in seats]  # read before looking for moves
+        moved = False
+        for seat in seats:
+            await seat.snapshot()
+            moved = await take_a_move(seat) or moved
+        if not paused and on_pause and max([await version_of(s.page) for s in seats]) >= pause_at:
+            paused = True
+            await on_pause()
+        if not moved:  # someone else's turn: wait until any page shows a newer version
+            waits = [asyncio.ensure_future(wait_version(s.page, v + 1)) for s, v in zip(seats, before)]
+            done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED,
+                                               timeout=STEP_TIMEOUT_MS / 1000)
+            for wait in pending:
+                wait.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
+            if not done:
+                raise AssertionError("no page moved on: " + ", ".join(
+                    [f"{s.name}: {await s.page.inner_text('#turn')} "
+                     f"{await s.page.evaluate(ON_PAGE)}" for s in seats]))
+
+
+async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.Random) -> None:
+    """A seat played by the game's bot through the bus, as `tabletop play --bots` plays: from
+    its own view and its `legal` list, until the table ends."""
+    choose = get(game).game.bot
+    subscribed = asyncio.Event()
+    updates = client.updates(game, table, bot, subscribed=subscribed)
+    first = asyncio.ensure_future(anext(updates))
+    await subscribed.wait()
+    await client.bus.nc.flush()
+    current = await client.view(game, table, bot)
+    pending = first
+    while current["view"]["status"] != "ended":
+        view = current["view"]
+        if "legal" in view and bot in view.get("to_act", []):
+            await client.command(game, table, bot, {**choose(view, rng), "expect": current["version"]})
+        pushed = await pending
+        pending = asyncio.ensure_future(anext(updates))
+        if pushed["version"] > current["version"]:
+            current = pushed
+    pending.cancel()
+    await updates.aclose()
+
+
+def strings(value: Any, *, keys: bool = False) -> Iterable[str]:
+    """Every string in a JSON value (and every key, with `keys`)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item, keys=keys)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if keys:
+                yield key
+            yield from strings(item, keys=keys)
+
+
+def secrets_of(view: dict[str, Any], public: set[str]) -> set[str]:
+    """The strings of a seat's view (and of the events it was told) that are not `public`:
+    that seat's hidden information, such as its cards or its team's words."""
+    own = {k: v for k, v in view.items() if k != "legal"}  # its examples of free text are no secret
+    return {s for s in strings(own) if len(s) >= 3 and s not in public}
+
+
+def shown(secret: str, text: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(secret)}(?![A-Za-z0-9_])", text) is not None
+
+
+async def views_by_version(admin: Client, game: str, table: str,
+                           viewers: list[str]) -> dict[str, dict[int, dict[str, Any]]]:
+    """Every viewer's view after every step of the table, from its replay, with the step's
+    events as that viewer was told them (under `TOLD`)."""
+    found: dict[str, dict[int, dict[str, Any]]] = {}
+    for viewer in viewers:
+        steps = await admin.replay(game, table, viewer, views="every")
+        found[viewer] = {step["version"]: {**step["view"], TOLD: [*step["events"], *step["log"]]}
+                         for step in steps}
+    return found
+
+
+TOLD = "(events and log told)"
+
+
+def told_so_far(views: dict[int, dict[str, Any]]) -> dict[int, set[str]]:
+    """For each version, every string one viewer was shown up to it (views and events): a page
+    may still show them (a game log says what happened before), even once they are hidden
+    again, as a card played face up and later drawn by another seat."""
+    told: dict[int, set[str]] = {}
+    so_far: set[str] = set()
+    for version in sorted(views):
+        so_far |= set(strings(views[version], keys=True))
+        told[version] = set(so_far)
+    return told
+
+
+def said_in_log(views: dict[int, dict[str, Any]]) -> dict[int, str]:
+    """For each version, the game log one viewer was told up to it, as one text."""
+    said: dict[int, str] = {}
+    lines: list[str] = []
+    for version in sorted(views):
+        lines += [t for t in views[version][TOLD] if isinstance(t, str)]
+        said[version] = "\n".join(lines)
+    return said
+
+
+def assert_no_secret_shown(pages: dict[str | None, list[tuple[int, str]]],
+                           views: dict[str, dict[int, dict[str, Any]]], seats: list[str]) -> int:
+    """No page (of a seat, or of a guest: None) showed, at any version, a string only another
+    seat's view held then. The number of (page, version, secret) checks made."""
+    checks = 0
+    told = {viewer: told_so_far(by_version) for viewer, by_version in views.items()}
+    # the log names what was public when it happened (a card played face up): not a secret
+    logs = {viewer: said_in_log(by_version) for viewer, by_version in views.items()}
+    for looker, seen in pages.items():
+        for version, text in seen:
+            if version == 0:
+                continue
+            public = told["spectator"][version]
+            if looker is not None:
+                public = public | told[looker][version]
+            for other in seats:
+                if other == looker:
+                    continue
+                log = logs["spectator"][version] + (
+                    logs[looker][version] if looker is not None else "")
+                for secret in secrets_of(views[other][version], public):
+                    if shown(secret, log):
+                        continue
+                    checks += 1
+                    assert not shown(secret, text), (
+                        f"{looker or 'a guest'} saw {secret!r} of {other} at version {version}")
+    return checks
+
+
+async def screenshot(page: Any, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

@@ -1,0 +1,333 @@
+"""The web client end to end, in headless Chromium against a real `tabletop up`: people sign up,
+create, join and start tables and play every game to its end by clicking; a guest watches
+without seeing a hidden card; no page ever shows another seat's secrets; the replay slider
+walks a finished table to the board seen live at its end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from services.registry import get
+from tests.conftest import TABLETOP, cli_env
+from tests.web.browsers import (
+    CHROMIUM,
+    Seat,
+    Up,
+    assert_no_secret_shown,
+    bot_seat,
+    create_table,
+    join_from_lobby,
+    new_browser,
+    page_text,
+    play_through,
+    screenshot,
+    sign_in,
+    take_a_move,
+    unique,
+    version_of,
+    views_by_version,
+    wait_version,
+)
+
+async_api = pytest.importorskip("playwright.async_api")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium here")
+
+# Small option sets: short games.
+GAMES = {
+    # game: (browser seats, bot seats, options, the version pictured mid-game)
+    "dozito": (2, 0, {"rounds": 1}, 12),
+    "decrypto": (2, 2, {"max_rounds": 1}, 6),
+    "illustori": (2, 1, {"deck_size": 16}, 10),
+    "diced_tomatoes": (1, 0, {}, 12),
+}
+
+
+@pytest.fixture(scope="module")
+def up(tmp_path_factory):
+    server = Up(tmp_path_factory.mktemp("tabletop-web")).start()
+    yield server
+    assert server.stop() == 0
+
+
+@pytest.fixture(scope="module")
+async def browser():
+    async with async_api.async_playwright() as playwright:
+        chromium = await new_browser(playwright)
+        yield chromium
+        await chromium.close()
+
+
+def test_the_server_hands_out_the_client_and_its_configuration(up):
+    with urllib.request.urlopen(f"{up.http_url}/config.json") as answer:
+        config = json.load(answer)
+    assert config["websocket"].startswith("ws://127.0.0.1:")
+    naishi = next(g for g in config["games"] if g["game"] == "naishi")
+    assert naishi["min_players"] == naishi["max_players"] == 2
+    assert naishi["options"]["properties"]["first_player"]["default"] == "random"
+    for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"),
+                       ("/vendor/nats.js", "text/javascript"), ("/app.css", "text/css")):
+        with urllib.request.urlopen(f"{up.http_url}{path}") as answer:
+            assert answer.headers["Content-Type"].startswith(kind), path
+            assert "connect-src 'self' ws://127.0.0.1:" in answer.headers["Content-Security-Policy"]
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{up.http_url}/../pyproject.toml")
+    assert missing.value.code in (403, 404)
+
+
+async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the_live_board(
+        up, browser):
+    base = up.http_url
+    ann_name, bob_name = unique("ann"), unique("bob")
+    ann = Seat(ann_name, await sign_in(browser, base, ann_name), random.Random(1))
+    bob = Seat(bob_name, await sign_in(browser, base, bob_name, width=380), random.Random(2))
+    table = await create_table(ann.page, base, "naishi", 2, {})
+    # bob finds it in the lobby, with its options, and joins
+    await bob.page.goto(f"{base}/#/lobby/naishi")
+    row = bob.page.locator(f'[data-table="{table}"]')
+    await row.wait_for()
+    assert "first player: random" in await row.inner_text()
+    await join_from_lobby(bob.page, base, "naishi", table)
+    await ann.page.wait_for_selector("#table-controls [data-action=start]")
+    await ann.page.click("#table-controls [data-action=start]")
+    guest = await sign_in(browser, base, None)
+    await guest.goto(f"{base}/#/table/naishi/{table}")
+    await guest.wait_for_selector("#table[data-status=running]")
+    guest_seen: list[tuple[int, str]] = []
+
+    async def look() -> None:
+        guest_seen.append(await page_text(guest))
+        await screenshot(ann.page, "naishi")
+        await screenshot(bob.page, "phone")
+
+    async def watch_guest() -> None:  # the guest's page, at every version it shows
+        while True:
+            guest_seen.append(await page_text(guest))
+            if await guest.get_attribute("#table", "data-status") == "ended":
+                return
+            await guest.wait_for_function(
+                "v => Number(document.getElementById('table').dataset.version) > v",
+                arg=await version_of(guest), timeout=60_000)
+
+    watching = asyncio.ensure_future(watch_guest())
+    try:
+        await play_through([ann, bob], pause_at=12, on_pause=look)
+        await asyncio.wait_for(watching, 60)
+    finally:
+        watching.cancel()
+
+    # both see the same result, and the guest too
+    results = [await p.inner_text("#result") for p in (ann.page, bob.page, guest)]
+    assert results[0] == results[1] == results[2]
+    assert "Rank" in results[0] and ann_name in results[0] and bob_name in results[0]
+    final = await version_of(ann.page)
+    assert final == await version_of(bob.page) == await version_of(guest)
+
+    # no page showed another seat's hidden cards: the guest none at all
+    admin = await up.admin()
+    try:
+        views = await views_by_version(admin, "naishi", table, [ann_name, bob_name, "spectator"])
+    finally:
+        await admin.bus.close()
+    checks = assert_no_secret_shown(
+        {ann_name: ann.seen, bob_name: bob.seen, None: guest_seen}, views, [ann_name, bob_name])
+    assert checks > 100  # the hands were hidden for most of the game: there was much to check
+
+    # the log beside the board says every step
+    assert await ann.page.locator("#log > li").count() >= final - 3
+
+    # the replay: the slider walks from the first step to the last, whose board is the live one
+    live_board = await board_html(ann.page, "#board")
+    replay = ann.page
+    await replay.goto(f"{base}/#/replay/naishi/{table}")
+    await replay.wait_for_selector("#step:not([disabled])")
+    steps = int(await replay.get_attribute("#step", "max")) + 1
+    assert steps == final
+    await replay.focus("#step")
+    await replay.keyboard.press("Home")
+    versions = [int(await replay.get_attribute("#replay", "data-version"))]
+    for _ in range(steps - 1):
+        await replay.keyboard.press("ArrowRight")
+        await replay.wait_for_function(
+            "v => Number(document.getElementById('replay').dataset.version) > v", arg=versions[-1])
+        versions.append(int(await replay.get_attribute("#replay", "data-version")))
+    assert versions == list(range(1, final + 1))
+    assert replay.url.endswith(f"#/replay/naishi/{table}/{final}")  # an address per step
+    assert await board_html(replay, "#replay-board") == live_board
+    assert await replay.inner_text("#result") == results[0]
+    # the address of a step opens the replay at that step
+    await replay.goto(f"{base}/#/replay/naishi/{table}/5")
+    await replay.reload()
+    await replay.wait_for_selector("#replay[data-version='5']")
+    await screenshot(replay, "replay")
+    # as a spectator: the last board is the one the guest saw live
+    await replay.click("#replay-as")
+    await replay.wait_for_url(re.compile(r".*/5/spectator$"))
+    await replay.wait_for_selector("#replay-viewer:has-text('As a spectator')")
+    await replay.focus("#step")
+    await replay.keyboard.press("End")
+    await replay.wait_for_selector(f"#replay[data-version='{final}']")
+    assert await board_html(replay, "#replay-board") == await board_html(guest, "#board")
+    for page in (ann.page, bob.page, guest):
+        assert not page.errors, page.errors
+        await page.context.close()
+
+
+async def board_html(page, selector: str) -> str:
+    """The board as drawn, but for what only says whether it may be clicked."""
+    return await page.evaluate("""s => {
+        const copy = document.querySelector(s).cloneNode(true);
+        copy.querySelectorAll('[disabled]').forEach(n => n.removeAttribute('disabled'));
+        return copy.innerHTML;
+    }""", selector)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
+    people, bots, options, pictured = GAMES[game]
+    base = up.http_url
+    names = [unique(f"p{i}") for i in range(people)]
+    bot_names = [unique(f"bot{i}") for i in range(bots)]
+    seats = [Seat(n, await sign_in(browser, base, n), random.Random(i)) for i, n in enumerate(names)]
+    table = await create_table(seats[0].page, base, game, people + bots, options)
+    for seat in seats[1:]:
+        await join_from_lobby(seat.page, base, game, table)
+    bot_clients = {bot: await up.player(bot) for bot in bot_names}
+    try:
+        for bot, client in bot_clients.items():
+            assert (await client.command(game, table, bot, {"type": "join"}))["ok"]
+        bot_tasks = [asyncio.ensure_future(bot_seat(client, game, table, bot, random.Random(7)))
+                     for bot, client in bot_clients.items()]
+        await seats[0].page.click("#table-controls [data-action=start]")
+
+        async def picture() -> None:
+            await screenshot(seats[0].page, game)
+
+        await play_through(seats, pause_at=pictured, on_pause=picture)
+        await asyncio.wait_for(asyncio.gather(*bot_tasks), 60)
+    finally:
+        for client in bot_clients.values():
+            await client.bus.close()
+    results = [await s.page.inner_text("#result") for s in seats]
+    assert all(r == results[0] for r in results) and "Rank" in results[0]
+    admin = await up.admin()
+    try:
+        views = await views_by_version(admin, game, table, [*names, *bot_names, "spectator"])
+        final = await admin.view(game, table)
+    finally:
+        await admin.bus.close()
+    assert final["view"]["status"] == "ended"
+    for name in final["view"]["result"]["scores"]:
+        assert name in results[0]
+    assert_no_secret_shown({s.name: s.seen for s in seats}, views, [*names, *bot_names])
+    for seat in seats:
+        assert not seat.page.errors, seat.page.errors
+        await seat.page.context.close()
+
+
+def test_tabletop_web_serves_the_client_alone_with_the_address_it_is_given(tmp_path):
+    log = tmp_path / "web.log"
+    process = subprocess.Popen(
+        [*TABLETOP, "web", "--port", "0", "--websocket", "wss://games.example.org/nats"],
+        env=cli_env(), stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115 - the process keeps it
+    try:
+        deadline = time.monotonic() + 30
+        while not (found := re.search(r"open (http://\S+)", log.read_text())):
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        with urllib.request.urlopen(f"{found.group(1)}/config.json") as answer:
+            assert json.load(answer)["websocket"] == "wss://games.example.org/nats"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) == 0
+
+
+async def test_a_page_that_lost_its_connection_catches_up_on_what_it_missed(up, browser):
+    """The move of the other seat is pushed while this page is cut off: once the connection
+    is back, the page asks the view and the log again and shows the move."""
+    base = up.http_url
+    ann_name, bob_name = unique("ann"), unique("bob")
+    allowed = asyncio.Event()
+    allowed.set()
+    sockets: list = []
+
+    async def through_a_cable(context) -> None:  # the page's WebSockets, which the test can cut
+        async def route(socket) -> None:
+            await allowed.wait()
+            sockets.append((socket, socket.connect_to_server()))
+
+        await context.route_web_socket(re.compile(r"^wss?://"), route)
+
+    ann = Seat(ann_name, await sign_in(browser, base, ann_name, prepare=through_a_cable),
+               random.Random(3))
+    table = await create_table(ann.page, base, "naishi", 2, {})
+    bob = await up.player(bob_name)
+    try:
+        assert (await bob.command("naishi", table, bob_name, {"type": "join"}))["ok"]
+        await ann.page.click("#table-controls [data-action=start]")
+        await ann.page.wait_for_selector("#table[data-status=running]")
+        choose = get("naishi").game.bot
+        rng = random.Random(4)
+        while True:  # until bob is to act (ann clicks her moves meanwhile)
+            own = await bob.view("naishi", table, bob_name)
+            if "legal" in own["view"]:
+                break
+            await take_a_move(ann)
+        shown = await version_of(ann.page)
+        allowed.clear()
+        for page_side, server_side in sockets:
+            await server_side.close()
+            await page_side.close()
+        await ann.page.wait_for_selector("#status:not(:empty)")  # "Connection lost: ..."
+        reply = await bob.command("naishi", table, bob_name,
+                                  {**choose(own["view"], rng), "expect": own["version"]})
+        assert reply["ok"] and reply["version"] > shown
+        assert await version_of(ann.page) == shown  # nothing can reach the page
+        allowed.set()
+        await wait_version(ann.page, reply["version"])
+        assert await ann.page.inner_text("#status") == ""
+        # the log catches up too
+        await ann.page.wait_for_selector(f'#log > li[data-version="{reply["version"]}"]')
+        assert not ann.page.errors, ann.page.errors
+    finally:
+        await bob.bus.close()
+        await ann.page.context.close()
+
+
+async def test_refusals_are_shown_with_the_servers_message(up, browser):
+    base = up.http_url
+    name = unique("cy")
+    page = await sign_in(browser, base, name)
+    try:
+        await page.goto(f"{base}/#/lobby/illustori")
+        await page.fill("#opt-deck_size", "6")
+        await page.click("#create-table button[type=submit]")
+        error = page.locator("#create-table .error")
+        await error.filter(has_text="deck_size").wait_for()
+        assert "between" in await error.inner_text()  # the rules' own words
+        assert "#/lobby/illustori" in page.url  # no table was made
+    finally:
+        await page.context.close()
+    other = await browser.new_context()
+    try:
+        page = await other.new_page()
+        await page.goto(f"{base}/#/signin")
+        await page.fill("#signin-name", name)
+        await page.fill("#signin-password", "not the password at all")
+        await page.click("#signin button[type=submit]")
+        refused = page.locator("#signin .error")
+        await refused.filter(has_text="Sign-in refused").wait_for()
+        assert await page.locator("#who").count() == 0
+    finally:
+        await other.close()
