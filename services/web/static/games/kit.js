@@ -137,5 +137,5 @@ export function resultPanel(view, ctx, why = null) {
 
 /** The board's outer element, with the game's class. */
 export function board(game, ...children) {
-  return h("div", { class: `board board-${game}` }, ...children);
+  return h("div", { class: `board board-${game}`, lang: "en" }, ...children);
 }

@@ -138,7 +138,7 @@ function actions(view, moves) {
   return h("section", { class: "panel actions", "aria-label": "Your actions" },
     h("h3", {}, view.phase === "exchange" ? "Opening exchange" : view.phase === "end" ? "Your Ninja" : "Your actions"),
     moves.find("develop").length ? h("p", { class: "hint" },
-      "Develop: click a card of your territory; River pile at the same position replaces it.") : null,
+      "Develop: click a card of your territory; the top card of the River pile at the same position takes its place.") : null,
     gifts.length ? h("div", {},
       h("p", { class: "hint" }, "Give one of your 2 Development cards to your opponent:"),
       h("div", { class: "nc-row" }, gifts.map((c) => moves.wrap(c, card(c.card), { label: describe(c) })))) : null,
