@@ -4,6 +4,7 @@
 import { Moves, board, h, resultPanel, turnLine, who } from "./kit.js";
 
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+const TRICKS = ["reroll_die", "adjust_die", "invert_die", "set_die"];
 const COLOUR = { red: "red", black: "black", golden: "golden" };
 const END_REASONS = {
   final_round: "a gardener filled a score track and the final round is over",
@@ -63,6 +64,7 @@ function rolled(view, ctx, moves) {
   const passed = view.passed || [];
   if (!dice.length && !passed.length) return null;
   const costs = view.karma_costs || {};
+  const hasTricks = (d) => TRICKS.some((type) => moves.find(type, { die: d.die }).length);
   const tricks = (d) => {
     const list = [
       ...moves.find("reroll_die", { die: d.die }).map((c) => [c, `Re-roll (${costs.reroll})`]),
@@ -80,7 +82,7 @@ function rolled(view, ctx, moves) {
       passed.map((d) => die(d, { small: true }))) : null,
     dice.length && moves.find("place_die").length ? h("p", { class: "hint" },
       "Place a die: click it on a tomato token below.",
-      dice.some((d) => tricks(d)) ? " Karma tricks cost the number in brackets." : "") : null);
+      dice.some(hasTricks) ? " Karma tricks cost the number in brackets." : "") : null);
 }
 
 function gardener(view, ctx, moves, player) {
@@ -135,5 +137,5 @@ export function renderBoard(view, ctx) {
     h("div", { class: "top" }, bushel(view, moves), rolled(view, ctx, moves)),
     endTurn.length ? h("div", { class: "moves" }, endTurn.map((c) => moves.button(c, "End turn", { className: "cmd-text primary-cmd" }))) : null,
     h("div", { class: "gardens" }, gardens),
-    h("div", { class: "moves" }, moves.rest((c) => describe(view, c))));
+    moves.rest((c) => describe(view, c)));
 }

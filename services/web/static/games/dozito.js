@@ -116,7 +116,7 @@ export function renderBoard(view, ctx) {
     resultPanel(view, ctx),
     notes(view, ctx),
     h("div", { class: "main" }, main),
-    h("div", { class: "moves" }, moves.rest(describe)),
+    moves.rest(describe),
     h("div", { class: "others" }, others.map((p) => grid(view, ctx, moves, p))),
     scores(view, ctx));
 }

@@ -76,29 +76,33 @@ export class Moves {
     return button;
   }
 
-  /** Buttons for the legal commands no part of the board took, labelled by `describe`. */
+  /** Buttons for the legal commands no part of the board took, labelled by `describe`
+   * (null when the board placed them all). */
   rest(describe) {
-    return this.legal.filter((c) => !this.placed.has(c))
-      .map((c) => this.button(c, describe(c), { className: "cmd-text" }));
+    const left = this.legal.filter((c) => !this.placed.has(c));
+    if (!left.length) return null;
+    return h("div", { class: "moves" }, left.map((c) => this.button(c, describe(c), { className: "cmd-text" })));
   }
 }
 
 /**
  * A free-text form: `<form data-command-type=type>` with one labelled input per field; on
- * submit it sends `build(values)` (values in input order). `fields`: [{label, placeholder}].
+ * submit it sends `build(values, form)` (values in input order). `fields`: [{label,
+ * placeholder, required, maxlength}]; `before`: other controls (such as a choice of card)
+ * put ahead of the text fields, which `build` reads from the form.
  */
-export function textForm(ctx, type, fields, build, submitText) {
+export function textForm(ctx, type, fields, build, submitText, before = null) {
   const inputs = fields.map((f, i) => h("input", {
     type: "text", name: `${type}-${i}`, placeholder: f.placeholder || "", maxlength: f.maxlength || 280,
     autocomplete: "off", required: f.required !== false, disabled: !ctx.interactive,
   }));
-  const form = h("form", { class: "text-form", "data-command-type": type },
+  const form = h("form", { class: "text-form", "data-command-type": type }, before,
     fields.map((f, i) => h("label", { class: "text-field" }, h("span", {}, f.label), inputs[i])),
     h("button", { type: "submit", class: "primary", disabled: !ctx.interactive }, submitText));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!ctx.interactive) return;
-    ctx.act({ type, ...build(inputs.map((i) => i.value.trim())) });
+    ctx.act({ type, ...build(inputs.map((i) => i.value.trim()), form) });
   });
   return form;
 }

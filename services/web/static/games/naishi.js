@@ -147,7 +147,7 @@ function actions(view, moves) {
     group(moves, "Bonus: swap two cards", moves.find("swap_cards")),
     group(moves, "Bonus: discard two River cards", moves.find("discard_river_cards")),
     group(moves, "Impose the Decree (once per game)", moves.find("impose_decree")),
-    h("div", { class: "moves" }, moves.rest(describe)));
+    moves.rest(describe));
 }
 
 function exchangeInfo(view, ctx) {
