@@ -102,7 +102,8 @@ function river(view) {
     h("h3", {}, "River"),
     h("div", { class: "nc-row" }, view.river.map((pile, i) => h("div", { class: "nc-slot" },
       pile.top ? card(pile.top) : emptySlot("empty"),
-      h("span", { class: "pos" }, `${i + 1} · ${pile.size} card${pile.size === 1 ? "" : "s"}`)))),
+      h("span", { class: "pos" }, String(i + 1)),
+      h("span", { class: "pile-size" }, `${pile.size} card${pile.size === 1 ? "" : "s"}`)))),
     view.discard.length ? h("p", { class: "note" }, `Discard (${view.discard.length}): `,
       view.discard.slice(-5).map((id) => h("span", { class: "known", "data-card": id }, kindName(kindOf(id)))),
       view.discard.length > 5 ? " …" : "") : null,
@@ -131,17 +132,15 @@ function group(moves, title, commands, open = false) {
 }
 
 function actions(view, moves) {
-  if (!moves.legal.length) return null;
+  const left = moves.legal.filter((c) => !moves.placed.has(c));
+  const develops = moves.find("develop");
+  if (!left.length && !develops.length) return null;
   const main = ["recall_emissaries", "declare_end", "end_turn"].flatMap((t) => moves.find(t));
   const ninja = moves.find("choose_ninja_copy");
-  const gifts = moves.find("give_card");
   return h("section", { class: "panel actions", "aria-label": "Your actions" },
-    h("h3", {}, view.phase === "exchange" ? "Opening exchange" : view.phase === "end" ? "Your Ninja" : "Your actions"),
-    moves.find("develop").length ? h("p", { class: "hint" },
+    h("h3", {}, view.phase === "end" ? "Your Ninja" : "Your actions"),
+    develops.length ? h("p", { class: "hint" },
       "Develop: click a card of your territory; the top card of the River pile at the same position takes its place.") : null,
-    gifts.length ? h("div", {},
-      h("p", { class: "hint" }, "Give one of your 2 Development cards to your opponent:"),
-      h("div", { class: "nc-row" }, gifts.map((c) => moves.wrap(c, card(c.card), { label: describe(c) })))) : null,
     ninja.length ? h("div", { class: "moves" }, ninja.map((c) => moves.button(c, describe(c), { className: "cmd-text" }))) : null,
     main.length ? h("div", { class: "moves" }, main.map((c) => moves.button(c, describe(c), { className: "cmd-text" }))) : null,
     group(moves, "Bonus: swap two cards", moves.find("swap_cards")),
@@ -150,16 +149,30 @@ function actions(view, moves) {
     moves.rest(describe));
 }
 
-function exchangeInfo(view, ctx) {
+function exchangeInfo(view, ctx, moves) {
   if (view.phase !== "exchange") return null;
   const given = view.exchange_given || [];
-  return h("section", { class: "panel" },
+  const giving = moves.find("give_card").length > 0;
+  return h("section", { class: `panel exchange${giving ? " mine" : ""}` },
     h("h3", {}, "Opening exchange"),
-    view.my_cards ? h("div", {}, h("h4", {}, "Your 5 cards (placed in your Hand after the exchange)"),
-      h("div", { class: "nc-row" }, view.my_cards.map((id) => card(id)))) : null,
+    view.my_cards ? h("div", {},
+      h("h4", {}, giving ? "Your 5 cards: click one of your 2 Development cards to give it to your opponent"
+        : "Your 5 cards (shuffled into your Hand once both have given)"),
+      h("div", { class: "nc-row" }, view.my_cards.map((id) => {
+        const give = moves.one("give_card", { card: id });
+        return h("div", { class: "nc-slot" }, moves.wrap(give, card(id), { label: give ? describe(give) : null }));
+      }))) : null,
     view.my_gift ? h("p", { class: "note" }, "You gave: ",
       h("span", { class: "known", "data-card": view.my_gift }, kindName(kindOf(view.my_gift)))) : null,
     h("p", { class: "note" }, given.length ? `Given so far: ${given.map((p) => who(p, ctx)).join(", ")}.` : "Nobody has given yet."));
+}
+
+/** Why the winner won when the scores were equal (Naishi 15: more colours, else shared). */
+function tieNote(view) {
+  const ranking = (view.result && view.result.ranking) || [];
+  if (ranking.length < 2 || ranking[0].score !== ranking[1].score || !view.scores) return null;
+  const colours = ranking.map((r) => `${r.player} ${view.scores[r.player]?.colours ?? "?"}`).join(", ");
+  return h("p", { class: "note" }, `Equal scores: the number of colours decides (${colours}); still equal, the victory is shared.`);
 }
 
 export function renderBoard(view, ctx) {
@@ -173,11 +186,10 @@ export function renderBoard(view, ctx) {
   const mineTerritory = me ? territory(view, ctx, moves, me) : null;
   return board("naishi",
     turnLine(view, ctx, phase),
-    resultPanel(view, ctx, view.result && view.result.details && view.result.details.tie_breaks ?
-      h("p", { class: "note" }, "Ties broken by the number of colours.") : null),
+    resultPanel(view, ctx, tieNote(view)),
     others.map((p) => territory(view, ctx, moves, p)),
     h("div", { class: "middle" }, river(view), court(view, ctx)),
-    exchangeInfo(view, ctx),
+    exchangeInfo(view, ctx, moves),
     mineTerritory,
     actions(view, moves));
 }
