@@ -63,8 +63,9 @@ function round(view, ctx, moves) {
   const guesses = moves.find("submit_guess");
   return h("section", { class: "panel round", "aria-label": "This round" },
     h("h3", {}, `Round ${view.round}${view.max_rounds ? ` of ${view.max_rounds}` : ""}`),
-    view.my_code ? h("p", { class: "code-card" }, "Your code: ", h("strong", { class: "code" }, codeText(view.my_code)),
-      " — write one clue per digit, for the keyword with that number.") : null,
+    view.my_code && view.phase !== "keywords" ? h("p", { class: "code-card" }, "Your code: ", h("strong", { class: "code" }, codeText(view.my_code)),
+      view.phase === "clues" ? " — write one clue per digit, for the keyword with that number."
+        : " — you are the encryptor: your team decodes without you.") : null,
     h("div", { class: "clue-sets" }, clueRow("white"), clueRow("black")),
     view.team_answer ? h("p", {}, "Your team answered ", h("strong", { class: "code" }, codeText(view.team_answer)),
       decoding ? ` for ${TEAM_NAMES[decoding]}'s code.` : ".") : null,

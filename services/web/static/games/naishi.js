@@ -138,7 +138,7 @@ function actions(view, moves) {
   const main = ["recall_emissaries", "declare_end", "end_turn"].flatMap((t) => moves.find(t));
   const ninja = moves.find("choose_ninja_copy");
   return h("section", { class: "panel actions", "aria-label": "Your actions" },
-    h("h3", {}, view.phase === "end" ? "Your Ninja" : "Your actions"),
+    h("h3", {}, view.phase === "end" ? "Choose what your Ninja copies" : "Your actions"),
     develops.length ? h("p", { class: "hint" },
       "Develop: click a card of your territory; the top card of the River pile at the same position takes its place.") : null,
     ninja.length ? h("div", { class: "moves" }, ninja.map((c) => moves.button(c, describe(c), { className: "cmd-text" }))) : null,
