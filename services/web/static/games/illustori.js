@@ -71,10 +71,10 @@ function chain(view, ctx) {
       h("p", { class: "earlier" }, placed.slice(0, -6).map((p) => p.text).join(" → "))) : null,
     h("div", { class: "row" },
       placed.length ? shown.map((p) => card(p, { text: p.text, player: p.player, ctx }))
-        : card(view.start_card, { text: view.phase === "naming" ? "waiting for its name" : "" }),
+        : view.pending ? null : card(view.start_card, { text: "waiting for its name" }),
       view.pending ? h("div", { class: "pending" }, h("span", { class: "pending-tag" }, "Under vote"),
         card(view.pending, { text: view.pending.text, player: view.pending.player, ctx })) : null),
-    mustChain(view), usedLetters(view));
+    view.phase === "over" ? null : mustChain(view), usedLetters(view));
 }
 
 function vote(view, ctx, moves) {
@@ -114,7 +114,8 @@ function hand(view, ctx, moves) {
       [{ label: "Your text for it (it must fit the picture and follow the chain)", placeholder: example.text }],
       ([text], form) => ({ card: form.querySelector("input[name='play_card-card']:checked")?.value, text }),
       "Play the card", choice)
-      : h("div", { class: "row" }, view.hand.map((c) => card(c, { small: true }))),
+      : view.hand.length ? h("div", { class: "row" }, view.hand.map((c) => card(c, { small: true })))
+        : h("p", { class: "note" }, "Your hand is empty."),
     examples(view, moves, "play_card"),
     swaps.length ? h("details", { class: "more" }, h("summary", {}, "Or swap cards with the stack"),
       h("div", { class: "moves" }, swaps.map((c) => moves.button(c, describe(view, c), { className: "cmd-text small" })))) : null,
