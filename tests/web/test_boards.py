@@ -11,7 +11,6 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
-from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,8 @@ NOT_SECRETS = frozenset({"legal", "free_text", "ninja_choices", "my_team", "you"
 class Handler(SimpleHTTPRequestHandler):
     """/static/... from the web app's static folder, /harness.html from the tests."""
 
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
+
     def translate_path(self, path: str) -> str:
         path = path.split("?", 1)[0]
         if path == "/harness.html":
@@ -58,8 +59,7 @@ def server() -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), partial(Handler))
-    Handler.extensions_map[".js"] = "text/javascript"
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}"
@@ -104,8 +104,9 @@ class Harness:
                 notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
                 forms: [...root.querySelectorAll("form[data-command-type]")]
                     .map((f) => f.getAttribute("data-command-type")),
+                formsEnabled: [...root.querySelectorAll("form [type=submit]")]
+                    .filter((b) => !b.disabled).length,
                 html: root.innerHTML,
-                text: root.innerText,
             };
         }""")
 
@@ -142,6 +143,26 @@ def shows(html: str, secret: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", html, re.IGNORECASE) is not None
 
 
+def submit_form(harness: Harness, view: dict[str, Any], viewer: str | None, form_type: str) -> int:
+    """Fill a free-text form with made-up words and submit it: the board must send a command
+    of that type with the fields of the `legal` examples, the typed words in them."""
+    harness.show(view, viewer)
+    page = harness.page
+    form = page.locator(f"form[data-command-type='{form_type}']")
+    inputs = form.locator("input[type=text]")
+    words = [f"word{i}" for i in range(inputs.count())]
+    for i, word in enumerate(words):
+        inputs.nth(i).fill(word)
+    form.locator("[type=submit]").click()
+    acted = page.evaluate("window.acted")
+    example = next(c for c in view["legal"] if c["type"] == form_type)
+    assert len(acted) == 1 and acted[0]["type"] == form_type, acted
+    assert set(acted[0]) == set(example), (acted[0], example)
+    sent = json.dumps(acted[0])
+    assert all(word in sent for word in words), (acted[0], words)
+    return 1
+
+
 def as_js(command: dict[str, Any]) -> str:
     """`JSON.stringify(command)`: what a button's data-command must be, to the character."""
     return json.dumps(command, separators=(",", ":"), ensure_ascii=False)
@@ -157,7 +178,7 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
     harness = Harness(page, game)
     page.goto(f"{server}/harness.html")
     page.wait_for_function("window.harnessReady === true")
-    clicked = 0
+    clicked = submitted = 0
     seen_secrets = 0
     for step in sampled(game):
         drawn = {v: harness.show(view, v) for v, view in step.views.items()}
@@ -177,6 +198,8 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
                     .find((b) => b.getAttribute("data-command") === text).click()""", as_js(command))
                 assert page.evaluate("window.acted") == [command]
                 clicked += 1
+            for form_type in got["forms"]:
+                submitted += submit_form(harness, view, viewer, form_type)
         for seat in PLAYERS[game]:
             for other in [*PLAYERS[game], None]:
                 if other == seat:
@@ -189,8 +212,10 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
                 seen_secrets += len(hidden)
         for viewer, view in step.views.items():
             shown = harness.show(view, viewer, interactive=False)
-            assert shown["enabled"] == 0, viewer
+            assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
     assert clicked > 0
+    if game in ("decrypto", "illustori"):
+        assert submitted > 0
     if game not in ("dozito", "diced_tomatoes"):  # these two hide nothing from one seat only
         assert seen_secrets > 0
     page.close()

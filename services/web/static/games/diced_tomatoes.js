@@ -96,7 +96,7 @@ function gardener(view, ctx, moves, player) {
       player === view.last_player ? h("span", { class: "marker", title: "last-player marker" }, " · last player") : null),
     h("p", { class: "stats" }, `Karma ${view.karma[player]}`,
       view.karma_thirds && view.karma_thirds[player] ? ` (+${view.karma_thirds[player]}/3)` : "",
-      score ? ` · ${score.total} points` : ""),
+      score ? ` · ${score.total} point${score.total === 1 ? "" : "s"}` : ""),
     h("div", { class: "plants" }, view.plants[player].map((plant, token) => {
       const places = moves.find("place_die", { owner: player, token });
       const karma = [...moves.find("uproot_plant", { owner: player, token }), ...moves.find("flip_seed", { owner: player, token })];

@@ -51,7 +51,7 @@ function grid(view, ctx, moves, player) {
   return h("section", { class: `panel grid${mine ? " mine" : ""}${active ? " active" : ""}`, "aria-label": `${player}'s grid` },
     h("h3", {}, mine ? "Your grid" : `${who(player, ctx)}'s grid`,
       active ? h("span", { class: "to-play" }, " · playing") : null,
-      total !== undefined ? h("span", { class: "total" }, ` · ${total} pts`) : null),
+      total !== undefined ? h("span", { class: "total" }, ` · total ${total}`) : null),
     h("div", { class: "dz-grid", style: `grid-template-columns: repeat(${columns}, minmax(0, 1fr))` },
       cells.map((c, i) => {
         const slot = i + 1;
@@ -95,9 +95,10 @@ function notes(view, ctx) {
   const lines = [];
   if (view.extra_turn) lines.push("This is an extra turn (a Replay was discarded).");
   if (view.extra_turn_earned) lines.push(`${who(view.active_player, ctx)} plays again after this turn (Replay).`);
-  if (view.round_end_triggered_by) {
-    lines.push(`${who(view.round_end_triggered_by, ctx)} completed the grid: last turns for ${
-      (view.last_turns || []).map((p) => who(p, ctx)).join(", ") || "nobody"}.`);
+  if (view.round_end_triggered_by && view.active_player) {
+    const last = (view.last_turns || []).map((p) => who(p, ctx));
+    lines.push(`${who(view.round_end_triggered_by, ctx)} completed the grid: the round ends${
+      last.length ? ` after the last turns of ${last.join(", ")}` : " with this turn"}.`);
   }
   if (view.one_colour_winner) lines.push(`${who(view.one_colour_winner, ctx)} completed a one-colour grid and wins!`);
   return lines.length ? h("ul", { class: "notes" }, lines.map((l) => h("li", {}, l))) : null;
