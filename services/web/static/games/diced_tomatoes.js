@@ -65,15 +65,17 @@ function rolled(view, ctx, moves) {
   if (!dice.length && !passed.length) return null;
   const costs = view.karma_costs || {};
   const hasTricks = (d) => TRICKS.some((type) => moves.find(type, { die: d.die }).length);
+  const trick = (c, text, cost) => moves.button(c, text,
+    { className: "cmd-text small", label: `${describe(view, c)}, ${cost} karma` });
   const tricks = (d) => {
-    const list = [
-      ...moves.find("reroll_die", { die: d.die }).map((c) => [c, `Re-roll (${costs.reroll})`]),
-      ...moves.find("adjust_die", { die: d.die }).map((c) => [c, `${c.by > 0 ? "+1" : "−1"} (${costs.adjust})`]),
-      ...moves.find("invert_die", { die: d.die }).map((c) => [c, `Invert (${costs.invert})`]),
-      ...moves.find("set_die", { die: d.die }).map((c) => [c, `Set ${c.value} (${costs.set})`]),
-    ];
-    return list.length ? h("div", { class: "tricks" }, list.map(([c, text]) =>
-      moves.button(c, text, { className: "cmd-text small", label: `${describe(view, c)}, ${text.match(/\((\d+)\)/)[1]} karma` }))) : null;
+    if (!hasTricks(d)) return null;
+    const sets = moves.find("set_die", { die: d.die });
+    return h("div", { class: "tricks" },
+      moves.find("reroll_die", { die: d.die }).map((c) => trick(c, `Re-roll (${costs.reroll})`, costs.reroll)),
+      moves.find("adjust_die", { die: d.die }).map((c) => trick(c, `${c.by > 0 ? "+1" : "−1"} (${costs.adjust})`, costs.adjust)),
+      moves.find("invert_die", { die: d.die }).map((c) => trick(c, `Invert (${costs.invert})`, costs.invert)),
+      sets.length ? h("span", { class: "set-to" }, `Set to (${costs.set}):`,
+        sets.map((c) => trick(c, die({ die: `set-${c.die}-${c.value}`, colour: d.colour, face: c.value }, { small: true }), costs.set))) : null);
   };
   return h("section", { class: "panel rolled", "aria-label": "Rolled dice" },
     h("h3", {}, view.active_player === view.you && view.you ? "Your dice" : view.active_player ? `${view.active_player}'s dice` : "Dice"),

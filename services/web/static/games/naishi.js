@@ -143,8 +143,9 @@ function actions(view, moves) {
       "Develop: click a card of your territory; the top card of the River pile at the same position takes its place.") : null,
     ninja.length ? h("div", { class: "moves" }, ninja.map((c) => moves.button(c, describe(c), { className: "cmd-text" }))) : null,
     main.length ? h("div", { class: "moves" }, main.map((c) => moves.button(c, describe(c), { className: "cmd-text" }))) : null,
-    group(moves, "Bonus: swap two cards", moves.find("swap_cards")),
-    group(moves, "Bonus: discard two River cards", moves.find("discard_river_cards")),
+    view.developed ? h("p", { class: "hint" }, "You developed: take a bonus action or end your turn.") : null,
+    group(moves, "Bonus: swap two cards", moves.find("swap_cards"), view.developed),
+    group(moves, "Bonus: discard two River cards", moves.find("discard_river_cards"), view.developed),
     group(moves, "Impose the Decree (once per game)", moves.find("impose_decree")),
     moves.rest(describe));
 }
