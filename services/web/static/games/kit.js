@@ -111,7 +111,7 @@ export function textForm(ctx, type, fields, build, submitText, before = null) {
 export function turnLine(view, ctx, waitingFor) {
   if (view.status === "ended") return h("p", { class: "turn-line" }, "The game is over.");
   const toAct = view.to_act || [];
-  const mine = view.legal && view.legal.length > 0;
+  const mine = ctx.interactive && view.legal && view.legal.length > 0;
   const others = toAct.filter((p) => p !== ctx.seat);
   let text;
   if (mine) text = others.length ? `Your move (also waiting for ${others.join(", ")}).` : "Your move.";
