@@ -11,6 +11,7 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ CHROMIUM_FLAGS = [
 SEED = 7
 SAMPLES = 6  # steps looked at per game: the first, the last, and some in between
 SCREENSHOTS = Path("/tmp/boards")
+DESKTOP = {"width": 1100, "height": 800}
+PHONE = {"width": 390, "height": 800}
+TOO_WIDE = "document.documentElement.scrollWidth > window.innerWidth"
 # View fields whose strings are no secret of the seat even when others' views lack them: its
 # own moves and their example texts, which team it is in, its own id.
 NOT_SECRETS = frozenset({"legal", "free_text", "ninja_choices", "my_team", "you"})
@@ -172,15 +176,18 @@ def free_text_types(view: dict[str, Any]) -> set[str]:
     return set(view.get("free_text", {}))
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
-    harness = Harness(page, game)
-    page.goto(f"{server}/harness.html")
-    page.wait_for_function("window.harnessReady === true")
-    clicked = submitted = 0
-    seen_secrets = 0
-    for step in sampled(game):
+@dataclass
+class Checked:
+    clicked: int = 0
+    submitted: int = 0
+    secrets: int = 0
+
+
+def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Checked:
+    """Every check of the module docstring on each step, for every viewer."""
+    page = harness.page
+    checked = Checked()
+    for step in steps_to_check:
         drawn = {v: harness.show(view, v) for v, view in step.views.items()}
         for viewer, view in step.views.items():
             got = drawn[viewer]
@@ -197,9 +204,9 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
                 page.evaluate("""(text) => [...document.querySelectorAll("[data-command]")]
                     .find((b) => b.getAttribute("data-command") === text).click()""", as_js(command))
                 assert page.evaluate("window.acted") == [command]
-                clicked += 1
+                checked.clicked += 1
             for form_type in got["forms"]:
-                submitted += submit_form(harness, view, viewer, form_type)
+                checked.submitted += submit_form(harness, view, viewer, form_type)
         for seat in PLAYERS[game]:
             for other in [*PLAYERS[game], None]:
                 if other == seat:
@@ -209,16 +216,45 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
                 assert not leaked, f"{other or 'the spectator'} sees {seat}'s {sorted(leaked)}"
                 drawn_own = {s for s in hidden if shows(drawn[seat]["html"], s)}
                 assert drawn_own == hidden, f"{seat}'s own board lacks {sorted(hidden - drawn_own)}"
-                seen_secrets += len(hidden)
+                checked.secrets += len(hidden)
         for viewer, view in step.views.items():
             shown = harness.show(view, viewer, interactive=False)
             assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
-    assert clicked > 0
+        page.set_viewport_size(PHONE)
+        for viewer, view in step.views.items():
+            harness.show(view, viewer)
+            assert not page.evaluate(TOO_WIDE), f"step {step.index} for {viewer} is wider than a phone"
+        page.set_viewport_size(DESKTOP)
+    return checked
+
+
+def open_harness(server: str, browser: Any, game: str, viewport: dict[str, int]) -> Harness:
+    page = browser.new_page(viewport=viewport)
+    harness = Harness(page, game)
+    page.goto(f"{server}/harness.html")
+    page.wait_for_function("window.harnessReady === true")
+    return harness
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) -> None:
+    harness = open_harness(server, browser, game, DESKTOP)
+    checked = check_steps(harness, game, sampled(game))
+    assert checked.clicked > 0
     if game in ("decrypto", "illustori"):
-        assert submitted > 0
+        assert checked.submitted > 0
     if game not in ("dozito", "diced_tomatoes"):  # these two hide nothing from one seat only
-        assert seen_secrets > 0
-    page.close()
+        assert checked.secrets > 0
+    harness.page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_board_draws_every_step_of_whole_games(game: str, server: str, browser: Any) -> None:
+    harness = open_harness(server, browser, game, DESKTOP)
+    for seed in range(3):
+        check_steps(harness, game, list(steps(game, seed)))
+    harness.page.close()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -229,12 +265,9 @@ def test_screenshots(game: str, server: str, browser: Any) -> None:
     every = list(steps(game, SEED))
     step = next(s for s in every[len(every) // 2:] if any("legal" in v for v in s.views.values()))
     seat = next(v for v, view in step.views.items() if "legal" in view)
-    for width in (1100, 390):
-        page = browser.new_page(viewport={"width": width, "height": 800})
-        page.goto(f"{server}/harness.html")
-        page.wait_for_function("window.harnessReady === true")
-        Harness(page, game).show(step.views[seat], seat)
-        page.screenshot(path=str(SCREENSHOTS / f"{game}-{width}.png"), full_page=True)
-        overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
-        assert not overflow, f"{game} is wider than {width} px"
-        page.close()
+    for viewport in (DESKTOP, PHONE):
+        harness = open_harness(server, browser, game, viewport)
+        harness.show(step.views[seat], seat)
+        harness.page.screenshot(path=str(SCREENSHOTS / f"{game}-{viewport['width']}.png"), full_page=True)
+        assert not harness.page.evaluate(TOO_WIDE), f"{game} is wider than {viewport['width']} px"
+        harness.page.close()
