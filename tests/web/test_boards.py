@@ -250,10 +250,9 @@ def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) ->
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_board_draws_every_step_of_whole_games(game: str, server: str, browser: Any) -> None:
+def test_board_draws_every_step_of_a_whole_game(game: str, server: str, browser: Any) -> None:
     harness = open_harness(server, browser, game, DESKTOP)
-    for seed in range(3):
-        check_steps(harness, game, list(steps(game, seed)))
+    check_steps(harness, game, list(steps(game, 0)))
     harness.page.close()
 
 

@@ -67,6 +67,10 @@ function round(view, ctx, moves) {
       view.phase === "clues" ? " — write one clue per digit, for the keyword with that number."
         : " — you are the encryptor: your team decodes without you.") : null,
     h("div", { class: "clue-sets" }, clueRow("white"), clueRow("black")),
+    view.phase === "keywords" && view.my_team && (view.keyword_guesses || {})[view.my_team] ? h("p", {},
+      `Your team's guess of ${TEAM_NAMES[other(view.my_team)]}'s keywords: `,
+      h("strong", {}, view.keyword_guesses[view.my_team].map((w) => w || "—").join(", ")),
+      view.answered[other(view.my_team)] ? "." : ". Waiting for the other team.") : null,
     view.team_answer ? h("p", {}, "Your team answered ", h("strong", { class: "code" }, codeText(view.team_answer)),
       decoding ? ` for ${TEAM_NAMES[decoding]}'s code.` : ".") : null,
     guesses.length ? h("div", { class: "guess" },

@@ -5,7 +5,6 @@ import { Moves, board, h, resultPanel, turnLine, who } from "./kit.js";
 
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 const TRICKS = ["reroll_die", "adjust_die", "invert_die", "set_die"];
-const COLOUR = { red: "red", black: "black", golden: "golden" };
 const END_REASONS = {
   final_round: "a gardener filled a score track and the final round is over",
   empty_bushel: "the bushel is empty",
@@ -55,7 +54,7 @@ function bushel(view, moves) {
       h("p", { class: "hint" }, `Take ${view.dice_to_take} dice and roll them:`),
       h("div", { class: "moves" }, takes.map((c) => moves.button(c,
         [h("span", { class: "mini-dice" }, ["red", "black", "golden"].flatMap((k) =>
-          Array.from({ length: c[k] || 0 }, () => h("span", { class: `swatch ${COLOUR[k]}` })))), ` ${mix(c)}`],
+          Array.from({ length: c[k] || 0 }, () => h("span", { class: `swatch ${k}` })))), ` ${mix(c)}`],
         { className: "cmd-text", label: describe(view, c) })))) : null);
 }
 

@@ -104,10 +104,9 @@ function river(view) {
       pile.top ? card(pile.top) : emptySlot("empty"),
       h("span", { class: "pos" }, String(i + 1)),
       h("span", { class: "pile-size" }, `${pile.size} card${pile.size === 1 ? "" : "s"}`)))),
-    view.discard.length ? h("p", { class: "note" }, `Discard (${view.discard.length}): `,
-      view.discard.slice(-5).map((id) => h("span", { class: "known", "data-card": id }, kindName(kindOf(id)))),
-      view.discard.length > 5 ? " …" : "") : null,
-  );
+    view.discard.length ? h("p", { class: "note" }, `Discard (${view.discard.length}), newest first: `,
+      view.discard.slice(-5).reverse().map((id) => h("span", { class: "known", "data-card": id }, kindName(kindOf(id)))),
+      view.discard.length > 5 ? " …" : "") : null);
 }
 
 function court(view, ctx) {
