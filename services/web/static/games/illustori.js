@@ -102,11 +102,12 @@ function hand(view, ctx, moves) {
   const plays = moves.find("play_card");
   const swaps = moves.find("swap_cards");
   const passes = moves.find("pass_turn");
-  const playable = new Set(plays.map((c) => c.card));
   const example = plays[0];
+  // Any held card may be chained with a text of one's own, whether `legal` has an example
+  // for it or not: every card of the hand is a choice.
   const choice = plays.length ? h("fieldset", { class: "choose" }, h("legend", {}, "Choose a card of your hand"),
     h("div", { class: "row" }, view.hand.map((c) => h("label", { class: "pick" },
-      h("input", { type: "radio", name: "play_card-card", value: c.card, required: true, checked: c.card === example.card, disabled: !ctx.interactive || !playable.has(c.card) }),
+      h("input", { type: "radio", name: "play_card-card", value: c.card, required: true, checked: c.card === example.card, disabled: !ctx.interactive }),
       card(c, { small: true }))))) : null;
   return h("section", { class: "panel hand mine", "aria-label": "Your hand" },
     h("h3", {}, `Your hand · ${view.hand.length} card${view.hand.length === 1 ? "" : "s"}`),
