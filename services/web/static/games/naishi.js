@@ -70,7 +70,9 @@ function territory(view, ctx, moves, player) {
     t[rowName].map((id, i) => {
       const position = i + 1;
       const points = scored[`${rowName}:${position}`];
-      const drawn = card(id, { note: points !== undefined ? `${points} pts` : null });
+      // A card of the opponent's hidden Hand that the seat saw go in (perfect memory).
+      const seen = !mine && rowName === "hand" && id && view.phase !== "end";
+      const drawn = card(id, { note: points !== undefined ? `${points} pts` : seen ? "seen" : null });
       const develop = mine ? moves.one("develop", { row: rowName, position }) : undefined;
       const labelled = develop ? `Develop ${cell(rowName, position)}: take River pile ${position}'s card` : null;
       return h("div", { class: "nc-slot" }, moves.wrap(develop, drawn, { label: labelled }),
