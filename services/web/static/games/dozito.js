@@ -2,14 +2,14 @@
 // the two discard piles and the card in hand; the turn's moves are the piles and the slots.
 import { Moves, board, h, resultPanel, turnLine, who } from "./kit.js";
 
+// What the step of the turn asks: said to the player, and about them to everyone else.
 const PHASES = {
-  turn_start: "Take a discard pile's top card or draw a card.",
-  must_place: "Place the card taken from a discard pile.",
-  place_or_discard: "Place the card in hand, or discard it.",
-  must_discard: "Discard the card in hand.",
-  round_over: "The round is over.",
-  game_over: "The game is over.",
+  turn_start: ["Take a discard pile's top card or draw a card.", "takes a discard pile's top card or draws a card."],
+  must_place: ["Place the card taken from a discard pile.", "must place the card taken from a discard pile."],
+  place_or_discard: ["Place the card in hand, or discard it.", "places the card in hand, or discards it."],
+  must_discard: ["Discard the card in hand.", "must discard the card in hand."],
 };
+
 const KIND_BADGE = { stop: "STOP", replay: "REPLAY", joker: "JOKER" };
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -110,10 +110,12 @@ export function renderBoard(view, ctx) {
   const players = Object.keys(view.grids);
   const me = players.includes(view.you) ? view.you : null;
   const others = players.filter((p) => p !== me);
-  const what = PHASES[view.phase] || "";
+  const step = PHASES[view.phase];
+  const mine = view.active_player && view.active_player === view.you && ctx.interactive;
+  const what = !step || !view.active_player ? "" : mine ? step[0] : `${view.active_player} ${step[1]}`;
   const main = [piles(view, moves), me ? grid(view, ctx, moves, me) : null];
   return board("dozito",
-    turnLine(view, ctx, `Round ${view.round} of ${view.rounds}. ${view.active_player ? what : ""}`),
+    turnLine(view, ctx, `Round ${view.round} of ${view.rounds}. ${what}`),
     resultPanel(view, ctx),
     notes(view, ctx),
     h("div", { class: "main" }, main),
