@@ -4,10 +4,10 @@ import { Moves, board, h, resultPanel, turnLine, who } from "./kit.js";
 
 // What the step of the turn asks: said to the player, and about them to everyone else.
 const PHASES = {
-  turn_start: ["Take a discard pile's top card or draw a card.", "takes a discard pile's top card or draws a card."],
-  must_place: ["Place the card taken from a discard pile.", "must place the card taken from a discard pile."],
-  place_or_discard: ["Place the card in hand, or discard it.", "places the card in hand, or discards it."],
-  must_discard: ["Discard the card in hand.", "must discard the card in hand."],
+  turn_start: ["Click a discard pile to take its top card, or the draw pile to draw.", "takes a discard pile's top card or draws a card."],
+  must_place: ["Place the card taken from a discard pile: click a slot of your grid.", "must place the card taken from a discard pile."],
+  place_or_discard: ["Click a slot of your grid to place the card in hand, or a discard pile to discard it.", "places the card in hand, or discards it."],
+  must_discard: ["Click a discard pile to discard the card in hand.", "must discard the card in hand."],
 };
 
 const KIND_BADGE = { stop: "STOP", replay: "REPLAY", joker: "JOKER" };
