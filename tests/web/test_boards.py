@@ -51,7 +51,9 @@ class Handler(SimpleHTTPRequestHandler):
         if path == "/harness.html":
             return str(HARNESS)
         if path.startswith("/static/"):
-            return str(STATIC / path.removeprefix("/static/"))
+            file = (STATIC / path.removeprefix("/static/")).resolve()
+            if file.is_relative_to(STATIC):
+                return str(file)
         return str(ROOT / "missing")
 
     def log_message(self, *args: Any) -> None:
