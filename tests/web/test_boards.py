@@ -1,0 +1,274 @@
+"""The five game boards (services/web/static/games/<game>.js) in headless Chromium: views of
+seeded bot games, rendered in a harness page, must draw without a JavaScript error, offer every
+legal command as a button (or a free-text form) that sends it, never show another seat's hidden
+information, and offer nothing to click when the page only shows."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.game_views import GAMES, PLAYERS, Step, steps
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "services" / "web" / "static"
+HARNESS = Path(__file__).with_name("harness.html")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SEED = 7
+SAMPLES = 6  # steps looked at per game: the first, the last, and some in between
+SCREENSHOTS = Path("/tmp/boards")
+DESKTOP = {"width": 1100, "height": 800}
+PHONE = {"width": 390, "height": 800}
+TOO_WIDE = "document.documentElement.scrollWidth > window.innerWidth"
+# View fields whose strings are no secret of the seat even when others' views lack them: its
+# own moves and their example texts, which team it is in, its own id.
+NOT_SECRETS = frozenset({"legal", "free_text", "ninja_choices", "my_team", "you"})
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """/static/... from the web app's static folder, /harness.html from the tests."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
+
+    def translate_path(self, path: str) -> str:
+        path = path.split("?", 1)[0]
+        if path == "/harness.html":
+            return str(HARNESS)
+        if path.startswith("/static/"):
+            file = (STATIC / path.removeprefix("/static/")).resolve()
+            if file.is_relative_to(STATIC):
+                return str(file)
+        return str(ROOT / "missing")
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no chromium")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+class Harness:
+    """One page with the harness loaded; every JS error and console error is kept."""
+
+    def __init__(self, page: Any, game: str) -> None:
+        self.page = page
+        self.game = game
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+
+    def show(self, view: dict[str, Any], seat: str | None, interactive: bool = True) -> dict[str, Any]:
+        """Render `view` and read back what the board offers."""
+        self.page.evaluate("window.acted = []")
+        self.page.evaluate(
+            "([g, v, s, i]) => window.show(g, v, s, i)", [self.game, view, seat, interactive],
+        )
+        assert not self.errors, self.errors
+        return self.page.evaluate("""() => {
+            const root = document.getElementById("root");
+            const buttons = [...root.querySelectorAll("[data-command]")];
+            return {
+                commands: buttons.map((b) => b.getAttribute("data-command")),
+                enabled: buttons.filter((b) => !b.disabled).length,
+                notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
+                forms: [...root.querySelectorAll("form[data-command-type]")]
+                    .map((f) => f.getAttribute("data-command-type")),
+                formsEnabled: [...root.querySelectorAll("form [type=submit]")]
+                    .filter((b) => !b.disabled).length,
+                html: root.innerHTML,
+            };
+        }""")
+
+
+def sampled(game: str) -> list[Step]:
+    every = list(steps(game, SEED))
+    picks = {round(i * (len(every) - 1) / (SAMPLES - 1)) for i in range(SAMPLES)}
+    return [every[i] for i in sorted(picks)]
+
+
+def strings(value: Any, skip: frozenset[str] = frozenset(), keys: bool = False) -> set[str]:
+    """Every string of a JSON value (with the dict keys if `keys`), but under the keys in `skip`."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        found: set[str] = set()
+        for k, v in value.items():
+            if k not in skip:
+                found |= ({k} if keys else set()) | strings(v, skip, keys)
+        return found
+    if isinstance(value, list):
+        return set().union(*(strings(v, skip, keys) for v in value)) if value else set()
+    return set()
+
+
+def secrets(step: Step, seat: str, other: str | None) -> set[str]:
+    """What `seat`'s view shows that `other`'s view does not: its hidden cards, words, texts."""
+    mine = strings(step.views[seat], NOT_SECRETS)
+    theirs = strings(step.views[other], keys=True) | set(step.views[seat]["seats"])
+    return {s for s in mine - theirs if len(s) > 1}
+
+
+def shows(html: str, secret: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", html, re.IGNORECASE) is not None
+
+
+def submit_form(harness: Harness, view: dict[str, Any], viewer: str | None, form_type: str) -> int:
+    """Fill a free-text form with made-up words and submit it: the board must send a command
+    of that type with the fields of the `legal` examples, the typed words in them."""
+    harness.show(view, viewer)
+    page = harness.page
+    form = page.locator(f"form[data-command-type='{form_type}']")
+    inputs = form.locator("input[type=text]")
+    words = [f"word{i}" for i in range(inputs.count())]
+    for i, word in enumerate(words):
+        inputs.nth(i).fill(word)
+    form.locator("[type=submit]").click()
+    acted = page.evaluate("window.acted")
+    example = next(c for c in view["legal"] if c["type"] == form_type)
+    assert len(acted) == 1 and acted[0]["type"] == form_type, acted
+    assert set(acted[0]) == set(example), (acted[0], example)
+    sent = json.dumps(acted[0])
+    assert all(word in sent for word in words), (acted[0], words)
+    return 1
+
+
+def as_js(command: dict[str, Any]) -> str:
+    """`JSON.stringify(command)`: what a button's data-command must be, to the character."""
+    return json.dumps(command, separators=(",", ":"), ensure_ascii=False)
+
+
+def free_text_types(view: dict[str, Any]) -> set[str]:
+    return set(view.get("free_text", {}))
+
+
+@dataclass
+class Checked:
+    clicked: int = 0
+    submitted: int = 0
+    secrets: int = 0
+
+
+def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Checked:
+    """Every check of the module docstring on each step, for every viewer."""
+    page = harness.page
+    checked = Checked()
+    for step in steps_to_check:
+        drawn = {v: harness.show(view, v) for v, view in step.views.items()}
+        for viewer, view in step.views.items():
+            got = drawn[viewer]
+            assert got["notButtons"] == 0
+            offered = set(got["commands"])
+            for command in view.get("legal", []):
+                if command["type"] in free_text_types(view):
+                    assert command["type"] in got["forms"], (viewer, command)
+                else:
+                    assert as_js(command) in offered, (viewer, command)
+            if view.get("legal"):  # clicking a move sends it, exactly as `legal` has it
+                harness.show(view, viewer)
+                command = view["legal"][-1]
+                page.evaluate("""(text) => [...document.querySelectorAll("[data-command]")]
+                    .find((b) => b.getAttribute("data-command") === text).click()""", as_js(command))
+                assert page.evaluate("window.acted") == [command]
+                checked.clicked += 1
+            for form_type in got["forms"]:
+                checked.submitted += submit_form(harness, view, viewer, form_type)
+        for seat in PLAYERS[game]:
+            for other in [*PLAYERS[game], None]:
+                if other == seat:
+                    continue
+                hidden = secrets(step, seat, other)
+                leaked = {s for s in hidden if shows(drawn[other]["html"], s)}
+                assert not leaked, f"{other or 'the spectator'} sees {seat}'s {sorted(leaked)}"
+                drawn_own = {s for s in hidden if shows(drawn[seat]["html"], s)}
+                assert drawn_own == hidden, f"{seat}'s own board lacks {sorted(hidden - drawn_own)}"
+                checked.secrets += len(hidden)
+        for viewer, view in step.views.items():
+            shown = harness.show(view, viewer, interactive=False)
+            assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
+        page.set_viewport_size(PHONE)
+        for viewer, view in step.views.items():
+            harness.show(view, viewer)
+            assert not page.evaluate(TOO_WIDE), f"step {step.index} for {viewer} is wider than a phone"
+        page.set_viewport_size(DESKTOP)
+    return checked
+
+
+def open_harness(server: str, browser: Any, game: str, viewport: dict[str, int]) -> Harness:
+    page = browser.new_page(viewport=viewport)
+    harness = Harness(page, game)
+    page.goto(f"{server}/harness.html")
+    page.wait_for_function("window.harnessReady === true")
+    return harness
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_board_draws_every_sampled_step(game: str, server: str, browser: Any) -> None:
+    harness = open_harness(server, browser, game, DESKTOP)
+    checked = check_steps(harness, game, sampled(game))
+    assert checked.clicked > 0
+    if game in ("decrypto", "illustori"):
+        assert checked.submitted > 0
+    if game not in ("dozito", "diced_tomatoes"):  # these two hide nothing from one seat only
+        assert checked.secrets > 0
+    harness.page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_board_draws_every_step_of_a_whole_game(game: str, server: str, browser: Any) -> None:
+    harness = open_harness(server, browser, game, DESKTOP)
+    check_steps(harness, game, list(steps(game, 0)))
+    harness.page.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_screenshots(game: str, server: str, browser: Any) -> None:
+    """A mid-game board, as the seat to act sees it, at desktop and phone width, no wider than
+    the screen."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    every = list(steps(game, SEED))
+    step = next(s for s in every[len(every) // 2:] if any("legal" in v for v in s.views.values()))
+    seat = next(v for v, view in step.views.items() if "legal" in view)
+    for viewport in (DESKTOP, PHONE):
+        harness = open_harness(server, browser, game, viewport)
+        harness.show(step.views[seat], seat)
+        harness.page.screenshot(path=str(SCREENSHOTS / f"{game}-{viewport['width']}.png"), full_page=True)
+        assert not harness.page.evaluate(TOO_WIDE), f"{game} is wider than {viewport['width']} px"
+        harness.page.close()
