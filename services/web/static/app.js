@@ -685,6 +685,8 @@ function tablePage(game, table) {
     const ctx = { seat, act, interactive: Boolean(seat) };
     const board = drawBoard(module, view, ctx);
     boardBox.replaceChildren(board);
+    // a game's board says whose turn it is itself, in the game's words: not twice
+    turn.hidden = view.status !== "open" && Boolean(board.querySelector(".turn-line"));
     moves.replaceChildren(...[otherMoves(view, board, act, Boolean(seat))].filter(Boolean));
     result.replaceChildren(...[resultPanel(view.result)].filter(Boolean));
   }

@@ -117,10 +117,23 @@ function gardener(view, ctx, moves, player) {
       return h("span", { class: `slot${slot ? " filled" : ""}` }, h("span", { class: "slot-no" }, String(i + 1)),
         slot ? h("strong", {}, String(slot.value)) : "", slot && slot.star ? h("span", { class: "star" }, ` ★${slot.star}`) : "");
     })),
-    score ? h("p", { class: "breakdown" }, `Track ${score.track}`, score.stars ? ` · stars ${score.stars}` : "",
-      ` · karma pairs ${score.karma_pairs} · plant dice ${score.plant_dice}`,
-      score.first_full_track ? ` · first full track ${score.first_full_track}` : "",
-      score.matches !== undefined ? ` · matches ${score.matches}` : "") : null);
+    score ? h("p", { class: "breakdown" }, breakdown(score)) : null);
+}
+
+/** A score in words: the solo game counts harvests and matches, the others add up points. */
+function breakdown(score) {
+  if (isSoloScore(score)) {
+    return `${score.harvests} harvest${score.harvests === 1 ? "" : "s"} · ${score.matches} ` +
+      `match${score.matches === 1 ? "" : "es"}${score.won ? " · won" : ""}`;
+  }
+  return [`Track ${score.track}`, score.stars ? `stars ${score.stars}` : "",
+    `karma pairs ${score.karma_pairs}`, `plant dice ${score.plant_dice}`,
+    score.first_full_track ? `first full track ${score.first_full_track}` : ""]
+    .filter(Boolean).join(" · ");
+}
+
+function isSoloScore(score) {
+  return score.harvests !== undefined;
 }
 
 export function renderBoard(view, ctx) {
