@@ -16,6 +16,7 @@ from tests.highcard import CRASHY
 from tests.platform.test_cluster import pytestmark
 from tests.platform.test_security import embedded_only
 from tests.platform.test_views_exact import services_highcard
+from tests.web.test_boards import Handler as BoardFiles
 
 used = [
     # Fields of the JWT claims and requests the NATS server reads or writes (msgspec encodes them).
@@ -38,6 +39,9 @@ used = [
     services_highcard,
     # A test game loaded by name through TABLETOP_GAMES (tests/conftest.py).
     CRASHY,
+    # http.server calls these on the board tests' file server.
+    BoardFiles.translate_path,
+    BoardFiles.log_message,
     # aiohttp sends the Content-Type the web server's middleware sets on a response.
     StreamResponse.content_type,
 ]

@@ -75,7 +75,8 @@ def make_app(websocket_url: str) -> web.Application:
         response.headers.setdefault(
             "Content-Security-Policy",
             f"default-src 'self'; connect-src {connect}; img-src 'self' data:; "
-            "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+            "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+        )
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
@@ -88,7 +89,11 @@ def make_app(websocket_url: str) -> web.Application:
 
 
 async def serve_web(
-    *, host: str, port: int, websocket_url: str, stop: asyncio.Event,
+    *,
+    host: str,
+    port: int,
+    websocket_url: str,
+    stop: asyncio.Event,
     ready: Callable[[str], None] = lambda url: None,
 ) -> None:
     """Serve the client at http://host:port until `stop` is set."""

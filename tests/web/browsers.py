@@ -29,9 +29,16 @@ from shared.settings import load_settings
 from tests.conftest import SERVICE_ENV, TABLETOP, cli_env
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PASSWORD = "correct horse battery"
 SCREENSHOTS = os.environ.get("TABLETOP_SCREENSHOTS")  # a folder: the tests save pictures there
 STEP_TIMEOUT_MS = 20_000
@@ -43,8 +50,9 @@ class Up:
 
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning",
-                           XDG_CONFIG_HOME=str(data / "config"))
+        self.env = cli_env(
+            TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning", XDG_CONFIG_HOME=str(data / "config")
+        )
         for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
             self.env.pop(name, None)
         self.process: subprocess.Popen[bytes] | None = None
@@ -55,8 +63,11 @@ class Up:
         log = self.data / "up.log"
         self.process = subprocess.Popen(
             [*TABLETOP, "up", "--port", "0", "--ws-port", "0", "--http-port", "0"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=open(log, "ab"),  # noqa: SIM115 - the process keeps it
-            stdin=subprocess.DEVNULL)
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(log, "ab"),  # noqa: SIM115 - the process keeps it
+            stdin=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 90
         while not (found := re.search(r"play in a browser at (http://\S+)", log.read_text())):
             assert self.process.poll() is None, log.read_text()
@@ -76,12 +87,22 @@ class Up:
     async def admin(self) -> Client:
         """A client that may look as anyone (the operator's user)."""
         credentials = ServerSecrets(self.data / "credentials").credentials("admin")
-        return Client(await Bus.connect(self.nats_url, load_settings(), name="test-admin",
-                                        wait=10, credentials=credentials))
+        return Client(
+            await Bus.connect(
+                self.nats_url, load_settings(), name="test-admin", wait=10, credentials=credentials
+            )
+        )
 
     async def player(self, name: str) -> Client:
-        return Client(await Bus.connect(self.nats_url, load_settings(), name=f"test-{name}",
-                                        wait=10, credentials=Credentials.player(name, PASSWORD)))
+        return Client(
+            await Bus.connect(
+                self.nats_url,
+                load_settings(),
+                name=f"test-{name}",
+                wait=10,
+                credentials=Credentials.player(name, PASSWORD),
+            )
+        )
 
 
 # the commands a page carries, and whether each can be clicked (for failure messages)
@@ -95,12 +116,12 @@ def unique(prefix: str) -> str:
 
 
 async def new_browser(playwright: Any) -> Any:
-    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
-                                            headless=True)
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
 
 
-async def sign_in(browser: Any, base: str, name: str | None, *, width: int = 1100,
-                  prepare: Any = None) -> Any:
+async def sign_in(
+    browser: Any, base: str, name: str | None, *, width: int = 1100, prepare: Any = None
+) -> Any:
     """A page of a new browser context signed in as `name` (None: a guest); `prepare(context)`
     is awaited before the page opens."""
     context = await browser.new_context(viewport={"width": width, "height": 900})
@@ -121,8 +142,7 @@ async def sign_in(browser: Any, base: str, name: str | None, *, width: int = 110
     return page
 
 
-async def create_table(page: Any, base: str, game: str, seats: int,
-                       options: dict[str, Any]) -> str:
+async def create_table(page: Any, base: str, game: str, seats: int, options: dict[str, Any]) -> str:
     """Create a table from the game's lobby form; its id (the page goes to the table)."""
     await page.goto(f"{base}/#/lobby/{game}")
     await page.wait_for_selector("#create-table")
@@ -159,7 +179,10 @@ async def wait_version(page: Any, version: int) -> None:
         """v => {
             const table = document.getElementById('table');
             return Number(table?.dataset.version || 0) >= v || table?.dataset.status === 'ended';
-        }""", arg=version, timeout=STEP_TIMEOUT_MS)
+        }""",
+        arg=version,
+        timeout=STEP_TIMEOUT_MS,
+    )
 
 
 async def page_text(page: Any) -> tuple[int, str]:
@@ -204,8 +227,10 @@ async def take_a_move(seat: Seat) -> bool:
     if not count and not form_count:
         return False
     for attempt in range(6):
-        await page.evaluate("() => { const a = document.getElementById('alert'); "
-                            "if (a) { a.textContent = ''; delete a.dataset.code; } }")
+        await page.evaluate(
+            "() => { const a = document.getElementById('alert'); "
+            "if (a) { a.textContent = ''; delete a.dataset.code; } }"
+        )
         choice = seat.rng.randrange(count + form_count)
         try:
             if choice < count:
@@ -217,11 +242,12 @@ async def take_a_move(seat: Seat) -> bool:
                     field_ = inputs.nth(i)
                     example = await field_.get_attribute("placeholder", timeout=ACTION_TIMEOUT_MS)
                     await field_.fill(
-                        (example or "word") if attempt == 0
+                        (example or "word")
+                        if attempt == 0
                         else "".join(seat.rng.choice("bcdfgklmnprstvz") for _ in range(7)),
-                        timeout=ACTION_TIMEOUT_MS)
-                await form.locator("[type=submit], button:not([type])").first.click(
-                    timeout=ACTION_TIMEOUT_MS)
+                        timeout=ACTION_TIMEOUT_MS,
+                    )
+                await form.locator("[type=submit], button:not([type])").first.click(timeout=ACTION_TIMEOUT_MS)
         except PlaywrightTimeout:  # the page drew a newer view meanwhile: look at it again
             return True
         outcome = await page.wait_for_function(
@@ -230,19 +256,20 @@ async def take_a_move(seat: Seat) -> bool:
                 if (Number(t.dataset.version) > v) return 'moved';
                 const a = document.getElementById('alert');
                 return a && a.textContent ? a.dataset.code || 'refused' : false;
-            }""", arg=version, timeout=STEP_TIMEOUT_MS)
+            }""",
+            arg=version,
+            timeout=STEP_TIMEOUT_MS,
+        )
         result = await outcome.json_value()
         if result == "moved" or result == "stale_version":
             return True
         count, form_count = await buttons.count(), await forms.count()
         if not count and not form_count:
             return True
-    raise AssertionError(f"{seat.name}: every move tried was refused: "
-                         f"{await page.text_content('#alert')}")
+    raise AssertionError(f"{seat.name}: every move tried was refused: {await page.text_content('#alert')}")
 
 
-async def play_through(seats: list[Seat], *, pause_at: int | None = None,
-                       on_pause: Any = None) -> None:
+async def play_through(seats: list[Seat], *, pause_at: int | None = None, on_pause: Any = None) -> None:
     """Every seat clicks its moves until the table has ended on every page. Pages without a
     move wait for the next version (a bot's or another seat's move)."""
     paused = pause_at is None
@@ -264,15 +291,22 @@ async def play_through(seats: list[Seat], *, pause_at: int | None = None,
             await on_pause()
         if not moved:  # someone else's turn: wait until any page shows a newer version
             waits = [asyncio.ensure_future(wait_version(s.page, v + 1)) for s, v in zip(seats, before)]
-            done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED,
-                                               timeout=STEP_TIMEOUT_MS / 1000)
+            done, pending = await asyncio.wait(
+                waits, return_when=asyncio.FIRST_COMPLETED, timeout=STEP_TIMEOUT_MS / 1000
+            )
             for wait in pending:
                 wait.cancel()
             await asyncio.gather(*waits, return_exceptions=True)
             if not done:
-                raise AssertionError("no page moved on: " + ", ".join(
-                    [f"{s.name}: {await s.page.inner_text('#turn')} "
-                     f"{await s.page.evaluate(ON_PAGE)}" for s in seats]))
+                raise AssertionError(
+                    "no page moved on: "
+                    + ", ".join(
+                        [
+                            f"{s.name}: {await s.page.inner_text('#turn')} {await s.page.evaluate(ON_PAGE)}"
+                            for s in seats
+                        ]
+                    )
+                )
 
 
 async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.Random) -> None:
@@ -323,15 +357,17 @@ def shown(secret: str, text: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(secret)}(?![A-Za-z0-9_])", text) is not None
 
 
-async def views_by_version(admin: Client, game: str, table: str,
-                           viewers: list[str]) -> dict[str, dict[int, dict[str, Any]]]:
+async def views_by_version(
+    admin: Client, game: str, table: str, viewers: list[str]
+) -> dict[str, dict[int, dict[str, Any]]]:
     """Every viewer's view after every step of the table, from its replay, with the step's
     events as that viewer was told them (under `TOLD`)."""
     found: dict[str, dict[int, dict[str, Any]]] = {}
     for viewer in viewers:
         steps = await admin.replay(game, table, viewer, views="every")
-        found[viewer] = {step["version"]: {**step["view"], TOLD: [*step["events"], *step["log"]]}
-                         for step in steps}
+        found[viewer] = {
+            step["version"]: {**step["view"], TOLD: [*step["events"], *step["log"]]} for step in steps
+        }
     return found
 
 
@@ -360,8 +396,11 @@ def said_in_log(views: dict[int, dict[str, Any]]) -> dict[int, str]:
     return said
 
 
-def assert_no_secret_shown(pages: dict[str | None, list[tuple[int, str]]],
-                           views: dict[str, dict[int, dict[str, Any]]], seats: list[str]) -> int:
+def assert_no_secret_shown(
+    pages: dict[str | None, list[tuple[int, str]]],
+    views: dict[str, dict[int, dict[str, Any]]],
+    seats: list[str],
+) -> int:
     """No page (of a seat, or of a guest: None) showed, at any version, a string only another
     seat's view held then. The number of (page, version, secret) checks made."""
     checks = 0
@@ -378,14 +417,14 @@ def assert_no_secret_shown(pages: dict[str | None, list[tuple[int, str]]],
             for other in seats:
                 if other == looker:
                     continue
-                log = logs["spectator"][version] + (
-                    logs[looker][version] if looker is not None else "")
+                log = logs["spectator"][version] + (logs[looker][version] if looker is not None else "")
                 for secret in secrets_of(views[other][version], public):
                     if shown(secret, log):
                         continue
                     checks += 1
                     assert not shown(secret, text), (
-                        f"{looker or 'a guest'} saw {secret!r} of {other} at version {version}")
+                        f"{looker or 'a guest'} saw {secret!r} of {other} at version {version}"
+                    )
     return checks
 
 

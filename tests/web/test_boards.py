@@ -27,8 +27,14 @@ STATIC = ROOT / "services" / "web" / "static"
 HARNESS = Path(__file__).with_name("harness.html")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SEED = 7
 SAMPLES = 6  # steps looked at per game: the first, the last, and some in between
@@ -98,7 +104,8 @@ class Harness:
         """Render `view` and read back what the board offers."""
         self.page.evaluate("window.acted = []")
         self.page.evaluate(
-            "([g, v, s, i]) => window.show(g, v, s, i)", [self.game, view, seat, interactive],
+            "([g, v, s, i]) => window.show(g, v, s, i)",
+            [self.game, view, seat, interactive],
         )
         assert not self.errors, self.errors
         return self.page.evaluate("""() => {
@@ -203,8 +210,11 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
             if view.get("legal"):  # clicking a move sends it, exactly as `legal` has it
                 harness.show(view, viewer)
                 command = view["legal"][-1]
-                page.evaluate("""(text) => [...document.querySelectorAll("[data-command]")]
-                    .find((b) => b.getAttribute("data-command") === text).click()""", as_js(command))
+                page.evaluate(
+                    """(text) => [...document.querySelectorAll("[data-command]")]
+                    .find((b) => b.getAttribute("data-command") === text).click()""",
+                    as_js(command),
+                )
                 assert page.evaluate("window.acted") == [command]
                 checked.clicked += 1
             for form_type in got["forms"]:
@@ -264,7 +274,7 @@ def test_screenshots(game: str, server: str, browser: Any) -> None:
     the screen."""
     SCREENSHOTS.mkdir(exist_ok=True)
     every = list(steps(game, SEED))
-    step = next(s for s in every[len(every) // 2:] if any("legal" in v for v in s.views.values()))
+    step = next(s for s in every[len(every) // 2 :] if any("legal" in v for v in s.views.values()))
     seat = next(v for v, view in step.views.items() if "legal" in view)
     for viewport in (DESKTOP, PHONE):
         harness = open_harness(server, browser, game, viewport)

@@ -75,8 +75,12 @@ def test_the_server_hands_out_the_client_and_its_configuration(up):
     naishi = next(g for g in config["games"] if g["game"] == "naishi")
     assert naishi["min_players"] == naishi["max_players"] == 2
     assert naishi["options"]["properties"]["first_player"]["default"] == "random"
-    for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"),
-                       ("/vendor/nats.js", "text/javascript"), ("/app.css", "text/css")):
+    for path, kind in (
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/vendor/nats.js", "text/javascript"),
+        ("/app.css", "text/css"),
+    ):
         with urllib.request.urlopen(f"{up.http_url}{path}") as answer:
             assert answer.headers["Content-Type"].startswith(kind), path
             assert "connect-src 'self' ws://127.0.0.1:" in answer.headers["Content-Security-Policy"]
@@ -85,8 +89,7 @@ def test_the_server_hands_out_the_client_and_its_configuration(up):
     assert missing.value.code in (403, 404)
 
 
-async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the_live_board(
-        up, browser):
+async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the_live_board(up, browser):
     base = up.http_url
     ann_name, bob_name = unique("ann"), unique("bob")
     ann = Seat(ann_name, await sign_in(browser, base, ann_name), random.Random(1))
@@ -117,7 +120,9 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
                 return
             await guest.wait_for_function(
                 "v => Number(document.getElementById('table').dataset.version) > v",
-                arg=await version_of(guest), timeout=60_000)
+                arg=await version_of(guest),
+                timeout=60_000,
+            )
 
     watching = asyncio.ensure_future(watch_guest())
     try:
@@ -140,7 +145,8 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     finally:
         await admin.bus.close()
     checks = assert_no_secret_shown(
-        {ann_name: ann.seen, bob_name: bob.seen, None: guest_seen}, views, [ann_name, bob_name])
+        {ann_name: ann.seen, bob_name: bob.seen, None: guest_seen}, views, [ann_name, bob_name]
+    )
     assert checks > 100  # the hands were hidden for most of the game: there was much to check
 
     # the log beside the board says every step
@@ -159,7 +165,8 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     for _ in range(steps - 1):
         await replay.keyboard.press("ArrowRight")
         await replay.wait_for_function(
-            "v => Number(document.getElementById('replay').dataset.version) > v", arg=versions[-1])
+            "v => Number(document.getElementById('replay').dataset.version) > v", arg=versions[-1]
+        )
         versions.append(int(await replay.get_attribute("#replay", "data-version")))
     assert versions == list(range(1, final + 1))
     assert replay.url.endswith(f"#/replay/naishi/{table}/{final}")  # an address per step
@@ -185,11 +192,14 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
 
 async def board_html(page, selector: str) -> str:
     """The board as drawn, but for what only says whether it may be clicked."""
-    return await page.evaluate("""s => {
+    return await page.evaluate(
+        """s => {
         const copy = document.querySelector(s).cloneNode(true);
         copy.querySelectorAll('[disabled]').forEach(n => n.removeAttribute('disabled'));
         return copy.innerHTML;
-    }""", selector)
+    }""",
+        selector,
+    )
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -206,8 +216,10 @@ async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
     try:
         for bot, client in bot_clients.items():
             assert (await client.command(game, table, bot, {"type": "join"}))["ok"]
-        bot_tasks = [asyncio.ensure_future(bot_seat(client, game, table, bot, random.Random(7)))
-                     for bot, client in bot_clients.items()]
+        bot_tasks = [
+            asyncio.ensure_future(bot_seat(client, game, table, bot, random.Random(7)))
+            for bot, client in bot_clients.items()
+        ]
         await seats[0].page.click("#table-controls [data-action=start]")
 
         async def picture() -> None:
@@ -239,7 +251,10 @@ def test_tabletop_web_serves_the_client_alone_with_the_address_it_is_given(tmp_p
     log = tmp_path / "web.log"
     process = subprocess.Popen(
         [*TABLETOP, "web", "--port", "0", "--websocket", "wss://games.example.org/nats"],
-        env=cli_env(), stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115 - the process keeps it
+        env=cli_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "ab"),  # noqa: SIM115 - the process keeps it
+    )
     try:
         deadline = time.monotonic() + 30
         while not (found := re.search(r"open (http://\S+)", log.read_text())):
@@ -269,8 +284,7 @@ async def test_a_page_that_lost_its_connection_catches_up_on_what_it_missed(up, 
 
         await context.route_web_socket(re.compile(r"^wss?://"), route)
 
-    ann = Seat(ann_name, await sign_in(browser, base, ann_name, prepare=through_a_cable),
-               random.Random(3))
+    ann = Seat(ann_name, await sign_in(browser, base, ann_name, prepare=through_a_cable), random.Random(3))
     table = await create_table(ann.page, base, "naishi", 2, {})
     bob = await up.player(bob_name)
     try:
@@ -290,8 +304,9 @@ async def test_a_page_that_lost_its_connection_catches_up_on_what_it_missed(up, 
             await server_side.close()
             await page_side.close()
         await ann.page.wait_for_selector("#status:not(:empty)")  # "Connection lost: ..."
-        reply = await bob.command("naishi", table, bob_name,
-                                  {**choose(own["view"], rng), "expect": own["version"]})
+        reply = await bob.command(
+            "naishi", table, bob_name, {**choose(own["view"], rng), "expect": own["version"]}
+        )
         assert reply["ok"] and reply["version"] > shown
         assert await version_of(ann.page) == shown  # nothing can reach the page
         allowed.set()
