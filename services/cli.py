@@ -543,32 +543,48 @@ def bot_credentials(bots: list[str]) -> dict[str, Credentials]:
     return {bot: Credentials.player(bot, known[bot]) for bot in bots}
 
 
+def cmd_bots(args: argparse.Namespace) -> int:
+    compose.run_alone(compose.bots())
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     decider = get(args.game)
     game = decider.game
     if not game.min_players <= args.bots <= game.max_players:
         raise SystemExit(f"{game.title} takes {game.min_players} to {game.max_players} players")
-    bots = [f"bot-{i}" for i in range(1, args.bots + 1)]
+    # this command plays the creator's seat; the bot service (`tabletop bots`) the others
+    bots = ["bot-1"]
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
     rng = random.Random(args.seed)
-    options = parse_options(args.option)
+    options = {**parse_options(args.option), "bots": args.bots - 1}
     settings = load_settings()
     # an operator's user may act for every bot on one connection; otherwise one each
     own = {} if settings.nats_user else bot_credentials(bots)
 
     async def action(client: Client) -> int:
-        def on_move(version: int, bot: str, command: dict[str, Any]) -> None:
-            if not args.quiet:
-                print(f"v{version:<4} {bot}: {dump(command)}", flush=True)
+        async def print_moves(subscribed: asyncio.Event) -> None:
+            async for push in client.updates(args.game, table, subjects.SPECTATOR,
+                                             subscribed=subscribed):
+                for step in push.get("steps", ()):
+                    said = "; ".join(step["log"]) or dump(step["events"])
+                    print(f"v{step['version']:<4} {step['player']}: {said}", flush=True)
 
         seats = {bot: Client(await connect_client(settings, credentials, name=f"tabletop-{bot}"))
                  for bot, credentials in own.items()}
         if not args.quiet:
-            print(f"table {table}: {game.title} with {', '.join(bots)}", flush=True)
+            print(f"table {table}: {game.title}, bot-1 here and {args.bots - 1} bots of the "
+                  "bot service", flush=True)
+        subscribed = asyncio.Event()
+        printing = None if args.quiet else asyncio.create_task(print_moves(subscribed))
+        if printing is not None:
+            await subscribed.wait()
         try:
             final = await play_with_bots(client, args.game, table, bots, rng, options=options,
-                                         on_move=on_move, seat_clients=seats)
+                                         seat_clients=seats)
         finally:
+            if printing is not None:
+                printing.cancel()
             for seat in seats.values():
                 await seat.bus.close()
         result = final["view"].get("result", {})
@@ -662,6 +678,8 @@ def parser() -> argparse.ArgumentParser:
                     help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
                          "(default 0/1: all); run N replicas 0/N .. N-1/N")
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
+    add("bots", cmd_bots, "run the bot service: plays the bot seats and the seats of players "
+        "who quit or ran out of time (any number of replicas)", json_out=False)
     rb = add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop "
              "the table projectors first), or one table's (--table, while they run)",
              json_out=False)
@@ -699,8 +717,9 @@ def parser() -> argparse.ArgumentParser:
              table=True)
     rp.add_argument("--from", dest="first", type=int, default=0, help="first version")
     rp.add_argument("--to", dest="last", type=int, help="last version")
-    play = add("play", cmd_play, "seat N bots at a new table and let them play it through "
-               "the bus, printing every move and the result")
+    play = add("play", cmd_play, "play a new table with N bots through the bus: this command "
+               "plays the first seat, the bot service (`tabletop bots`, run by `tabletop up`) "
+               "the others; prints every move and the result")
     play.add_argument("game")
     play.add_argument("--bots", type=int, required=True, help="how many bots")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")

@@ -590,14 +590,19 @@ class TableDecider:
         return self.game.describe(event, viewer)
 
     def lobby_entry(self, table: Table) -> dict[str, Any]:
-        """What the lobby shows of a table."""
-        return {
+        """What the lobby shows of a table (with its bot and zombie seats, if any)."""
+        entry: dict[str, Any] = {
             "status": table.status,
             "seats": list(table.players),
             "seat_count": table.seat_count,
             "creator": table.creator,
             "options": table.options,
         }
+        if table.bots:
+            entry["bots"] = list(table.bots)
+        if table.zombies:
+            entry["zombies"] = list(table.zombies)
+        return entry
 
 
 def _abandoned(*, expired: bool = False) -> Result:

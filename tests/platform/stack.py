@@ -22,6 +22,8 @@ def service_of(name: str) -> compose.Service:
     if kind == "table-projector":
         index, count = map(int, (shard or "0/1").split("/"))
         return compose.table_projector((index, count))
+    if name == "bots":
+        return compose.bots()
     assert name == "history-projector", f"no service {name!r}"
     return compose.history_projector()
 
