@@ -190,9 +190,12 @@ async def play_with_bots(
             if own["version"] != version or "legal" not in own["view"]:
                 continue
             command = bot_of(own["view"], rng)
-            # `expect`: refused if the table moved on meanwhile; the loop then looks again
+            # `expect`: refused if the table moved on meanwhile; the loop then looks again,
+            # at a version past this one
             reply = await send(bot, {**command, "expect": version})
             if reply.get("ok"):
                 version = reply["version"]
                 on_move(version, bot, command)
+            else:
+                version += 1
             break
