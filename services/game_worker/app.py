@@ -102,8 +102,10 @@ def deadlines_durable(game: str) -> str:
     return f"tabletop-deadlines-{game}"
 
 
-# Answers after which a due deadline is delivered again: it could not be decided yet.
-TRY_AGAIN = frozenset({"unavailable", "conflict"})
+# Answers after which a due deadline is delivered again (a second later): it could not be
+# decided yet, or it came before its time by this machine's clock (the server's clock may run
+# a little ahead); one the table has moved past is refused `stale_version` and dropped.
+TRY_AGAIN = frozenset({"unavailable", "conflict", "not_due"})
 
 
 async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set[int]:
