@@ -200,10 +200,12 @@ def _reject(code: str, message: str) -> Rejection:
     return Rejection(code, message)
 
 
-def table_options_of(options: dict[str, Any]) -> TableOptions:
-    """The table's own options out of its stored options (checked at create)."""
+def table_options_of(options: dict[str, Any], *, strict: bool = False) -> TableOptions:
+    """The table's own options out of a table's options (`strict` for those a client gives;
+    ValidationError when they are wrong)."""
     return msgspec.convert(
-        {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES}, TableOptions)
+        {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES}, TableOptions,
+        strict=strict)
 
 
 def game_options_of(options: dict[str, Any]) -> dict[str, Any]:
@@ -359,9 +361,7 @@ class TableDecider:
             )
         given = command.options
         try:
-            table_options = msgspec.convert(
-                {k: v for k, v in given.items() if k in TABLE_OPTION_NAMES}, TableOptions,
-                strict=True)
+            table_options = table_options_of(given, strict=True)
             options = msgspec.convert(game_options_of(given), game.options, strict=True)
         except msgspec.ValidationError as err:
             choices = _choices(TableOptions, err) or _choices(game.options, err)

@@ -62,6 +62,20 @@ async def command(client: Client, game: str, table: str, player: str, body: dict
     return reply["version"]
 
 
+async def play_to_the_end(client: Client, table: str, seat: str, version: int) -> dict[str, Any]:
+    """`seat` plays the first card of its hand whenever it must act (other seats are the bots'),
+    until the game ends; the final spectator view reply."""
+    own = await client.wait_view(GAME, table, seat, version)
+    while own["view"]["status"] != "ended":
+        if "legal" in own["view"]:
+            card = own["view"]["hand"][0]
+            reply = await client.command(GAME, table, seat, {
+                "type": "play_card", "card": card, "expect": own["version"]})
+            assert reply["ok"] or reply["error"]["code"] == "stale_version", reply
+        own = await client.wait_view(GAME, table, seat, own["version"] + 1)
+    return await client.wait_view(GAME, table, "spectator", own["version"])
+
+
 async def test_a_move_one_millisecond_before_the_deadline_wins_over_the_timer(bus):
     """Times are the worker's `at` stamps: a handler with a clock of its own, over the real log.
     The deadline message for the version before the move comes after it: `stale_version`."""
@@ -146,15 +160,7 @@ async def test_a_clock_running_out_makes_the_zombie_move_exactly_once(
         while await due_deadlines(bus, GAME):
             await asyncio.sleep(0.05)
         # ann plays on to the end (the bot plays bob's cards as they come)
-        own = await client.wait_view(GAME, table, "ann", zombie["version"])
-        while own["view"]["status"] != "ended":
-            if "legal" in own["view"]:
-                card = own["view"]["hand"][0]
-                reply = await client.command(GAME, table, "ann", {
-                    "type": "play_card", "card": card, "expect": own["version"]})
-                assert reply["ok"] or reply["error"]["code"] == "stale_version", reply
-            own = await client.wait_view(GAME, table, "ann", own["version"] + 1)
-        final = await client.wait_view(GAME, table, "spectator", own["version"])
+        final = await play_to_the_end(client, table, "ann", zombie["version"])
         log = await log_of(bus, GAME, table)
         assert [e["player"] for e in events_of(log, "clock_expired")] == ["bob"]
         assert len(events_of(log, "seat_zombied")) == 1
@@ -192,6 +198,29 @@ async def test_quit_mid_game_hands_the_seat_to_the_bot_and_the_result_names_it(b
         assert any(b["player"] == "bots" for b in log)  # bob's seat played by the bot service
         assert "bob left the game; a bot plays that seat from now on" in [
             line for s in await client.replay(GAME, table, views="none") for line in s["log"]]
+
+
+async def test_bots_seated_at_creation_play_even_when_their_service_starts_late(bus, nats_url):
+    """No bot service runs when the bots' turn comes: the one started later finds the table by
+    its sweep of the lobby, and its pushes carry it to the end."""
+    client = Client(bus)
+    table = table_id()
+    async with stack(nats_url, f"worker:{GAME}", "table-projector"):
+        await command(client, GAME, table, "ann",
+                      {"type": "create", "options": {"bots": 2, "hand_size": 2}, "seats": 3})
+        version = await command(client, GAME, table, "ann", {"type": "start"})
+        hand = (await client.wait_view(GAME, table, "ann", version))["view"]["hand"]
+        version = await command(client, GAME, table, "ann", {"type": "play_card", "card": hand[0]})
+        waiting = await client.wait_view(GAME, table, "spectator", version)
+        assert waiting["view"]["to_act"] == ["robot-1", "robot-2"]
+        async with stack(nats_url, "bots"):
+            final = await play_to_the_end(client, table, "ann", version)
+    assert final["view"]["bots"] == ["robot-1", "robot-2"]
+    assert {s["player"] for s in final["view"]["result"]["ranking"]} == {
+        "ann", "robot-1", "robot-2"}
+    log = await log_of(bus, GAME, table)
+    assert [e["player"] for e in events_of(log, "bot_seated")] == ["robot-1", "robot-2"]
+    assert {b["player"] for b in log} == {"ann", "bots"}
 
 
 # Short games, as in the golden playthroughs.
