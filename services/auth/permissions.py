@@ -13,9 +13,17 @@ from shared.messages import subjects
 # say a deadline came or play for bot and zombie seats).
 ANY = "*"
 FORBIDDEN = [
-    "tabletop.evt.>", subjects.TIMERS_ALL, subjects.cmd(ANY, ANY, SERVICE_PLAYER),
-    subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER), subjects.cmd(ANY, ANY, BOTS_PLAYER),
-    subjects.cmd_mapped(ANY, ANY, ANY, BOTS_PLAYER), "$JS.>", "$KV.>", "$O.>", "$SRV.>", "$SYS.>",
+    "tabletop.evt.>",
+    subjects.TIMERS_ALL,
+    subjects.cmd(ANY, ANY, SERVICE_PLAYER),
+    subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER),
+    subjects.cmd(ANY, ANY, BOTS_PLAYER),
+    subjects.cmd_mapped(ANY, ANY, ANY, BOTS_PLAYER),
+    "$JS.>",
+    "$KV.>",
+    "$O.>",
+    "$SRV.>",
+    "$SYS.>",
 ]
 
 
@@ -42,5 +50,7 @@ def player_permissions(name: str) -> tuple[Rule, Rule]:
 def guest_permissions(name: str) -> tuple[Rule, Rule]:
     """(publish, subscribe) of a guest: what a spectator sees, and replies in its own inbox."""
     asks, follows = _watching(subjects.SPECTATOR)
-    return (Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
-            Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN))
+    return (
+        Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
+        Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN),
+    )

@@ -91,8 +91,12 @@ class Bots:
             if own["version"] != version or "legal" not in own["view"]:
                 return  # the table moved on: its newer push follows
             command = self.deciders[game].game.bot(own["view"], self.rng)
-            reply = await self.client.command(game, table, BOTS_PLAYER, {
-                "type": "play_for", "seat": seat, "command": command, "expect": version})
+            reply = await self.client.command(
+                game,
+                table,
+                BOTS_PLAYER,
+                {"type": "play_for", "seat": seat, "command": command, "expect": version},
+            )
             if reply.get("ok"):
                 self._count("moves")
                 return
@@ -100,8 +104,14 @@ class Bots:
             self._count(code)
             if code == "stale_version":
                 return
-            log.warning("bot_move_refused", game=game, table=table, seat=seat, code=code,
-                        message=reply["error"]["message"])
+            log.warning(
+                "bot_move_refused",
+                game=game,
+                table=table,
+                seat=seat,
+                code=code,
+                message=reply["error"]["message"],
+            )
 
     async def sweep(self) -> None:
         """Act at every running table whose bot seats must act (pushes missed while no
@@ -132,7 +142,8 @@ async def serve_bots(bus: Bus, stop: asyncio.Event) -> None:
         task.add_done_callback(moving.discard)
 
     service = await bus.add_service(
-        name=SERVICE_NAME, version=VERSION,
+        name=SERVICE_NAME,
+        version=VERSION,
         description="tabletop bots: plays the bot and zombie seats",
         endpoints=[("pushes", subjects.update("*", "*", subjects.SPECTATOR), QUEUE, on_push)],
         stats=lambda: {**bots.counts, "moving": len(moving)},

@@ -56,8 +56,7 @@ class Partitions:
 
     def owned(self) -> set[int]:
         replicas = self.replicas()
-        return {p for p in range(subjects.CMD_PARTITIONS)
-                if replicas[p % len(replicas)] == self.me}
+        return {p for p in range(subjects.CMD_PARTITIONS) if replicas[p % len(replicas)] == self.me}
 
     async def on_word(self, message: Incoming) -> None:
         word = message.data.decode(errors="replace")
@@ -74,8 +73,10 @@ class Partitions:
         owned = self.owned()
         for p in sorted(owned - self.subscriptions.keys()):
             self.subscriptions[p] = await self.bus.subscribe(
-                subjects.cmd_partition(self.game, p), self.on_command,
-                queue=f"tabletop-worker-{self.game}-p{p}")
+                subjects.cmd_partition(self.game, p),
+                self.on_command,
+                queue=f"tabletop-worker-{self.game}-p{p}",
+            )
         for p in sorted(self.subscriptions.keys() - owned):
             await self.subscriptions.pop(p).drain()
 
@@ -120,10 +121,8 @@ async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set
             continue
         game, table = parsed
         # one id per delivered message: delivered again after a crash, it is the same command
-        command = {"id": f"deadline-{version}-{message.seq}", "type": "deadline",
-                   "expect": version}
-        reply = await handler.handle(subjects.cmd(game, table, SERVICE_PLAYER),
-                                     encoder.encode(command))
+        command = {"id": f"deadline-{version}-{message.seq}", "type": "deadline", "expect": version}
+        reply = await handler.handle(subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
         if reply.error is not None and reply.error.code in TRY_AGAIN:
             retry.add(message.seq)
     return retry
@@ -133,8 +132,11 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
     handler = CommandHandler(
-        decider, bus.events, cache_size=bus.settings.cache_size,
-        max_retries=bus.settings.max_retries, timers=bus.timers,
+        decider,
+        bus.events,
+        cache_size=bus.settings.cache_size,
+        max_retries=bus.settings.max_retries,
+        timers=bus.timers,
     )
     in_flight: set[asyncio.Task[None]] = set()
 
@@ -151,19 +153,30 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await bus.ensure_streams()
     partitions = Partitions(bus, game, on_command)
     keeping = asyncio.create_task(partitions.run(stop))
-    deadlines = asyncio.create_task(bus.consume(
-        deadlines_durable(game), subjects.deadline_due_all(game),
-        lambda due: handle_deadlines(handler, due), stop=stop, batch=16,
-        stream=subjects.TIMERS_STREAM))
+    deadlines = asyncio.create_task(
+        bus.consume(
+            deadlines_durable(game),
+            subjects.deadline_due_all(game),
+            lambda due: handle_deadlines(handler, due),
+            stop=stop,
+            batch=16,
+            stream=subjects.TIMERS_STREAM,
+        )
+    )
     # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
-        name=service_name(game), version=VERSION,
+        name=service_name(game),
+        version=VERSION,
         description=f"tabletop game worker for {decider.game.title}",
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
-        stats=lambda: {**handler.counts, "in_flight": len(in_flight),
-                       "cached_tables": len(handler.cache), "replica": partitions.me,
-                       "replicas": len(partitions.replicas()),
-                       "partitions": sorted(partitions.subscriptions)},
+        stats=lambda: {
+            **handler.counts,
+            "in_flight": len(in_flight),
+            "cached_tables": len(handler.cache),
+            "replica": partitions.me,
+            "replicas": len(partitions.replicas()),
+            "partitions": sorted(partitions.subscriptions),
+        },
     )
     log.info("worker_started", game=game, replica=partitions.me)
     await stop.wait()
@@ -174,4 +187,3 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     if in_flight:
         await asyncio.wait(in_flight, timeout=10)
     log.info("worker_stopped", game=game, **handler.counts)
-

@@ -63,8 +63,7 @@ def durable(partition: int) -> str:
 def owned_partitions(shard: tuple[int, int]) -> list[int]:
     index, count = shard
     if not 0 <= index < count <= subjects.PARTITIONS:
-        raise ValueError(
-            f"shard {index}/{count}: want 0 <= index < count <= {subjects.PARTITIONS}")
+        raise ValueError(f"shard {index}/{count}: want 0 <= index < count <= {subjects.PARTITIONS}")
     return [p for p in range(subjects.PARTITIONS) if p % count == index]
 
 
@@ -77,7 +76,11 @@ class PartitionProgress:
 
 class TableProjector:
     def __init__(
-        self, bus: Bus, *, shard: tuple[int, int] = (0, 1), cache_size: int = 4096,
+        self,
+        bus: Bus,
+        *,
+        shard: tuple[int, int] = (0, 1),
+        cache_size: int = 4096,
         open_table_ttl: float = 6 * 3600.0,
     ) -> None:
         self.bus = bus
@@ -115,8 +118,12 @@ class TableProjector:
             parsed = subjects.parse_evt(message.subject)
             decider = self.games.get(parsed[1]) if parsed else None
             if parsed is None or decider is None:
-                log.error("message_skipped", subject=message.subject, seq=message.seq,
-                          reason="unknown_game" if parsed else "bad_subject")
+                log.error(
+                    "message_skipped",
+                    subject=message.subject,
+                    seq=message.seq,
+                    reason="unknown_game" if parsed else "bad_subject",
+                )
                 self._count("skipped")
                 continue
             _, game, table = parsed
@@ -148,7 +155,9 @@ class TableProjector:
         return retry
 
     async def _project(
-        self, key: tuple[str, str], steps: list[tuple[Folded, EventBatch[Any] | None]],
+        self,
+        key: tuple[str, str],
+        steps: list[tuple[Folded, EventBatch[Any] | None]],
     ) -> bool:
         """Store a table's newest views and push them: False when they could not be stored
         (its messages are to come again)."""
@@ -162,15 +171,19 @@ class TableProjector:
             self.tables.pop(key)
             return True
         try:
-            await self._write(decider, *key, newest, views,
-                              [batch for _, batch in steps if batch is not None])
+            await self._write(
+                decider, *key, newest, views, [batch for _, batch in steps if batch is not None]
+            )
         except Unavailable as err:
             log.warning("projection_retrying", game=key[0], table=key[1], error=str(err))
             return False
         return True
 
     async def _fold(
-        self, decider: TableDecider, key: tuple[str, str], message: Delivered,
+        self,
+        decider: TableDecider,
+        key: tuple[str, str],
+        message: Delivered,
     ) -> tuple[Folded, EventBatch[Any] | None] | None:
         """The table after `message` and the message's batch (None: skipped, or not read
         here), or None when its views need no writing: a redelivery, a message skipped, or
@@ -192,8 +205,9 @@ class TableProjector:
                 self._count("skipped")
             last[:] = [admitted]
 
-        folded = self.tables.put(key, await fold_log(
-            self.bus.events, decider, *key, upto=message.seq, on_admitted=note))
+        folded = self.tables.put(
+            key, await fold_log(self.bus.events, decider, *key, upto=message.seq, on_admitted=note)
+        )
         stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
         # a predecessor that stopped before acknowledging may have stored newer views already
         if stored is not None and _version(stored) >= folded.version:
@@ -201,8 +215,13 @@ class TableProjector:
         return folded, last[0].batch if last and last[0].folded.last_seq == message.seq else None
 
     async def _write(
-        self, decider: TableDecider, game: str, table: str, newest: Folded,
-        views: dict[str, tuple[View, bytes]], batches: list[EventBatch[Any]],
+        self,
+        decider: TableDecider,
+        game: str,
+        table: str,
+        newest: Folded,
+        views: dict[str, tuple[View, bytes]],
+        batches: list[EventBatch[Any]],
     ) -> None:
         await store_views(self.bus, game, table, {v: body for v, (_, body) in views.items()})
         # after the bucket holds the newest: a reader never goes back
@@ -210,7 +229,8 @@ class TableProjector:
             seat = None if viewer == subjects.SPECTATOR else viewer
             await self.bus.publish(
                 subjects.update(game, table, viewer),
-                push_body(body, [step_of(decider, batch, seat) for batch in batches]))
+                push_body(body, [step_of(decider, batch, seat) for batch in batches]),
+            )
         entry = lobby_entry(decider, table, newest)
         if entry is not None:
             await self.bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
@@ -244,8 +264,7 @@ class TableProjector:
         asked = 0
         for game, tables in list(self.lobby.items()):
             for table, entry in list(tables.items()):
-                if entry.get("status") != "open" or \
-                        subjects.partition(game, table) not in self.partitions:
+                if entry.get("status") != "open" or subjects.partition(game, table) not in self.partitions:
                     continue
                 created = _epoch(entry.get("created_at", ""))
                 if created is None or now - created < self.open_table_ttl:
@@ -253,8 +272,7 @@ class TableProjector:
                 version = entry["version"]
                 command = {"id": f"expire-{version}", "type": "expire", "expect": version}
                 try:
-                    await self.bus.request(
-                        subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
+                    await self.bus.request(subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
                 except Unavailable as err:
                     log.warning("expiry_deferred", game=game, table=table, error=str(err))
                     continue
@@ -305,7 +323,9 @@ def lobby_page(game: str, tables: dict[str, dict[str, Any]], request: LobbyReque
     limit = min(max(request.limit or LOBBY_PAGE_DEFAULT, 1), LOBBY_PAGE_MAX)
     entries = sorted(
         (e for e in tables.values() if request.status is None or e.get("status") == request.status),
-        key=_lobby_order, reverse=True)
+        key=_lobby_order,
+        reverse=True,
+    )
     if request.after:
         entries = [e for e in entries if _cursor(e) < request.after]
     page = entries[:limit]
@@ -347,11 +367,14 @@ def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
 async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
     """Seats first, spectator last: a seat's view is never older than the spectator's while it
     is seated, which is how a view request tells who has left (see `on_view`)."""
-    await asyncio.gather(*(
-        bus.view_put(subjects.view_key(game, table, viewer), body)
-        for viewer, body in bodies.items() if viewer != subjects.SPECTATOR))
-    await bus.view_put(
-        subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+    await asyncio.gather(
+        *(
+            bus.view_put(subjects.view_key(game, table, viewer), body)
+            for viewer, body in bodies.items()
+            if viewer != subjects.SPECTATOR
+        )
+    )
+    await bus.view_put(subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
 
 
 def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, Any] | None:
@@ -359,8 +382,12 @@ def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, 
     state = folded.state
     if state.status not in ("open", "running"):
         return None
-    return {"table": table, "version": folded.version, "created_at": folded.created_at,
-            **decider.lobby_entry(state)}
+    return {
+        "table": table,
+        "version": folded.version,
+        "created_at": folded.created_at,
+        **decider.lobby_entry(state),
+    }
 
 
 class _Versioned(msgspec.Struct):
@@ -375,7 +402,10 @@ def _version(body: bytes) -> int:
 
 
 async def serve_table_projector(
-    bus: Bus, stop: asyncio.Event, *, shard: tuple[int, int] = (0, 1),
+    bus: Bus,
+    stop: asyncio.Event,
+    *,
+    shard: tuple[int, int] = (0, 1),
     until: Callable[[TableProjector], bool] | None = None,
 ) -> TableProjector:
     """Project this shard's partitions of the log until `stop` is set (or, for a rebuild,
@@ -387,15 +417,23 @@ async def serve_table_projector(
     serving = until is None
     background: list[asyncio.Task[None]] = []
     if serving:
-        background.append(asyncio.create_task(bus.watch_views(
-            # a watch started again delivers every key's last operation, deletes included, so
-            # the lobby is kept, not emptied, meanwhile (a watch may list an empty bucket for a
-            # while when a cluster node is down)
-            "lobby.>", projector.on_lobby_entry, stop=stop)))
+        background.append(
+            asyncio.create_task(
+                bus.watch_views(
+                    # a watch started again delivers every key's last operation, deletes included, so
+                    # the lobby is kept, not emptied, meanwhile (a watch may list an empty bucket for a
+                    # while when a cluster node is down)
+                    "lobby.>",
+                    projector.on_lobby_entry,
+                    stop=stop,
+                )
+            )
+        )
         background.append(asyncio.create_task(_expire_periodically(projector, stop)))
         await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(
-            name="tabletop-table-projector", version="0.2.0",
+            name="tabletop-table-projector",
+            version="0.2.0",
             description="tabletop table views and lobby",
             endpoints=[
                 ("views", f"{subjects.PREFIX}.view.>", "tabletop-views", projector.on_view),
@@ -403,13 +441,15 @@ async def serve_table_projector(
             ],
             stats=lambda: {
                 "shard": f"{shard[0]}/{shard[1]}",
-                "partitions": {str(p): {"applied_seq": g.applied_seq, "pending": g.pending}
-                               for p, g in projector.partitions.items()},
-                "tables": len(projector.tables), **projector.counts,
+                "partitions": {
+                    str(p): {"applied_seq": g.applied_seq, "pending": g.pending}
+                    for p, g in projector.partitions.items()
+                },
+                "tables": len(projector.tables),
+                **projector.counts,
             },
         )
-    log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}",
-             partitions=list(projector.partitions))
+    log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}", partitions=list(projector.partitions))
 
     def partition_loop(partition: int) -> Any:
         async def handle(messages: list[Delivered]) -> set[int]:
@@ -423,8 +463,9 @@ async def serve_table_projector(
             if until is not None and until(projector):
                 stop.set()
 
-        return bus.consume(durable(partition), subjects.evt_partition(partition), handle,
-                           stop=stop, idle=idle)
+        return bus.consume(
+            durable(partition), subjects.evt_partition(partition), handle, stop=stop, idle=idle
+        )
 
     try:
         async with asyncio.TaskGroup() as group:  # one partition failing stops them all

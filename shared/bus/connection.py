@@ -32,8 +32,8 @@ from nats.js.api import (
 
 from shared.bus.credentials import Credentials
 from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
-from shared.bus.timers import DeadlineTimers
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore
+from shared.bus.timers import DeadlineTimers
 from shared.messages import subjects
 from shared.messages.envelopes import failure_body
 from shared.settings import Settings
@@ -69,8 +69,9 @@ async def answering_failures(handler: Handler, message: Incoming) -> None:
         await handler(message)
     except Exception:  # a bug in one handler: answered, logged, service goes on
         log.exception("request_failed", subject=message.subject)
-        await message.respond(failure_body(
-            message.subject, "internal_error", "The server failed on this request."))
+        await message.respond(
+            failure_body(message.subject, "internal_error", "The server failed on this request.")
+        )
 
 
 async def _quietly_unsubscribe(sub: Any) -> None:
@@ -150,7 +151,10 @@ class Bus:
         self.js = nc.jetstream(timeout=5.0)
         self.settings = settings
         self.events = EventStore(
-            nc, self.js, replicas=settings.replicas, duplicate_window=settings.duplicate_window,
+            nc,
+            self.js,
+            replicas=settings.replicas,
+            duplicate_window=settings.duplicate_window,
         )
         self.timers = DeadlineTimers(self.js, replicas=settings.replicas)
         self._kv: Any = None
@@ -162,7 +166,12 @@ class Bus:
 
     @classmethod
     async def connect(
-        cls, url: str, settings: Settings, *, name: str, wait: float | None = None,
+        cls,
+        url: str,
+        settings: Settings,
+        *,
+        name: str,
+        wait: float | None = None,
         credentials: Credentials | None = None,
     ) -> Bus:
         """Connect to `url` as `credentials` (default: the settings' user), waiting for NATS to
@@ -204,13 +213,22 @@ class Bus:
                 # With unlimited attempts nats-py retries a first connect forever and this
                 # loop's deadline would never apply: unlimited only once connected.
                 nc = await nats.connect(
-                    servers, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
-                    connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
+                    servers,
+                    name=name,
+                    max_reconnect_attempts=1,
+                    reconnect_time_wait=0.5,
+                    connect_timeout=2,
+                    allow_reconnect=True,
+                    reconnected_cb=reconnected,
                     drain_timeout=DRAIN_TIMEOUT,
-                    disconnected_cb=disconnected, error_cb=error,
+                    disconnected_cb=disconnected,
+                    error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    **({"user": credentials.user, "password": credentials.password}
-                       if credentials.user else {}),
+                    **(
+                        {"user": credentials.user, "password": credentials.password}
+                        if credentials.user
+                        else {}
+                    ),
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
@@ -218,8 +236,7 @@ class Bus:
                 raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
             except (OSError, nats.errors.NoServersError, nats.errors.TimeoutError) as err:
                 if refused:  # the server is there and said no: asking again will not help
-                    raise SignInRefused(
-                        f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
+                    raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
                 if deadline is not None and loop.time() > deadline:
                     raise Unavailable(f"no NATS at {url}: {err}") from err
                 log.info("waiting_for_nats", url=url)
@@ -256,7 +273,9 @@ class Bus:
 
     async def _ensure_views(self) -> None:
         config = KeyValueConfig(
-            bucket=subjects.VIEWS_BUCKET, history=1, storage=StorageType.FILE,
+            bucket=subjects.VIEWS_BUCKET,
+            history=1,
+            storage=StorageType.FILE,
             replicas=self.settings.replicas,
             description="tabletop: table views per viewer, and the lobby",
         )
@@ -267,13 +286,24 @@ class Bus:
         # reaches the disk (persist mode async) whatever the server's sync setting. A bucket
         # made before keeps its mode until a rebuild makes it again (the mode is fixed).
         try:
-            await self.js.add_stream(StreamConfig(
-                name=f"KV_{config.bucket}", description=config.description,
-                subjects=[f"$KV.{config.bucket}.>"], allow_direct=True, allow_rollup_hdrs=True,
-                deny_delete=True, discard=DiscardPolicy.NEW, duplicate_window=120,
-                max_consumers=-1, max_msgs=-1, max_msgs_per_subject=config.history,
-                num_replicas=1, storage=config.storage, persist_mode=PersistMode.ASYNC,
-            ))
+            await self.js.add_stream(
+                StreamConfig(
+                    name=f"KV_{config.bucket}",
+                    description=config.description,
+                    subjects=[f"$KV.{config.bucket}.>"],
+                    allow_direct=True,
+                    allow_rollup_hdrs=True,
+                    deny_delete=True,
+                    discard=DiscardPolicy.NEW,
+                    duplicate_window=120,
+                    max_consumers=-1,
+                    max_msgs=-1,
+                    max_msgs_per_subject=config.history,
+                    num_replicas=1,
+                    storage=config.storage,
+                    persist_mode=PersistMode.ASYNC,
+                )
+            )
         except nats.js.errors.BadRequestError as err:
             if err.err_code != STREAM_NAME_IN_USE:
                 raise
@@ -287,8 +317,13 @@ class Bus:
     async def bucket(self, name: str, *, description: str) -> Bucket:
         """The key-value bucket `name` of this connection's account, created if missing
         (retrying while JetStream starts)."""
-        config = KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE,
-                                replicas=self.settings.replicas, description=description)
+        config = KeyValueConfig(
+            bucket=name,
+            history=1,
+            storage=StorageType.FILE,
+            replicas=self.settings.replicas,
+            description=description,
+        )
         for attempt in range(60):
             try:
                 return Bucket(await self.js.create_key_value(config))
@@ -310,8 +345,12 @@ class Bus:
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
             raise Unavailable(f"view {key} not stored: {err!r}") from err
 
-    async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 512,
-                            ) -> None:
+    async def view_put_many(
+        self,
+        items: Iterable[tuple[str, bytes]],
+        *,
+        in_flight: int = 512,
+    ) -> None:
         """Store many views, up to `in_flight` puts awaiting their acknowledgement at once."""
         kv = await self.views()
         pending: set[asyncio.Future[Any]] = set()
@@ -336,8 +375,11 @@ class Bus:
             raise Unavailable(f"view {key} not deleted: {err!r}") from err
 
     async def watch_views(
-        self, pattern: str, on_entry: Callable[[str, bytes | None], None],
-        *, stop: asyncio.Event,
+        self,
+        pattern: str,
+        on_entry: Callable[[str, bytes | None], None],
+        *,
+        stop: asyncio.Event,
     ) -> None:
         """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
         the current ones first, then every change, until `stop` is set. The watch is started
@@ -436,7 +478,12 @@ class Bus:
         return any(w in d.lower() for d in self.denials for w in wanted)
 
     async def add_service(
-        self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],
+        self,
+        *,
+        name: str,
+        version: str,
+        description: str,
+        endpoints: list[tuple[str, str, str, Handler]],
         stats: Callable[[], dict[str, Any]] | None = None,
     ) -> Any:
         """Register a NATS micro service (`$SRV.PING/INFO/STATS`), with its endpoints given as
@@ -444,20 +491,30 @@ class Bus:
         from nats import micro
 
         service = await micro.add_service(
-            self.nc, name=name, version=version, description=description,
+            self.nc,
+            name=name,
+            version=version,
+            description=description,
             stats_handler=(lambda _endpoint: stats()) if stats else None,
         )
         for endpoint_name, subject, queue, handler in endpoints:
+
             async def cb(request: Any, handler: Handler = handler) -> None:
                 await answering_failures(handler, _incoming(request._msg))
 
             await service.add_endpoint(
-                name=endpoint_name, subject=subject, queue_group=queue, handler=cb,
+                name=endpoint_name,
+                subject=subject,
+                queue_group=queue,
+                handler=cb,
             )
         return service
 
     async def service_instances(
-        self, name: str | None = None, *, window: float = 0.2,
+        self,
+        name: str | None = None,
+        *,
+        window: float = 0.2,
     ) -> dict[str, dict[str, Any]]:
         """The micro service instances (all, or those of service `name`) that answer
         `$SRV.INFO` within `window` seconds: instance id -> its info (name, endpoints...)."""
@@ -470,10 +527,15 @@ class Bus:
     # --- durable consumers -----------------------------------------------------------------
 
     async def consume(
-        self, durable: str, subject: str,
+        self,
+        durable: str,
+        subject: str,
         handle: Callable[[list[Delivered]], Awaitable[set[int]]],
-        *, stop: asyncio.Event, batch: int = 256,
-        idle: Callable[[], Awaitable[None]] | None = None, stream: str = subjects.STREAM,
+        *,
+        stop: asyncio.Event,
+        batch: int = 256,
+        idle: Callable[[], Awaitable[None]] | None = None,
+        stream: str = subjects.STREAM,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish: those are handed back
@@ -493,7 +555,10 @@ class Bus:
                         subscribed_at = self.reconnects
                         await _quietly_unsubscribe(sub)
                         sub = await self.js.pull_subscribe(
-                            subject, durable=durable, stream=stream, config=config,
+                            subject,
+                            durable=durable,
+                            stream=stream,
+                            config=config,
                         )
                     try:
                         msgs = await sub.fetch(batch, timeout=0.5)
@@ -518,7 +583,10 @@ class Bus:
             await _quietly_unsubscribe(sub)  # else draining the connection waits for it
 
     async def _resume_at_ack_floor(
-        self, durable: str, config: ConsumerConfig, stream: str = subjects.STREAM,
+        self,
+        durable: str,
+        config: ConsumerConfig,
+        stream: str = subjects.STREAM,
     ) -> None:
         """Messages fetched but never acknowledged (by a predecessor that died, or by this
         process when the server went away under it) would only come again once their ack wait
@@ -531,20 +599,33 @@ class Bus:
         if not info.num_ack_pending:
             return
         floor = info.ack_floor.stream_seq if info.ack_floor else 0
-        log.info("consumer_resumed_at_ack_floor", durable=durable, ack_floor=floor,
-                 unacknowledged=info.num_ack_pending)
+        log.info(
+            "consumer_resumed_at_ack_floor",
+            durable=durable,
+            ack_floor=floor,
+            unacknowledged=info.num_ack_pending,
+        )
         await self.js.delete_consumer(stream, durable)
-        await self.js.add_consumer(stream, config=dataclasses.replace(
-            config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-            opt_start_seq=floor + 1))
+        await self.js.add_consumer(
+            stream,
+            config=dataclasses.replace(
+                config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
+            ),
+        )
 
     async def start_consumer_after(self, durable: str, subject: str, seq: int) -> None:
         """The durable consumer `durable` of `subject`, made again to deliver what comes after
         stream sequence `seq` (a rebuild read the log up to there itself)."""
         await self.delete_consumer(durable)
-        await self.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
-            _consumer_config(durable, subject), name=durable,
-            deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=seq + 1))
+        await self.js.add_consumer(
+            subjects.STREAM,
+            config=dataclasses.replace(
+                _consumer_config(durable, subject),
+                name=durable,
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=seq + 1,
+            ),
+        )
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
@@ -570,8 +651,8 @@ class Bus:
             request = {"subjects_filter": subjects.EVT_ALL, "offset": len(found)}
             try:
                 msg = await self.nc.request(
-                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(),
-                    timeout=10)
+                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(), timeout=10
+                )
             except TRANSIENT as err:
                 raise Unavailable(str(err) or type(err).__name__) from err
             state = json.loads(msg.data).get("state", {})
@@ -601,8 +682,13 @@ class Bus:
 
 def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerConfig:
     return ConsumerConfig(
-        durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
-        ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
+        durable_name=durable,
+        ack_policy=AckPolicy.EXPLICIT,
+        deliver_policy=DeliverPolicy.ALL,
+        ack_wait=30,
+        max_ack_pending=batch * 4,
+        filter_subject=subject,
+        max_deliver=-1,
     )
 
 
@@ -626,6 +712,9 @@ class Delivered:
 def _delivered(msg: Msg) -> Delivered:
     meta = msg.metadata
     return Delivered(
-        meta.sequence.stream, msg.subject, msg.data, (msg.headers or {}).get(WRITER, ""),
+        meta.sequence.stream,
+        msg.subject,
+        msg.data,
+        (msg.headers or {}).get(WRITER, ""),
         meta.num_pending or 0,
     )

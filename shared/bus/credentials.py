@@ -23,8 +23,7 @@ GUEST = "guest"
 # Names nobody may register: the spectator viewer, guests, the services' users, the service's
 # own player (it alone expires tables and says deadlines came), the bot service's player
 # (`bots`, a service role) and the names of bot seats.
-RESERVED_NAMES = frozenset(
-    {subjects.SPECTATOR, SERVICE_PLAYER, BOTS_PLAYER, *SERVICE_ROLES, "system", "sys"})
+RESERVED_NAMES = frozenset({subjects.SPECTATOR, SERVICE_PLAYER, BOTS_PLAYER, *SERVICE_ROLES, "system", "sys"})
 ISSUER_FILE = "issuer.nk"
 
 

@@ -45,16 +45,25 @@ class Appended:
 
 # What a NATS restart or partition raises: the operation may be tried again.
 TRANSIENT = (
-    nats.errors.TimeoutError, TimeoutError, nats.errors.NoRespondersError,
-    nats.errors.ConnectionClosedError, nats.errors.ConnectionReconnectingError,
-    nats.js.errors.ServiceUnavailableError, nats.js.errors.NoStreamResponseError,
+    nats.errors.TimeoutError,
+    TimeoutError,
+    nats.errors.NoRespondersError,
+    nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError,
+    nats.js.errors.ServiceUnavailableError,
+    nats.js.errors.NoStreamResponseError,
 )
 
 
 class EventStore:
     def __init__(
-        self, nc: Client, js: JetStreamContext, *, replicas: int = 1,
-        duplicate_window: float = 3600.0, timeout: float = 5.0,
+        self,
+        nc: Client,
+        js: JetStreamContext,
+        *,
+        replicas: int = 1,
+        duplicate_window: float = 3600.0,
+        timeout: float = 5.0,
     ) -> None:
         self.nc = nc
         self.js = js
@@ -105,7 +114,12 @@ class EventStore:
         return StoredBatch(msg.seq, msg.data or b"", (msg.headers or {}).get(WRITER, ""))
 
     async def read(
-        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        self,
+        game: str,
+        table: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
     ) -> list[StoredBatch]:
         """The table's messages with `after` < sequence <= `upto`, in order. `upto` is a
         message of the table known to be stored: direct gets may be answered by a replica
@@ -118,7 +132,11 @@ class EventStore:
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
     async def iterate(
-        self, subject: str, *, after: int = 0, upto: int | None = None,
+        self,
+        subject: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
     ) -> AsyncIterator[StoredBatch]:
         """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
         inbox = self.nc.new_inbox()
@@ -128,7 +146,8 @@ class EventStore:
             while True:
                 request = {"seq": start, "next_by_subj": subject, "batch": PAGE}
                 await self.nc.publish(
-                    f"$JS.API.DIRECT.GET.{subjects.STREAM}", json.dumps(request).encode(),
+                    f"$JS.API.DIRECT.GET.{subjects.STREAM}",
+                    json.dumps(request).encode(),
                     reply=inbox,
                 )
                 pending = 0
@@ -152,8 +171,7 @@ class EventStore:
                         return
                     got += 1
                     start = seq + 1
-                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
-                                      headers.get("Nats-Subject", ""))
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
                 if not pending or not got:
                     return
         finally:
@@ -165,8 +183,9 @@ class EventStore:
         of answering a request per batch, which is what reading the whole log wants."""
         if upto <= 0:
             return
-        sub = await self.js.subscribe(subject, ordered_consumer=True, stream=subjects.STREAM,
-                                      deliver_policy=DeliverPolicy.ALL)
+        sub = await self.js.subscribe(
+            subject, ordered_consumer=True, stream=subjects.STREAM, deliver_policy=DeliverPolicy.ALL
+        )
         try:
             while True:
                 try:
@@ -176,15 +195,20 @@ class EventStore:
                 seq = msg.metadata.sequence.stream
                 if seq > upto:
                     return
-                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
-                                  msg.subject)
+                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""), msg.subject)
                 if seq == upto:
                     return
         finally:
             await sub.unsubscribe()
 
     async def append(
-        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
+        self,
+        game: str,
+        table: str,
+        data: bytes,
+        *,
+        command_id: str,
+        expected_seq: int,
     ) -> Appended:
         """Append one message if the table's last message is still at `expected_seq`."""
         headers = {
@@ -194,7 +218,10 @@ class EventStore:
         }
         try:
             ack = await self.js.publish(
-                subjects.evt_append(game, table), data, stream=subjects.STREAM, headers=headers,
+                subjects.evt_append(game, table),
+                data,
+                stream=subjects.STREAM,
+                headers=headers,
                 timeout=self.timeout,
             )
         except nats.js.errors.APIError as err:

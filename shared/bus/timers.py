@@ -61,8 +61,11 @@ class DeadlineTimers:
         try:
             await self.js.publish(
                 subjects.deadline_set(game, table, version),
-                msgspec.json.encode(DueDeadline(version)), stream=subjects.TIMERS_STREAM,
-                headers=headers, timeout=self.timeout)
+                msgspec.json.encode(DueDeadline(version)),
+                stream=subjects.TIMERS_STREAM,
+                headers=headers,
+                timeout=self.timeout,
+            )
         except nats.js.errors.APIError as err:
             raise BusError(str(err)) from err
         except TRANSIENT as err:

@@ -45,6 +45,7 @@ Status = Literal["new", "open", "running", "ended"]
 
 # --- table commands -------------------------------------------------------------------------
 
+
 class Create(Command, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     seats: int | None = None  # the most players the table takes; the game's maximum if unset
@@ -83,7 +84,14 @@ class PlayFor(Command, frozen=True, kw_only=True):
 
 
 TABLE_COMMANDS: tuple[type[Command], ...] = (
-    Create, Join, Leave, Start, Expire, Quit, Deadline, PlayFor,
+    Create,
+    Join,
+    Leave,
+    Start,
+    Expire,
+    Quit,
+    Deadline,
+    PlayFor,
 )
 # The service's own name as a player: it alone may expire a table or say a deadline came, and
 # no person may take it.
@@ -99,6 +107,7 @@ MAX_OPTION_ITEMS = 32
 
 
 # --- table events ---------------------------------------------------------------------------
+
 
 class TableCreated(Event, frozen=True, kw_only=True):
     creator: PlayerId
@@ -151,13 +160,33 @@ class SeatZombied(Event, frozen=True, kw_only=True):
 
 
 TABLE_EVENTS: tuple[type[Event], ...] = (
-    TableCreated, PlayerJoined, PlayerLeft, TableStarted, GameEnded, TableExpired, BotSeated,
-    ClockCharged, ClockExpired, SeatZombied,
+    TableCreated,
+    PlayerJoined,
+    PlayerLeft,
+    TableStarted,
+    GameEnded,
+    TableExpired,
+    BotSeated,
+    ClockCharged,
+    ClockExpired,
+    SeatZombied,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(
-    {"game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result",
-     "clock", "bots", "zombies"}
+    {
+        "game",
+        "status",
+        "seats",
+        "seat_count",
+        "creator",
+        "options",
+        "to_act",
+        "legal",
+        "result",
+        "clock",
+        "bots",
+        "zombies",
+    }
 )
 
 
@@ -204,8 +233,8 @@ def table_options_of(options: dict[str, Any], *, strict: bool = False) -> TableO
     """The table's own options out of a table's options (`strict` for those a client gives;
     ValidationError when they are wrong)."""
     return msgspec.convert(
-        {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES}, TableOptions,
-        strict=strict)
+        {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES}, TableOptions, strict=strict
+    )
 
 
 def game_options_of(options: dict[str, Any]) -> dict[str, Any]:
@@ -291,8 +320,7 @@ class TableDecider:
         if table.status != "running":
             return _reject("not_started", "The game has not started yet.")
         if actor not in table.humans:
-            return _reject("seat_played_by_bot",
-                           "A bot plays this seat; its player can no longer act here.")
+            return _reject("seat_played_by_bot", "A bot plays this seat; its player can no longer act here.")
         if isinstance(command, Quit):
             return self._quit(table, ctx)
         return self._move(table, command, ctx)
@@ -320,8 +348,7 @@ class TableDecider:
         return self._move(table, move, Context(actor=command.seat, rng=ctx.rng, now=ctx.now))
 
     def _quit(self, table: Table, ctx: Context) -> list[Event]:
-        events: list[Event] = [*self._charge(table, ctx.now),
-                               SeatZombied(player=ctx.actor, reason="quit")]
+        events: list[Event] = [*self._charge(table, ctx.now), SeatZombied(player=ctx.actor, reason="quit")]
         return self._with_end(table, events)
 
     def _deadline(self, table: Table, ctx: Context) -> list[Event] | Rejection:
@@ -334,8 +361,7 @@ class TableDecider:
         expired = self.out_of_time(table, ctx.now)
         if not expired:
             return _reject("not_due", "No clock has run out at this table.")
-        events: list[Event] = [*self._charge(table, ctx.now),
-                               *(ClockExpired(player=p) for p in expired)]
+        events: list[Event] = [*self._charge(table, ctx.now), *(ClockExpired(player=p) for p in expired)]
         if table.table_options.on_timeout == "lose" and len(table.players) == 2:
             after = fold(self.evolve, events, table)
             return [*events, GameEnded(result=_lost_on_time(after))]
@@ -356,8 +382,7 @@ class TableDecider:
         if not game.min_players <= seats <= game.max_players:
             return _reject(
                 "bad_option",
-                f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                f"not {seats}.",
+                f"{game.title} takes {game.min_players} to {game.max_players} players, not {seats}.",
             )
         given = command.options
         try:
@@ -366,8 +391,11 @@ class TableDecider:
         except msgspec.ValidationError as err:
             choices = _choices(TableOptions, err) or _choices(game.options, err)
             return _reject("bad_option", f"Invalid option: {err}.{choices}")
-        problem = (_unbounded(msgspec.to_builtins(options)) or clock_problem(table_options)
-                   or game.check_options(options, seats))
+        problem = (
+            _unbounded(msgspec.to_builtins(options))
+            or clock_problem(table_options)
+            or game.check_options(options, seats)
+        )
         if problem:
             return _reject("bad_option", problem)
         if not 0 <= table_options.bots < seats:
@@ -375,8 +403,8 @@ class TableDecider:
         # the game's options in full; the table's only where they differ from the defaults
         stored = msgspec.to_builtins(options)
         stored.update(
-            (k, v) for k, v in msgspec.to_builtins(table_options).items()
-            if v != getattr(TableOptions(), k))
+            (k, v) for k, v in msgspec.to_builtins(table_options).items() if v != getattr(TableOptions(), k)
+        )
         return [
             TableCreated(creator=actor, options=stored, seats=seats),
             PlayerJoined(player=actor),
@@ -394,8 +422,7 @@ class TableDecider:
         if len(table.players) < game.min_players:
             return _reject(
                 "not_enough_players",
-                f"{game.title} needs at least {game.min_players} players; "
-                f"{len(table.players)} seated.",
+                f"{game.title} needs at least {game.min_players} players; {len(table.players)} seated.",
             )
         options = msgspec.convert(game_options_of(table.options), game.options)
         # checked at create against the most seats; now against the players actually seated
@@ -428,14 +455,19 @@ class TableDecider:
             case TableCreated():
                 setting = clock_setting(table_options_of(event.options))
                 return replace(
-                    table, status="open", creator=event.creator, seat_count=event.seats,
-                    options=event.options, clock=None if setting is None else Clock(setting=setting),
+                    table,
+                    status="open",
+                    creator=event.creator,
+                    seat_count=event.seats,
+                    options=event.options,
+                    clock=None if setting is None else Clock(setting=setting),
                 )
             case PlayerJoined():
                 return replace(table, players=(*table.players, event.player))
             case BotSeated():
-                return replace(table, players=(*table.players, event.player),
-                               bots=(*table.bots, event.player))
+                return replace(
+                    table, players=(*table.players, event.player), bots=(*table.bots, event.player)
+                )
             case ClockCharged():
                 return self._charged(table, event)
             case ClockExpired():
@@ -453,7 +485,9 @@ class TableDecider:
                 return replace(table, players=players, creator=creator)
             case TableStarted():
                 return replace(
-                    table, status="running", players=tuple(event.players),
+                    table,
+                    status="running",
+                    players=tuple(event.players),
                     game=self.game.initial_state,
                 )
             case GameEnded():
@@ -471,12 +505,14 @@ class TableDecider:
         else:
             elapsed = ms_between(clock.since, event.at)
             running = self.running(table)
-            remaining = {p: max(0, ms - elapsed) if p in running else ms
-                         for p, ms in clock.remaining_ms.items()}
+            remaining = {
+                p: max(0, ms - elapsed) if p in running else ms for p, ms in clock.remaining_ms.items()
+            }
             if event.player in running:
                 remaining[event.player] += clock.setting.increment_ms
         return msgspec.structs.replace(
-            table, clock=msgspec.structs.replace(clock, remaining_ms=remaining, since=event.at))
+            table, clock=msgspec.structs.replace(clock, remaining_ms=remaining, since=event.at)
+        )
 
     # --- clocks -----------------------------------------------------------------------------
 
@@ -631,21 +667,29 @@ def _ranked_last(result: Result, losers: Sequence[PlayerId]) -> Result:
     winners."""
     kept = [s for s in result.ranking if s.player not in losers]
     last = len(kept) + 1
-    moved = [Standing(player=s.player, rank=last, score=s.score)
-             for s in result.ranking if s.player in losers]
+    moved = [
+        Standing(player=s.player, rank=last, score=s.score) for s in result.ranking if s.player in losers
+    ]
     first = kept[0].rank if kept else None
     return msgspec.structs.replace(
-        result, ranking=kept + moved, winners=[s.player for s in kept if s.rank == first])
+        result, ranking=kept + moved, winners=[s.player for s in kept if s.rank == first]
+    )
 
 
 def _lost_on_time(table: Table) -> Result:
     """A two-player game ended by a clock: who did not run out of time wins."""
     standing = [p for p in table.players if p not in table.timed_out]
     scores: dict[PlayerId, float | int] = {p: int(p in standing) for p in table.players}
-    ranking = [Standing(player=p, rank=1 if p in standing else len(standing) + 1,
-                        score=scores[p]) for p in (*standing, *table.timed_out)]
-    return Result(scores=scores, ranking=ranking, winners=standing,
-                  details={"timed_out": list(table.timed_out), "lost_on_time": True})
+    ranking = [
+        Standing(player=p, rank=1 if p in standing else len(standing) + 1, score=scores[p])
+        for p in (*standing, *table.timed_out)
+    ]
+    return Result(
+        scores=scores,
+        ranking=ranking,
+        winners=standing,
+        details={"timed_out": list(table.timed_out), "lost_on_time": True},
+    )
 
 
 def _said_result(result: Result) -> str:
@@ -653,7 +697,8 @@ def _said_result(result: Result) -> str:
     if result.details.get("expired"):
         return "Nobody started the game in time: the table expired"
     if result.details.get("abandoned") and (
-            result.details.get("abandoned_seats") or result.details.get("timed_out")):
+        result.details.get("abandoned_seats") or result.details.get("timed_out")
+    ):
         return "No player is left at the table: it is closed"
     if result.details.get("abandoned"):
         return "Every player left before the start: the table is closed"
@@ -669,6 +714,8 @@ def _said_result(result: Result) -> str:
 
 def _number(value: float | int) -> str:
     return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
+
+
 def _choices(options: type[Any], err: msgspec.ValidationError) -> str:
     """The values a refused option takes, when its type lists them (a `Literal`), in the
     order the game declares them."""

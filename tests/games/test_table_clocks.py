@@ -49,8 +49,7 @@ def code(outcome):
 
 
 def started(options, players=("ann", "bob", "cat"), ms=0):
-    table, _ = then(HIGHCARD.initial_state, players[0],
-                    Create(options={"hand_size": 2, **options}, seats=3))
+    table, _ = then(HIGHCARD.initial_state, players[0], Create(options={"hand_size": 2, **options}, seats=3))
     for p in players[1:]:
         table, _ = then(table, p, Join())
     table, _ = then(table, players[0], Start(), ms)
@@ -71,14 +70,17 @@ def test_a_table_has_no_clock_unless_asked_and_its_options_stay_as_before():
     assert table.options == {"hand_size": 2, "deck_size": 30}
 
 
-@pytest.mark.parametrize(("options", "wrong"), [
-    ({"clock": "blitz"}, "clock must be one of none, fast, normal, slow, custom"),
-    ({"clock": "custom"}, "needs clock_bank"),
-    ({"clock": "fast", "clock_bank": 10}, "custom only"),
-    ({"clock": "custom", "clock_bank": 0.5}, "clock_bank must be"),
-    ({"on_timeout": "sulk"}, "on_timeout must be one of zombie, lose"),
-    ({"bots": 3}, "bots must be 0 to 2"),
-])
+@pytest.mark.parametrize(
+    ("options", "wrong"),
+    [
+        ({"clock": "blitz"}, "clock must be one of none, fast, normal, slow, custom"),
+        ({"clock": "custom"}, "needs clock_bank"),
+        ({"clock": "fast", "clock_bank": 10}, "custom only"),
+        ({"clock": "custom", "clock_bank": 0.5}, "clock_bank must be"),
+        ({"on_timeout": "sulk"}, "on_timeout must be one of zombie, lose"),
+        ({"bots": 3}, "bots must be 0 to 2"),
+    ],
+)
 def test_bad_table_options_are_refused_with_bad_option(options, wrong):
     refused = decide(HIGHCARD.initial_state, "ann", Create(options=options, seats=3))
     assert code(refused) == "bad_option"
@@ -90,7 +92,9 @@ def test_the_clocks_start_with_the_game_and_the_view_shows_them():
     view = HIGHCARD.player_view(table, "bob")
     assert view["clock"] == {
         "remaining_ms": {"ann": 10_000, "bob": 10_000, "cat": 10_000},
-        "running": ["ann", "bob", "cat"], "since": at(500), "deadline": at(10_500),
+        "running": ["ann", "bob", "cat"],
+        "since": at(500),
+        "deadline": at(10_500),
         "increment_ms": 2000,
     }
     assert HIGHCARD.player_view(table, None)["clock"] == view["clock"]
@@ -135,10 +139,8 @@ def test_a_clock_running_out_makes_the_seat_a_zombie_the_bot_service_plays():
     assert code(decide(table, "cat", a_card(table, "cat"), ms=10_001)) == "seat_played_by_bot"
     card = {"type": "play_card", "card": table.game.hands["cat"][0]}
     assert code(decide(table, "cat", PlayFor(seat="cat", command=card))) == "not_allowed"
-    assert code(decide(table, BOTS_PLAYER, PlayFor(seat="ann", command=card))) == \
-        "not_a_bot_seat"
-    assert code(decide(table, BOTS_PLAYER, PlayFor(seat="cat", command={"type": "dance"}))) == \
-        "bad_command"
+    assert code(decide(table, BOTS_PLAYER, PlayFor(seat="ann", command=card))) == "not_a_bot_seat"
+    assert code(decide(table, BOTS_PLAYER, PlayFor(seat="cat", command={"type": "dance"}))) == "bad_command"
     table, _ = then(table, BOTS_PLAYER, PlayFor(seat="cat", command=card), ms=10_002)
     assert table.game.tricks  # the trick was taken with the zombie's card
     assert HIGHCARD.legal_commands(table, "cat")  # the zombie's view still lists its moves
@@ -166,8 +168,12 @@ def test_on_timeout_lose_with_more_players_makes_a_zombie_who_ranks_last():
         for seat in HIGHCARD.players_to_act(table):
             move = a_card(table, seat)
             if seat == "bob":
-                table, _ = then(table, BOTS_PLAYER, PlayFor(seat="bob", command={
-                    "type": "play_card", "card": move.card}), ms=10_001)
+                table, _ = then(
+                    table,
+                    BOTS_PLAYER,
+                    PlayFor(seat="bob", command={"type": "play_card", "card": move.card}),
+                    ms=10_001,
+                )
             else:
                 table, _ = then(table, seat, move, ms=10_001)
     assert table.result.ranking[-1].player == "bob"
@@ -185,8 +191,9 @@ def test_quit_hands_the_seat_to_a_bot_and_the_result_names_it():
         seat = HIGHCARD.players_to_act(table)[0]
         move = a_card(table, seat)
         if seat == "bob":
-            table, _ = then(table, BOTS_PLAYER, PlayFor(seat="bob", command={
-                "type": "play_card", "card": move.card}))
+            table, _ = then(
+                table, BOTS_PLAYER, PlayFor(seat="bob", command={"type": "play_card", "card": move.card})
+            )
         else:
             table, _ = then(table, seat, move)
     assert table.result.details["abandoned_seats"] == ["bob"]

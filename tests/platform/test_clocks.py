@@ -42,15 +42,17 @@ def events_of(log: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for batch in log for e in batch["events"] if e["type"] == kind]
 
 
-async def until_view(client: Client, game: str, table: str, test, viewer: str = "spectator",
-                     timeout: float = 30.0) -> dict[str, Any]:
+async def until_view(
+    client: Client, game: str, table: str, test, viewer: str = "spectator", timeout: float = 30.0
+) -> dict[str, Any]:
     """The first view (reply) of `viewer` for which `test(view)` holds, looking again at each
     new version."""
     version = 0
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
-        reply = await client.wait_view(game, table, viewer, version + 1,
-                                       timeout=max(0.1, deadline - asyncio.get_running_loop().time()))
+        reply = await client.wait_view(
+            game, table, viewer, version + 1, timeout=max(0.1, deadline - asyncio.get_running_loop().time())
+        )
         if test(reply["view"]):
             return reply
         version = reply["version"]
@@ -69,8 +71,9 @@ async def play_to_the_end(client: Client, table: str, seat: str, version: int) -
     while own["view"]["status"] != "ended":
         if "legal" in own["view"]:
             card = own["view"]["hand"][0]
-            reply = await client.command(GAME, table, seat, {
-                "type": "play_card", "card": card, "expect": own["version"]})
+            reply = await client.command(
+                GAME, table, seat, {"type": "play_card", "card": card, "expect": own["version"]}
+            )
             assert reply["ok"] or reply["error"]["code"] == "stale_version", reply
         own = await client.wait_view(GAME, table, seat, own["version"] + 1)
     return await client.wait_view(GAME, table, "spectator", own["version"])
@@ -85,8 +88,9 @@ async def test_a_move_one_millisecond_before_the_deadline_wins_over_the_timer(bu
     table = table_id()
 
     async def send(player: str, body: dict[str, Any]) -> Any:
-        reply = await handler.handle(subjects.cmd(GAME, table, player),
-                                     encoder.encode({"id": uuid.uuid4().hex, **body}))
+        reply = await handler.handle(
+            subjects.cmd(GAME, table, player), encoder.encode({"id": uuid.uuid4().hex, **body})
+        )
         return reply
 
     await send("ann", {"type": "create", "options": {**CLOCK, "clock_bank": 2}, "seats": 2})
@@ -104,8 +108,7 @@ async def test_a_move_one_millisecond_before_the_deadline_wins_over_the_timer(bu
     log = await log_of(bus, GAME, table)
     assert [e["player"] for e in events_of(log, "card_chosen")] == ["ann"]
     assert [e["player"] for e in events_of(log, "clock_expired")] == ["bob"]
-    assert log[-1]["events"][-1] == {"type": "seat_zombied", "player": "bob",
-                                     "reason": "timed_out"}
+    assert log[-1]["events"][-1] == {"type": "seat_zombied", "player": "bob", "reason": "timed_out"}
 
 
 @pytest.fixture
@@ -122,7 +125,9 @@ async def due_deadlines(bus: Bus, game: str) -> int:
 
 
 async def test_a_clock_running_out_makes_the_zombie_move_exactly_once(
-    bus, nats_url, service_processes,
+    bus,
+    nats_url,
+    service_processes,
 ):
     """The worker is killed before the deadline and started again after it came; the same
     deadline is then delivered a second time: one expiry, one zombie, one bot move. The replay
@@ -139,24 +144,29 @@ async def test_a_clock_running_out_makes_the_zombie_move_exactly_once(
 
     recorder = await bus.subscribe(subjects.update(GAME, table, "spectator"), record)
     async with stack(nats_url, "table-projector", "history-projector", "bots"):
-        await command(client, GAME, table, "ann",
-                      {"type": "create", "options": {**CLOCK, "hand_size": 2}, "seats": 2})
+        await command(
+            client, GAME, table, "ann", {"type": "create", "options": {**CLOCK, "hand_size": 2}, "seats": 2}
+        )
         await command(client, GAME, table, "bob", {"type": "join"})
         await command(client, GAME, table, "ann", {"type": "start"})
         hand = (await client.wait_view(GAME, table, "ann", 3))["view"]["hand"]
-        version = await command(client, GAME, table, "ann",
-                                {"type": "play_card", "card": hand[0], "expect": 3})
+        version = await command(
+            client, GAME, table, "ann", {"type": "play_card", "card": hand[0], "expect": 3}
+        )
         service_processes.kill(worker.label)  # before bob's deadline (1.5 s after the start)
         while not await due_deadlines(bus, GAME):  # the deadline came; no worker to decide it
             await asyncio.sleep(0.05)
         service_processes.start("worker", GAME)
         # bob's seat a zombie, and the bot played its card: the first trick was taken
-        zombie = await until_view(client, GAME, table, lambda v: v.get("zombies") == ["bob"]
-                                  and sum(v["tricks"].values()) >= 1)
+        zombie = await until_view(
+            client, GAME, table, lambda v: v.get("zombies") == ["bob"] and sum(v["tricks"].values()) >= 1
+        )
         # the same deadline delivered again: refused, nothing changes
-        await bus.js.publish(subjects.deadline_due(GAME, table),
-                             encoder.encode({"version": version}),
-                             stream=subjects.TIMERS_STREAM)
+        await bus.js.publish(
+            subjects.deadline_due(GAME, table),
+            encoder.encode({"version": version}),
+            stream=subjects.TIMERS_STREAM,
+        )
         while await due_deadlines(bus, GAME):
             await asyncio.sleep(0.05)
         # ann plays on to the end (the bot plays bob's cards as they come)
@@ -166,8 +176,11 @@ async def test_a_clock_running_out_makes_the_zombie_move_exactly_once(
         assert len(events_of(log, "seat_zombied")) == 1
         bob_moves = [b for b in log if b["player"] == "bots"]
         assert len(bob_moves) == len(events_of(log, "trick_taken"))  # one card per trick
-        zombied_at = next(b["version"] for b in log if b["player"] == SERVICE_PLAYER and any(
-            e["type"] == "seat_zombied" for e in b["events"]))
+        zombied_at = next(
+            b["version"]
+            for b in log
+            if b["player"] == SERVICE_PLAYER and any(e["type"] == "seat_zombied" for e in b["events"])
+        )
         assert bob_moves[0]["version"] == zombied_at + 1  # the zombie moved at once, once
         assert final["view"]["result"]["details"]["timed_out"] == ["bob"]
         while final["version"] not in live["spectator"]:  # the last push
@@ -184,13 +197,20 @@ async def test_a_clock_running_out_makes_the_zombie_move_exactly_once(
 async def test_quit_mid_game_hands_the_seat_to_the_bot_and_the_result_names_it(bus, nats_url):
     """Two replicas of the bot service share the table's pushes; the seat is played once per
     move all the same."""
-    async with stack(nats_url, f"worker:{GAME}", "table-projector", "history-projector", "bots",
-                     "bots#2"):
+    async with stack(nats_url, f"worker:{GAME}", "table-projector", "history-projector", "bots", "bots#2"):
         client = Client(bus)
         table = table_id()
-        playing = asyncio.create_task(play_with_bots(
-            client, GAME, table, ["ann", "bob", "cat"], random.Random(3),
-            options={"hand_size": 3}, silent=["bob"]))
+        playing = asyncio.create_task(
+            play_with_bots(
+                client,
+                GAME,
+                table,
+                ["ann", "bob", "cat"],
+                random.Random(3),
+                options={"hand_size": 3},
+                silent=["bob"],
+            )
+        )
         await until_view(client, GAME, table, lambda v: v["status"] == "running")
         await command(client, GAME, table, "bob", {"type": "quit"})
         final = await asyncio.wait_for(playing, 60)
@@ -202,7 +222,8 @@ async def test_quit_mid_game_hands_the_seat_to_the_bot_and_the_result_names_it(b
         assert bob_moves
         assert len(bob_moves) <= len(events_of(log, "trick_taken"))  # one card a trick at most
         assert "bob left the game; a bot plays that seat from now on" in [
-            line for s in await client.replay(GAME, table, views="none") for line in s["log"]]
+            line for s in await client.replay(GAME, table, views="none") for line in s["log"]
+        ]
 
 
 async def test_bots_seated_at_creation_play_even_when_their_service_starts_late(bus, nats_url):
@@ -211,8 +232,9 @@ async def test_bots_seated_at_creation_play_even_when_their_service_starts_late(
     client = Client(bus)
     table = table_id()
     async with stack(nats_url, f"worker:{GAME}", "table-projector"):
-        await command(client, GAME, table, "ann",
-                      {"type": "create", "options": {"bots": 2, "hand_size": 2}, "seats": 3})
+        await command(
+            client, GAME, table, "ann", {"type": "create", "options": {"bots": 2, "hand_size": 2}, "seats": 3}
+        )
         version = await command(client, GAME, table, "ann", {"type": "start"})
         hand = (await client.wait_view(GAME, table, "ann", version))["view"]["hand"]
         version = await command(client, GAME, table, "ann", {"type": "play_card", "card": hand[0]})
@@ -221,31 +243,39 @@ async def test_bots_seated_at_creation_play_even_when_their_service_starts_late(
         async with stack(nats_url, "bots"):
             final = await play_to_the_end(client, table, "ann", version)
     assert final["view"]["bots"] == ["robot-1", "robot-2"]
-    assert {s["player"] for s in final["view"]["result"]["ranking"]} == {
-        "ann", "robot-1", "robot-2"}
+    assert {s["player"] for s in final["view"]["result"]["ranking"]} == {"ann", "robot-1", "robot-2"}
     log = await log_of(bus, GAME, table)
     assert [e["player"] for e in events_of(log, "bot_seated")] == ["robot-1", "robot-2"]
     assert {b["player"] for b in log} == {"ann", "bots"}
 
 
 # Short games, as in the golden playthroughs.
-SHORT = {"decrypto": {"max_rounds": 2}, "dozito": {"rounds": 1}, "illustori": {"deck_size": 16},
-         "highcard": {"hand_size": 2}}
+SHORT = {
+    "decrypto": {"max_rounds": 2},
+    "dozito": {"rounds": 1},
+    "illustori": {"deck_size": 16},
+    "highcard": {"hand_size": 2},
+}
 PLAYABLE = sorted(g for g in games() if g != "crashy")
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
 async def test_every_game_ends_with_all_seats_but_one_timed_out_and_played_by_bots(
-    bus, nats_url, game,
+    bus,
+    nats_url,
+    game,
 ):
     decider = get(game)
     seats = max(2, decider.game.min_players)
     players = [f"p{i}" for i in range(1, seats + 1)]
     options = {**SHORT.get(game, {}), "clock": "custom", "clock_bank": 2, "clock_increment": 2}
     async with stack(nats_url, f"worker:{game}", "table-projector", "bots"):
-        final = await asyncio.wait_for(play_with_bots(
-            Client(bus), game, table_id(), players, random.Random(1), options=options,
-            silent=players[1:]), 300)
+        final = await asyncio.wait_for(
+            play_with_bots(
+                Client(bus), game, table_id(), players, random.Random(1), options=options, silent=players[1:]
+            ),
+            300,
+        )
     view = final["view"]
     assert view["status"] == "ended"
     assert sorted(view["result"]["details"]["timed_out"]) == players[1:]

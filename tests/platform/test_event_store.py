@@ -57,8 +57,9 @@ async def test_reads_page_through_long_tables_and_respect_bounds(bus):
     seqs = []
     last = 0
     for i in range(1200):  # more than two pages of the batched read
-        last = (await bus.events.append(GAME, table, str(i).encode(), command_id=f"c{i}",
-                                        expected_seq=last)).seq
+        last = (
+            await bus.events.append(GAME, table, str(i).encode(), command_id=f"c{i}", expected_seq=last)
+        ).seq
         seqs.append(last)
     stored = await bus.events.read(GAME, table)
     assert [m.data for m in stored] == [str(i).encode() for i in range(1200)]

@@ -154,8 +154,9 @@ async def test_a_step_at_a_table_with_clocks_schedules_its_deadline_and_none_wit
     await send(handler, "plain", "ann", id="c1", type="create", seats=2)
     await send(handler, "plain", "bob", id="c2", type="join")
     await send(handler, "plain", "ann", id="c3", type="start")
-    await send(handler, "t", "ann", id="c1", type="create", seats=2,
-               options={"clock": "custom", "clock_bank": 5})
+    await send(
+        handler, "t", "ann", id="c1", type="create", seats=2, options={"clock": "custom", "clock_bank": 5}
+    )
     await send(handler, "t", "bob", id="c2", type="join")
     assert timers.scheduled == []  # no clock runs before the start
     await send(handler, "t", "ann", id="c3", type="start")
@@ -171,14 +172,16 @@ async def test_due_deadlines_are_decided_once_and_one_that_came_early_comes_agai
     now = [t0]
     store = MemoryStore()
     handler = clocked_handler(store, RecordedTimers(), now)
-    await send(handler, "t", "ann", id="c1", type="create", seats=2,
-               options={"clock": "custom", "clock_bank": 5})
+    await send(
+        handler, "t", "ann", id="c1", type="create", seats=2, options={"clock": "custom", "clock_bank": 5}
+    )
     await send(handler, "t", "bob", id="c2", type="join")
     await send(handler, "t", "ann", id="c3", type="start")
 
     def due(seq, version, table="t"):
-        return Delivered(seq, subjects.deadline_due("highcard", table),
-                         encoder.encode({"version": version}), "", 0)
+        return Delivered(
+            seq, subjects.deadline_due("highcard", table), encoder.encode({"version": version}), "", 0
+        )
 
     now[0] = later(t0, 4999)  # this machine's clock a little behind the server's
     assert await handle_deadlines(handler, [due(100, 3)]) == {100}
@@ -186,7 +189,11 @@ async def test_due_deadlines_are_decided_once_and_one_that_came_early_comes_agai
     assert await handle_deadlines(handler, [due(100, 3)]) == set()
     assert len(store.messages) == 4  # the deadline's step
     # delivered again, or another copy, or a forged one: nothing more
-    assert await handle_deadlines(handler, [due(100, 3), due(101, 3), due(102, 9),
-                                            Delivered(103, "tabletop.timer.due.x", b"{}", "", 0)]
-                                  ) == set()
+    assert (
+        await handle_deadlines(
+            handler,
+            [due(100, 3), due(101, 3), due(102, 9), Delivered(103, "tabletop.timer.due.x", b"{}", "", 0)],
+        )
+        == set()
+    )
     assert len(store.messages) == 4
