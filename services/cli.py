@@ -1,6 +1,6 @@
 """`tabletop`: run the services, and play from a terminal.
 
-Services:  up | auth | worker GAME | table-projector | history-projector | web |
+Services:  up | auth | worker GAME | table-projector | history-projector | bots | web |
            rebuild-views | verify | status
 Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | leave TABLE |
            start TABLE | act TABLE JSON | view TABLE | watch TABLE | replay TABLE |
@@ -611,35 +611,52 @@ def bot_credentials(bots: list[str]) -> dict[str, Credentials]:
     return {bot: Credentials.player(bot, known[bot]) for bot in bots}
 
 
+def cmd_bots(args: argparse.Namespace) -> int:
+    compose.run_alone(compose.bots())
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     decider = get(args.game)
     game = decider.game
     if not game.min_players <= args.bots <= game.max_players:
         raise SystemExit(f"{game.title} takes {game.min_players} to {game.max_players} players")
-    bots = [f"bot-{i}" for i in range(1, args.bots + 1)]
+    # this command plays the creator's seat; the bot service (`tabletop bots`) the others
+    bots = ["bot-1"]
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
     rng = random.Random(args.seed)
-    options = parse_options(args.option)
+    options = {**parse_options(args.option), "bots": args.bots - 1}
     settings = load_settings()
     # an operator's user may act for every bot on one connection; otherwise one each
     own = {} if settings.nats_user else bot_credentials(bots)
 
     async def action(client: Client) -> int:
-        def on_move(version: int, bot: str, command: dict[str, Any]) -> None:
-            if not args.quiet:
-                print(f"v{version:<4} {bot}: {dump(command)}", flush=True)
+        async def print_moves(subscribed: asyncio.Event) -> None:
+            async for push in client.updates(args.game, table, subjects.SPECTATOR, subscribed=subscribed):
+                for step in push.get("steps", ()):
+                    said = "; ".join(step["log"]) or dump(step["events"])
+                    print(f"v{step['version']:<4} {step['player']}: {said}", flush=True)
 
         seats = {
             bot: Client(await connect_client(settings, credentials, name=f"tabletop-{bot}"))
             for bot, credentials in own.items()
         }
         if not args.quiet:
-            print(f"table {table}: {game.title} with {', '.join(bots)}", flush=True)
+            print(
+                f"table {table}: {game.title}, bot-1 here and {args.bots - 1} bots of the bot service",
+                flush=True,
+            )
+        subscribed = asyncio.Event()
+        printing = None if args.quiet else asyncio.create_task(print_moves(subscribed))
+        if printing is not None:
+            await subscribed.wait()
         try:
             final = await play_with_bots(
-                client, args.game, table, bots, rng, options=options, on_move=on_move, seat_clients=seats
+                client, args.game, table, bots, rng, options=options, seat_clients=seats
             )
         finally:
+            if printing is not None:
+                printing.cancel()
             for seat in seats.values():
                 await seat.bus.close()
         result = final["view"].get("result", {})
@@ -788,6 +805,13 @@ def parser() -> argparse.ArgumentParser:
         help="the NATS WebSocket address browsers connect to "
         "(default: env TABLETOP_WEBSOCKET_URL, else ws://127.0.0.1:9222)",
     )
+    add(
+        "bots",
+        cmd_bots,
+        "run the bot service: plays the bot seats and the seats of players "
+        "who quit or ran out of time (any number of replicas)",
+        json_out=False,
+    )
     rb = add(
         "rebuild-views",
         cmd_rebuild_views,
@@ -846,7 +870,9 @@ def parser() -> argparse.ArgumentParser:
     play = add(
         "play",
         cmd_play,
-        "seat N bots at a new table and let them play it through the bus, printing every move and the result",
+        "play a new table with N bots through the bus: this command "
+        "plays the first seat, the bot service (`tabletop bots`, run by `tabletop up`) "
+        "the others; prints every move and the result",
     )
     play.add_argument("game")
     play.add_argument("--bots", type=int, required=True, help="how many bots")

@@ -9,7 +9,7 @@ import asyncio
 import json
 import random
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from typing import Any
 
 import msgspec
@@ -179,11 +179,13 @@ async def play_with_bots(
     options: dict[str, Any] | None = None,
     on_move: Callable[[int, str, dict[str, Any]], None] = lambda version, bot, command: None,
     seat_clients: dict[str, Client] | None = None,
+    silent: Collection[str] = (),
 ) -> dict[str, Any]:
     """Seat `bots` at a new table and let each play from its own view until the end; the
     final spectator view reply. Bots see only what a client sees: their view and its `legal`.
     A bot in `seat_clients` acts and looks through its own (signed-in) client, the others
-    through `client`."""
+    through `client`. The seats the bot service takes (the `bots` option) are played by it,
+    and the `silent` bots are seated but never act (their clocks run out)."""
     bot_of = get(game).game.bot
 
     def seat(bot: str) -> Client:
@@ -195,7 +197,8 @@ async def play_with_bots(
             raise RequestFailed(reply["error"]["code"], f"{bot} sent {command}: {reply['error']['message']}")
         return reply
 
-    await send(bots[0], {"type": "create", "options": dict(options or {}), "seats": len(bots)})
+    seats = len(bots) + int((options or {}).get("bots", 0))
+    await send(bots[0], {"type": "create", "options": dict(options or {}), "seats": seats})
     for bot in bots[1:]:
         await send(bot, {"type": "join"})
     version = (await send(bots[0], {"type": "start"}))["version"]
@@ -204,14 +207,22 @@ async def play_with_bots(
         version = spectator["version"]
         if spectator["view"]["status"] == "ended":
             return spectator
-        for bot in spectator["view"]["to_act"]:
+        zombies = spectator["view"].get("zombies", ())
+        ours = [b for b in spectator["view"]["to_act"] if b in bots and b not in silent and b not in zombies]
+        if not ours:  # the bot service, or a clock, moves the table on
+            version += 1
+            continue
+        for bot in ours:
             own = await seat(bot).wait_view(game, table, bot, version)
             if own["version"] != version or "legal" not in own["view"]:
                 continue
             command = bot_of(own["view"], rng)
-            # `expect`: refused if the table moved on meanwhile; the loop then looks again
+            # `expect`: refused if the table moved on meanwhile; the loop then looks again,
+            # at a version past this one
             reply = await send(bot, {**command, "expect": version})
             if reply.get("ok"):
                 version = reply["version"]
                 on_move(version, bot, command)
+            else:
+                version += 1
             break

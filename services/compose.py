@@ -14,6 +14,8 @@ from typing import Any
 import structlog
 
 from services.auth.service import serve_auth
+from services.bots.service import SERVICE_NAME as BOTS_SERVICE
+from services.bots.service import serve_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
@@ -76,6 +78,12 @@ def history_projector() -> Service:
     )
 
 
+def bots() -> Service:
+    """The bot service: plays bot and zombie seats (any number of replicas share its queue
+    group)."""
+    return Service("bots", "bots", serve_bots, answers_as=BOTS_SERVICE)
+
+
 def issuer_seed(settings: Settings) -> str | None:
     """The callout's signing key: the operator's file, else the one `tabletop up` generated."""
     path = Path(settings.issuer_seed_file or settings.credentials_folder / ISSUER_FILE)
@@ -84,7 +92,7 @@ def issuer_seed(settings: Settings) -> str | None:
 
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
-    worker per game, both projectors. A new kind of service is a constructor above and one
+    worker per game, both projectors, the bot service. A new kind of service is a constructor above and one
     more line here."""
     services = []
     seed = issuer_seed(settings)
@@ -93,7 +101,7 @@ def everything(settings: Settings) -> list[Service]:
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
     services += [worker(game) for game in games()]
-    services += [table_projector(), history_projector()]
+    services += [table_projector(), history_projector(), bots()]
     return services
 
 

@@ -44,6 +44,8 @@ def service_name(args: tuple[str, ...]) -> str:
             service = compose.table_projector()
         case ("history-projector", *_):
             service = compose.history_projector()
+        case ("bots", *_):
+            service = compose.bots()
         case _:
             raise ValueError(f"`tabletop {' '.join(args)}` answers no micro-service ping")
     assert service.answers_as is not None

@@ -87,6 +87,7 @@ def test_every_command_has_help():
         "worker",
         "table-projector",
         "history-projector",
+        "bots",
         "rebuild-views",
         "games",
         "lobby",
@@ -202,7 +203,8 @@ PLAYABLE = sorted(g for g in games() if g != "crashy")  # crashy is broken on pu
 def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, game):
     table = f"{game}-{uuid.uuid4().hex[:12]}"
     n = bots_for(game)
-    viewers = [f"bot-{i}" for i in range(1, n + 1)] + ["spectator"]
+    # `play` plays bot-1; the bot service (run by `up`) the seats of the `bots` option
+    viewers = ["bot-1"] + [f"robot-{i}" for i in range(1, n)] + ["spectator"]
 
     async def scenario():
         admin = ServerSecrets(up.data / "credentials").credentials("admin")

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 from services.auth.claims import Rule
 from shared.bus.credentials import inbox_prefix
+from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER
 from shared.messages import subjects
 
 # Never a client's, whatever the allow lists below say: the log, the JetStream and key-value
-# APIs, the services' micro endpoints, the system account.
-FORBIDDEN = ["tabletop.evt.>", "$JS.>", "$KV.>", "$O.>", "$SRV.>", "$SYS.>"]
+# APIs, the services' micro endpoints, the system account, the deadlines stream and its
+# subjects, nor acting as the service itself or as the bot service (whose commands
+# say a deadline came or play for bot and zombie seats).
 ANY = "*"
+FORBIDDEN = [
+    "tabletop.evt.>",
+    subjects.TIMERS_ALL,
+    subjects.cmd(ANY, ANY, SERVICE_PLAYER),
+    subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER),
+    subjects.cmd(ANY, ANY, BOTS_PLAYER),
+    subjects.cmd_mapped(ANY, ANY, ANY, BOTS_PLAYER),
+    "$JS.>",
+    "$KV.>",
+    "$O.>",
+    "$SRV.>",
+    "$SYS.>",
+]
 
 
 def _watching(viewer: str) -> tuple[list[str], list[str]]:

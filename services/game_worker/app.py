@@ -22,7 +22,9 @@ import structlog
 
 from services.game_worker.handler import CommandHandler
 from services.registry import get
-from shared.bus.connection import Bus, Handler, Incoming, answering_failures
+from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_failures
+from shared.bus.timers import due_version
+from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
@@ -96,6 +98,36 @@ class Partitions:
             await self.subscriptions.pop(p).drain()
 
 
+def deadlines_durable(game: str) -> str:
+    """The durable consumer the game's worker replicas share for its due deadlines."""
+    return f"tabletop-deadlines-{game}"
+
+
+# Answers after which a due deadline is delivered again (a second later): it could not be
+# decided yet, or it came before its time by this machine's clock (the server's clock may run
+# a little ahead); one the table has moved past is refused `stale_version` and dropped.
+TRY_AGAIN = frozenset({"unavailable", "conflict", "not_due"})
+
+
+async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set[int]:
+    """Decide each due deadline as the service's `deadline` command, expecting the version it
+    was set for; the stream sequences of those to deliver again."""
+    retry = set()
+    for message in due:
+        parsed = subjects.parse_deadline_due(message.subject)
+        version = due_version(message.data)
+        if parsed is None or version is None or parsed[0] != handler.game:
+            log.error("deadline_skipped", subject=message.subject, seq=message.seq)
+            continue
+        game, table = parsed
+        # one id per delivered message: delivered again after a crash, it is the same command
+        command = {"id": f"deadline-{version}-{message.seq}", "type": "deadline", "expect": version}
+        reply = await handler.handle(subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
+        if reply.error is not None and reply.error.code in TRY_AGAIN:
+            retry.add(message.seq)
+    return retry
+
+
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
@@ -104,6 +136,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         bus.events,
         cache_size=bus.settings.cache_size,
         max_retries=bus.settings.max_retries,
+        timers=bus.timers,
     )
     in_flight: set[asyncio.Task[None]] = set()
 
@@ -120,6 +153,16 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await bus.ensure_streams()
     partitions = Partitions(bus, game, on_command)
     keeping = asyncio.create_task(partitions.run(stop))
+    deadlines = asyncio.create_task(
+        bus.consume(
+            deadlines_durable(game),
+            subjects.deadline_due_all(game),
+            lambda due: handle_deadlines(handler, due),
+            stop=stop,
+            batch=16,
+            stream=subjects.TIMERS_STREAM,
+        )
+    )
     # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
         name=service_name(game),
@@ -138,6 +181,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     log.info("worker_started", game=game, replica=partitions.me)
     await stop.wait()
     await keeping
+    await deadlines
     await partitions.leave()
     await service.stop()  # no new commands; answer the ones already taken
     if in_flight:

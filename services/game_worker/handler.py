@@ -20,7 +20,7 @@ import structlog
 
 from shared.bus.errors import ConcurrencyConflict, Unavailable
 from shared.bus.event_store import Appended, StoredBatch
-from shared.games.decider import Context, Rejection
+from shared.games.decider import Context, Rejection, fold
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
@@ -37,6 +37,12 @@ from shared.messages.folding import Applied, Bounded, Folded, admit, empty, fold
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
 MAX_TABLE_VERSIONS = 10_000
+
+
+class Timers(Protocol):
+    """What the handler needs of the deadline timers (shared/bus/timers.py)."""
+
+    async def schedule(self, game: str, table: str, version: int, deadline: str) -> None: ...
 
 
 class Store(Protocol):
@@ -96,10 +102,12 @@ class CommandHandler:
         max_versions: int = MAX_TABLE_VERSIONS,
         rng: Callable[[], random.Random] | None = None,
         clock: Callable[[], str] = utc_now,
+        timers: Timers | None = None,
     ) -> None:
         self.decider = decider
         self.game = decider.name
         self.store = store
+        self.timers = timers
         self.cache: Bounded[str, Folded] = Bounded(cache_size)
         self.max_retries = max_retries
         self.max_versions = max_versions
@@ -230,7 +238,10 @@ class CommandHandler:
                 f"This table holds {folded.version} commands, the most one table may hold; "
                 "nothing was done. Play on at a new table.",
             ), "rejected"
-        decision = self.decider.decide(folded.state, envelope.command, Context(actor=player, rng=self.rng()))
+        at = self.clock()
+        decision = self.decider.decide(
+            folded.state, envelope.command, Context(actor=player, rng=self.rng(), now=at)
+        )
         if isinstance(decision, Rejection):
             return Reply.of(decision), "rejected"
         return EventBatch(
@@ -240,7 +251,7 @@ class CommandHandler:
             command_id=envelope.id,
             player=player,
             digest=digest,
-            at=self.clock(),
+            at=at,
             events=list(decision),
         )
 
@@ -253,6 +264,7 @@ class CommandHandler:
         digest: str,
     ) -> Answer | None:
         """Append the batch after `folded`: the answer, or None when the table moved on."""
+        await self._schedule_deadline(table, folded, batch)
         try:
             appended = await self.store.append(
                 self.game,
@@ -271,6 +283,21 @@ class CommandHandler:
             return _answer_to_reused_id(batch.command_id, applied, player, digest)
         self.cache.put(table, folded.then(self.decider, appended.seq, batch))
         return Reply.accepted(batch.version), "accepted"
+
+    async def _schedule_deadline(
+        self,
+        table: str,
+        folded: Folded,
+        batch: EventBatch[Any],
+    ) -> None:
+        """At a table with clocks, have the deadline the batch sets delivered, before the batch
+        is appended: a worker that dies in between leaves a deadline for a version that never
+        came (refused `stale_version` when it comes), never a table without its deadline."""
+        if self.timers is None or folded.state.clock is None:
+            return
+        deadline = self.decider.deadline(fold(self.decider.evolve, batch.events, folded.state))
+        if deadline is not None:
+            await self.timers.schedule(self.game, table, batch.version, deadline)
 
     async def _load(self, table: str) -> Folded:
         """The table folded up to its last message: from the cache when it is current, else

@@ -33,6 +33,7 @@ from nats.js.api import (
 from shared.bus.credentials import Credentials
 from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore
+from shared.bus.timers import DeadlineTimers
 from shared.messages import subjects
 from shared.messages.envelopes import failure_body
 from shared.settings import Settings
@@ -155,6 +156,7 @@ class Bus:
             replicas=settings.replicas,
             duplicate_window=settings.duplicate_window,
         )
+        self.timers = DeadlineTimers(self.js, replicas=settings.replicas)
         self._kv: Any = None
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
@@ -256,10 +258,12 @@ class Bus:
     # --- set-up -----------------------------------------------------------------------------
 
     async def ensure_streams(self) -> None:
-        """The event stream and the views bucket exist (retrying while JetStream starts)."""
+        """The event and deadline streams and the views bucket exist (retrying while
+        JetStream starts)."""
         for attempt in range(60):
             try:
                 await self.events.ensure_stream()
+                await self.timers.ensure_stream()
                 await self._ensure_views()
                 return
             except (*TRANSIENT, nats.js.errors.APIError) as err:
@@ -531,6 +535,7 @@ class Bus:
         stop: asyncio.Event,
         batch: int = 256,
         idle: Callable[[], Awaitable[None]] | None = None,
+        stream: str = subjects.STREAM,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish: those are handed back
@@ -546,13 +551,13 @@ class Bus:
                     if self.nc.is_closed:
                         raise ConnectionClosed(f"{durable}: the connection is closed")
                     if sub is None or subscribed_at != self.reconnects:
-                        await self._resume_at_ack_floor(durable, config)
+                        await self._resume_at_ack_floor(durable, config, stream)
                         subscribed_at = self.reconnects
                         await _quietly_unsubscribe(sub)
                         sub = await self.js.pull_subscribe(
                             subject,
                             durable=durable,
-                            stream=subjects.STREAM,
+                            stream=stream,
                             config=config,
                         )
                     try:
@@ -577,13 +582,18 @@ class Bus:
         finally:
             await _quietly_unsubscribe(sub)  # else draining the connection waits for it
 
-    async def _resume_at_ack_floor(self, durable: str, config: ConsumerConfig) -> None:
+    async def _resume_at_ack_floor(
+        self,
+        durable: str,
+        config: ConsumerConfig,
+        stream: str = subjects.STREAM,
+    ) -> None:
         """Messages fetched but never acknowledged (by a predecessor that died, or by this
         process when the server went away under it) would only come again once their ack wait
         runs out: start the consumer again just after its ack floor, so they come at once.
         Only the partition's one owner does this, before it subscribes."""
         try:
-            info = await self.js.consumer_info(subjects.STREAM, durable)
+            info = await self.js.consumer_info(stream, durable)
         except nats.js.errors.NotFoundError:
             return
         if not info.num_ack_pending:
@@ -595,9 +605,9 @@ class Bus:
             ack_floor=floor,
             unacknowledged=info.num_ack_pending,
         )
-        await self.js.delete_consumer(subjects.STREAM, durable)
+        await self.js.delete_consumer(stream, durable)
         await self.js.add_consumer(
-            subjects.STREAM,
+            stream,
             config=dataclasses.replace(
                 config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
             ),

@@ -10,25 +10,26 @@ from pathlib import Path
 
 import msgspec
 
-from shared.games.table import SERVICE_PLAYER
+from shared.games.table import BOT_SEAT_PREFIX, BOTS_PLAYER, SERVICE_PLAYER
 from shared.messages import subjects
 
 # The services' own users, one per role, plus the operators' admin: static users of the server
 # that the auth callout never sees.
-SERVICE_ROLES = ("worker", "projector", "history", "auth", "admin")
+SERVICE_ROLES = ("worker", "projector", "history", "auth", "bots", "admin")
 # The account of the players and services, and the account of the callout service.
 APP_ACCOUNT = "APP"
 AUTH_ACCOUNT = "AUTH"
 GUEST = "guest"
-# Names nobody may register: the spectator viewer, guests, the services' users, and the
-# service's own player (it alone expires tables).
-RESERVED_NAMES = frozenset({subjects.SPECTATOR, SERVICE_PLAYER, *SERVICE_ROLES, "system", "sys"})
+# Names nobody may register: the spectator viewer, guests, the services' users, the service's
+# own player (it alone expires tables and says deadlines came), the bot service's player
+# (`bots`, a service role) and the names of bot seats.
+RESERVED_NAMES = frozenset({subjects.SPECTATOR, SERVICE_PLAYER, BOTS_PLAYER, *SERVICE_ROLES, "system", "sys"})
 ISSUER_FILE = "issuer.nk"
 
 
 def is_reserved(name: str) -> bool:
     lowered = name.lower()
-    return lowered in RESERVED_NAMES or lowered.startswith(GUEST)
+    return lowered in RESERVED_NAMES or lowered.startswith((GUEST, BOT_SEAT_PREFIX))
 
 
 def name_problem(name: str) -> str | None:

@@ -71,6 +71,7 @@ class Context:
 
     actor: PlayerId
     rng: random.Random
+    now: str = ""  # the `at` the worker will write on this command's log message
 
 
 class Standing(msgspec.Struct, frozen=True):

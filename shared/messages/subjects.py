@@ -124,6 +124,31 @@ def parse_evt(subject: str) -> tuple[int, str, str] | None:
     return int(tokens[0]), tokens[1], tokens[2]
 
 
+# Deadlines of tables with clocks: a worker schedules one on `deadline_set` (a JetStream
+# scheduled message, one per table version), and the server publishes it on `deadline_due`
+# when its time comes, in the same stream, for the game's workers to consume.
+TIMERS_STREAM = "TABLETOP_TIMERS"
+TIMERS_ALL = f"{PREFIX}.timer.>"
+
+
+def deadline_set(game: str, table: str, version: int) -> str:
+    return f"{PREFIX}.timer.set.{game}.{table}.{version}"
+
+
+def deadline_due(game: str, table: str) -> str:
+    return f"{PREFIX}.timer.due.{game}.{table}"
+
+
+def deadline_due_all(game: str) -> str:
+    return f"{PREFIX}.timer.due.{game}.*"
+
+
+def parse_deadline_due(subject: str) -> tuple[str, str] | None:
+    """(game, table) of a due deadline's subject, None if it is not one."""
+    tokens = parse(subject, "timer.due")
+    return (tokens[0], tokens[1]) if tokens is not None and len(tokens) == 2 else None
+
+
 def view(game: str, table: str, viewer: str) -> str:
     return f"{PREFIX}.view.{game}.{table}.{viewer}"
 

@@ -20,9 +20,13 @@ from shared.games.illustori.data import CARDS as ILLUSTORI_CARDS
 from shared.games.simulate import simulate
 from shared.games.table import (
     TABLE_EVENTS,
+    BotSeated,
+    ClockCharged,
+    ClockExpired,
     GameEnded,
     PlayerJoined,
     PlayerLeft,
+    SeatZombied,
     TableCreated,
     TableDecider,
     TableExpired,
@@ -179,10 +183,22 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
             PlayerLeft(player="bob"),
             TableStarted(players=["ann", "bob", "cat"]),
             TableExpired(),
+            BotSeated(player="robot-1"),
+            ClockCharged(at="2026-01-01T00:00:00.000Z", player="ann"),
+            ClockExpired(player="bob"),
+            SeatZombied(player="cat", reason="quit"),
         )
     }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
     assert said_of[TableStarted] == "The game started: ann, bob and cat, in seat order"
+    assert said_of[ClockCharged] is None  # bookkeeping of the clocks: nothing to tell
+    assert said_of[ClockExpired] == "bob ran out of time"
+    assert said_of[SeatZombied] == "cat left the game; a bot plays that seat from now on"
+    assert (
+        decider.describe(SeatZombied(player="bob", reason="timed_out"), "ann")
+        == "A bot plays bob's seat from now on"
+    )
+    assert said_of[BotSeated] == "robot-1, a bot, sat down"
     ranking = [Standing("ann", 1, 2), Standing("bob", 1, 2), Standing("cat", 3, 0.5)]
     shared = Result(scores={}, ranking=ranking, winners=["ann", "bob"])
     assert (

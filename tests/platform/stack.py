@@ -14,7 +14,7 @@ from shared.settings import load_settings
 
 def service_of(name: str) -> compose.Service:
     """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
-    (`table-projector@1/2` for shard 1 of 2) or `history-projector`."""
+    (`table-projector@1/2` for shard 1 of 2), `history-projector` or `bots` (`bots#2`)."""
     kind, _, rest = name.partition(":")
     if kind == "worker":
         return compose.worker(rest.split("#")[0])
@@ -22,6 +22,8 @@ def service_of(name: str) -> compose.Service:
     if kind == "table-projector":
         index, count = map(int, (shard or "0/1").split("/"))
         return compose.table_projector((index, count))
+    if name.split("#")[0] == "bots":  # `bots#2`: a second replica
+        return compose.bots()
     assert name == "history-projector", f"no service {name!r}"
     return compose.history_projector()
 

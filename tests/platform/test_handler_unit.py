@@ -131,3 +131,69 @@ async def test_an_accepted_command_on_a_current_cache_costs_one_append_and_no_lo
     for i in range(4):
         assert (await send(mine, "t", f"p{i}", id=f"j{i}", type="join"))["ok"]
     assert lookups == before
+
+
+class RecordedTimers:
+    def __init__(self) -> None:
+        self.scheduled: list[tuple[str, int, str]] = []  # (table, version, deadline)
+
+    async def schedule(self, game, table, version, deadline):
+        self.scheduled.append((table, version, deadline))
+
+
+def clocked_handler(store, timers, now):
+    return CommandHandler(get("highcard"), store, timers=timers, clock=lambda: now[0])
+
+
+async def test_a_step_at_a_table_with_clocks_schedules_its_deadline_and_none_without():
+    from shared.games.clock import later
+
+    t0 = "2026-01-01T00:00:00.000Z"
+    now, timers = [t0], RecordedTimers()
+    handler = clocked_handler(MemoryStore(), timers, now)
+    await send(handler, "plain", "ann", id="c1", type="create", seats=2)
+    await send(handler, "plain", "bob", id="c2", type="join")
+    await send(handler, "plain", "ann", id="c3", type="start")
+    await send(
+        handler, "t", "ann", id="c1", type="create", seats=2, options={"clock": "custom", "clock_bank": 5}
+    )
+    await send(handler, "t", "bob", id="c2", type="join")
+    assert timers.scheduled == []  # no clock runs before the start
+    await send(handler, "t", "ann", id="c3", type="start")
+    assert timers.scheduled == [("t", 3, later(t0, 5000))]
+
+
+async def test_due_deadlines_are_decided_once_and_one_that_came_early_comes_again():
+    from services.game_worker.app import handle_deadlines
+    from shared.bus.connection import Delivered
+    from shared.games.clock import later
+
+    t0 = "2026-01-01T00:00:00.000Z"
+    now = [t0]
+    store = MemoryStore()
+    handler = clocked_handler(store, RecordedTimers(), now)
+    await send(
+        handler, "t", "ann", id="c1", type="create", seats=2, options={"clock": "custom", "clock_bank": 5}
+    )
+    await send(handler, "t", "bob", id="c2", type="join")
+    await send(handler, "t", "ann", id="c3", type="start")
+
+    def due(seq, version, table="t"):
+        return Delivered(
+            seq, subjects.deadline_due("highcard", table), encoder.encode({"version": version}), "", 0
+        )
+
+    now[0] = later(t0, 4999)  # this machine's clock a little behind the server's
+    assert await handle_deadlines(handler, [due(100, 3)]) == {100}
+    now[0] = later(t0, 5000)
+    assert await handle_deadlines(handler, [due(100, 3)]) == set()
+    assert len(store.messages) == 4  # the deadline's step
+    # delivered again, or another copy, or a forged one: nothing more
+    assert (
+        await handle_deadlines(
+            handler,
+            [due(100, 3), due(101, 3), due(102, 9), Delivered(103, "tabletop.timer.due.x", b"{}", "", 0)],
+        )
+        == set()
+    )
+    assert len(store.messages) == 4

@@ -196,6 +196,48 @@ async def test_acting_for_another_seat_is_refused_and_the_log_is_unchanged(bus, 
     await honest_players_are_served(table)
 
 
+async def test_a_player_never_sends_a_deadline_nor_acts_for_a_bot_or_zombie_seat(
+    bus,
+    table,
+    mallory,
+):
+    ann_name, bob_name = table.names
+    before = await log_of(bus, table.id)
+    deadline = msgspec.json.encode({"id": uuid.uuid4().hex, "type": "deadline", "expect": 3})
+    play_for = msgspec.json.encode(
+        {
+            "id": uuid.uuid4().hex,
+            "type": "play_for",
+            "seat": bob_name,
+            "command": {"type": "play_card", "card": 1},
+        }
+    )
+    # the broker refuses acting as the service or the bot service, and the deadlines' subjects
+    assert await mallory.publish(subjects.cmd(GAME, table.id, "tabletop"), deadline)
+    assert await mallory.publish(subjects.cmd(GAME, table.id, "bots"), play_for)
+    assert await mallory.publish(subjects.deadline_due(GAME, table.id), b'{"version": 3}')
+    assert await mallory.publish(subjects.deadline_set(GAME, table.id, 3), b'{"version": 3}')
+    # the worker refuses them sent under a player's own name
+    reply = await table.ann.command(GAME, table.id, ann_name, {"type": "deadline"})
+    assert reply["error"]["code"] == "not_allowed"
+    reply = await table.ann.command(
+        GAME,
+        table.id,
+        ann_name,
+        {"type": "play_for", "seat": bob_name, "command": {"type": "play_card", "card": 1}},
+    )
+    assert reply["error"]["code"] == "not_allowed"
+    assert await log_of(bus, table.id) == before
+    # a player who quit cannot act for the seat the bots now play
+    assert (await table.bob.command(GAME, table.id, bob_name, {"type": "quit"}))["ok"]
+    view = await table.bob.wait_view(GAME, table.id, bob_name, 4)
+    reply = await table.bob.command(
+        GAME, table.id, bob_name, {"type": "play_card", "card": view["view"]["hand"][0]}
+    )
+    assert reply["error"]["code"] == "seat_played_by_bot"
+    assert len(await log_of(bus, table.id)) == len(before) + 1  # the quit alone
+
+
 async def test_another_seats_view_and_replay_are_refused(table, mallory):
     ann_name, _ = table.names
     assert await mallory.publish(subjects.view(GAME, table.id, ann_name))
@@ -446,6 +488,9 @@ async def test_repeated_failures_for_one_name_are_slowed_down(nats_url):
         *SERVICE_ROLES,
         "no.dots",
         "a" * 65,
+        "tabletop",
+        "robot-1",
+        "Robot-7",
     ],
 )
 async def test_reserved_or_malformed_names_are_refused(nats_url, name):
