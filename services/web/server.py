@@ -17,6 +17,7 @@ import structlog
 from aiohttp import web
 
 from services.registry import games
+from shared.games.clock import TableOptions
 
 log = structlog.get_logger("tabletop.web")
 
@@ -37,10 +38,11 @@ def option_schema(options: type) -> dict[str, Any]:
 
 
 def client_config(websocket_url: str) -> dict[str, Any]:
-    """What the browser needs before it connects: where NATS listens for browsers, and the
-    games with their player counts and option schemas."""
+    """What the browser needs before it connects: where NATS listens for browsers, the
+    options every table takes, and the games with their player counts and option schemas."""
     return {
         "websocket": websocket_url,
+        "table_options": option_schema(TableOptions),
         "games": [
             {
                 "game": name,

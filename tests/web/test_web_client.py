@@ -346,3 +346,34 @@ async def test_refusals_are_shown_with_the_servers_message(up, browser):
         assert await page.locator("#who").count() == 0
     finally:
         await other.close()
+
+
+async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, browser):
+    """A table with clocks and a bot seat, made from the create form: the page counts the
+    clocks, the bot service plays the bot's seat, and quitting (the only person) ends the
+    table, naming the seat that left."""
+    base = up.http_url
+    name = unique("solo")
+    page = await sign_in(browser, base, name)
+    table = await create_table(page, base, "naishi", 2, {"clock": "fast", "bots": 1})
+    assert "robot-1 (bot)" in await page.inner_text("#clocks")
+    await page.click("#table-controls [data-action=start]")
+    await page.wait_for_selector("#table[data-status=running]")
+    clocks = await page.inner_text("#clocks")
+    assert re.search(rf"{name} (⏱ )?\d+:\d\d", clocks), clocks
+    assert re.search(r"robot-1 \(bot\) \d+:\d\d", clocks), clocks
+    # the opening exchange asks both seats at once: the bot service gives the robot's card
+    await page.wait_for_function(
+        "() => document.querySelector('#log').innerText.includes('robot-1 chose a card to give')"
+    )
+
+    async def accept(dialog):
+        await dialog.accept()
+
+    page.once("dialog", accept)
+    await page.click("#table-controls [data-action=quit]")
+    await page.wait_for_selector("#table[data-status=ended]")
+    assert name in await page.inner_text("#result")
+    assert f"{name} left the game" in await page.inner_text("#log")
+    await screenshot(page, "quit")
+    await page.context.close()

@@ -440,10 +440,9 @@ function homePage() {
 }
 
 /** The create form of a game, built from its options' JSON schema. */
-function createForm(info, onCreated) {
-  const fields = [];
-  const rows = [];
-  for (const [key, schema] of Object.entries(info.options.properties || {})) {
+/** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows. */
+function optionRows(properties, fields, rows) {
+  for (const [key, schema] of Object.entries(properties || {})) {
     const id = `opt-${key}`;
     const types = schema.anyOf ? schema.anyOf.map((s) => s.type) : [schema.type];
     const nullable = types.includes("null");
@@ -478,6 +477,16 @@ function createForm(info, onCreated) {
     rows.push(h("div", { class: type === "boolean" ? "field check" : "field" },
       h("label", { for: id }, humanize(key)), input, hint ? h("small", {}, hint) : null));
   }
+}
+
+/** The create form of a game: the game's own options, then the options every table takes
+ * (clocks, what happens when one runs out, bots in seats), each built from its JSON schema. */
+function createForm(info, onCreated) {
+  const fields = [];
+  const rows = [];
+  optionRows(info.options.properties, fields, rows);
+  const tableRows = [];
+  optionRows(config.table_options.properties, fields, tableRows);
   const seats = h("select", { id: "opt-seats", name: "seats" });
   for (let n = info.min_players; n <= info.max_players; n++) {
     seats.append(h("option", { value: n, selected: n === info.max_players }, String(n)));
@@ -487,7 +496,11 @@ function createForm(info, onCreated) {
   const form = h("form", { class: "create", id: "create-table" },
     h("div", { class: "field" }, h("label", { for: "opt-seats" }, "Seats"), seats,
       h("small", {}, "the most players; the game can start with fewer")),
-    rows, submit, error);
+    rows,
+    h("fieldset", { class: "table-options" }, h("legend", {}, "Clocks and bots"), tableRows,
+      h("small", {}, "Clock: a time bank per player (fast 3 min +15 s a move, normal 6 min +30 s, " +
+        "slow 12 min +60 s; custom: bank and increment in seconds). Bots take seats at once.")),
+    submit, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
@@ -506,6 +519,12 @@ function createForm(info, onCreated) {
     }
   });
   return form;
+}
+
+/** Milliseconds as a clock shows them: m:ss, or 0:00 once run out. */
+function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 function optionsText(options) {
@@ -620,6 +639,7 @@ function tablePage(game, table) {
   const alert = h("p", { class: "error", role: "alert", id: "alert" });
   const seatLine = h("p", { id: "seats" });
   const turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
+  const clocks = h("p", { id: "clocks", class: "clocks" });
   const controls = h("div", { id: "table-controls", class: "actions" });
   const boardBox = h("div", { id: "board", class: "board" });
   const moves = h("div", { id: "moves" });
@@ -627,7 +647,7 @@ function tablePage(game, table) {
   const logList = h("ol", { id: "log", class: "log" });
   const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
     h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
-    seatLine, turn, alert, controls, result,
+    seatLine, clocks, turn, alert, controls, result,
     h("div", { class: "table-layout" },
       h("div", { class: "play-area" }, boardBox, moves),
       h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
@@ -681,8 +701,15 @@ function tablePage(game, table) {
       if (seat && view.creator === seat) buttons.push(tableAction("start", "Start the game"));
       if (seat) buttons.push(tableAction("leave", "Leave", "secondary"));
     }
+    if (view.status === "running" && seat && !(view.zombies || []).includes(seat)) {
+      buttons.push(h("button", { type: "button", class: "secondary", "data-action": "quit",
+        onclick: () => {
+          if (confirm("Quit this game? A bot plays your seat from now on.")) act({ type: "quit" });
+        } }, "Quit the game"));
+    }
     controls.replaceChildren(...buttons);
-    const ctx = { seat, act, interactive: Boolean(seat) };
+    showClocks();
+    const ctx = { seat, act, interactive: Boolean(seat), resultShown: true };
     const board = drawBoard(module, view, ctx);
     boardBox.replaceChildren(board);
     // a game's board says whose turn it is itself, in the game's words: not twice
@@ -690,6 +717,30 @@ function tablePage(game, table) {
     moves.replaceChildren(...[otherMoves(view, board, act, Boolean(seat))].filter(Boolean));
     result.replaceChildren(...[resultPanel(view.result)].filter(Boolean));
   }
+
+  /** Each seat's time left, counted down for the running clocks (the view gives them as of
+   * `since`); who is a bot, who a zombie. */
+  function showClocks() {
+    if (!view) return;
+    const clock = view.clock;
+    const bots = new Set(view.bots || []);
+    const zombies = new Set(view.zombies || []);
+    const parts = view.seats.map((p) => {
+      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null]
+        .filter(Boolean);
+      let time = "";
+      if (clock && clock.remaining_ms && p in clock.remaining_ms) {
+        let left = clock.remaining_ms[p];
+        const running = (clock.running || []).includes(p) && view.status === "running";
+        if (running && clock.since) left -= Date.now() - Date.parse(clock.since);
+        time = ` ${running ? "⏱ " : ""}${clockText(left)}`;
+      }
+      return `${p}${tags.length ? ` (${tags.join(", ")})` : ""}${time}`;
+    });
+    const shown = Boolean(clock) || bots.size || zombies.size;
+    clocks.textContent = shown ? parts.join(" · ") : "";
+  }
+  const ticking = setInterval(() => { if (stopped) clearInterval(ticking); else showClocks(); }, 1000);
 
   function apply(newVersion, newView) {
     if (newVersion < version) return;
@@ -850,7 +901,7 @@ function replayPage(game, table, stepVersion, asViewer) {
       } else li.removeAttribute("aria-current");
     }
     const seat = view && view.seats && view.seats.includes(viewerName) ? viewerName : null;
-    boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false })
+    boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false, resultShown: true })
       : h("p", { class: "muted" }, "No board for this step."));
     result.replaceChildren(...[view && resultPanel(view.result)].filter(Boolean));
     history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}${

@@ -125,6 +125,10 @@ export function turnLine(view, ctx, waitingFor) {
 export function resultPanel(view, ctx, why = null) {
   const result = view.result;
   if (!result) return null;
+  // the page around the board shows the ranking already: the board adds only the game's why
+  if (ctx.resultShown) {
+    return why ? h("section", { class: "result", "aria-label": "How the game ended" }, why) : null;
+  }
   if (result.details && result.details.abandoned) {
     return h("section", { class: "result" }, h("h3", {}, "Game abandoned"),
       h("p", {}, "This table ended before anyone won."));
