@@ -375,5 +375,11 @@ async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, br
     await page.wait_for_selector("#table[data-status=ended]")
     assert name in await page.inner_text("#result")
     assert f"{name} left the game" in await page.inner_text("#log")
+    admin = await up.admin()
+    try:
+        final = await admin.view("naishi", table)
+    finally:
+        await admin.bus.close()
+    assert final["view"]["result"]["details"]["abandoned_seats"] == [name]
     await screenshot(page, "quit")
     await page.context.close()
