@@ -5,6 +5,7 @@ status`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -136,8 +137,7 @@ async def rebuild_views(
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
     last = await bus.events.last_seq()
-    for partition in range(subjects.PARTITIONS):
-        await bus.delete_consumer(durable(partition))
+    await asyncio.gather(*(bus.delete_consumer(durable(p)) for p in range(subjects.PARTITIONS)))
     await bus.reset_views()
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
@@ -173,8 +173,8 @@ async def rebuild_views(
             rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
     await bus.view_put_many(seats)
     await bus.view_put_many(rest)
-    for partition in range(subjects.PARTITIONS):
-        await bus.start_consumer_after(durable(partition), subjects.evt_partition(partition), last)
+    await asyncio.gather(*(bus.start_consumer_after(durable(p), subjects.evt_partition(p), last)
+                           for p in range(subjects.PARTITIONS)))
     if progress is not None:
         progress(last, last)
     return len(tables), read

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -87,6 +88,32 @@ async def _quietly_stop(watcher: Any) -> None:
         pass
 
 
+_SPACE = re.compile(r"\s")
+
+
+class _Client(Client):
+    """nats-py's client, with its header parser made cheap: every log message carries three
+    headers (the message id, the expected sequence, the writer), and nats-py tests each
+    character of each header name in a Python generator, a quarter of the table projector's
+    CPU when it catches up. Same result for every input (tests/platform/test_wire_decoders.py).
+    """
+
+    @staticmethod
+    def _parse_header_lines(raw: bytes) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for line in raw.split(b"\r\n"):
+            name, sep, value = line.partition(b":")
+            if not sep:
+                continue
+            try:
+                key = name.strip().decode("ascii")
+            except UnicodeDecodeError:
+                continue
+            if _SPACE.search(key) is None:
+                out[key] = value.strip().decode("utf-8", "replace")
+        return out
+
+
 def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
@@ -152,6 +179,9 @@ class Bus:
             nc, self.js, replicas=settings.replicas, duplicate_window=settings.duplicate_window,
         )
         self._kv: Any = None
+        # The reply subjects of views put and not yet acknowledged (`view_put_many`).
+        self._acks: tuple[str, dict[str, asyncio.Future[bytes]]] | None = None
+        self._puts = 0
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
         self.closing = False
@@ -201,14 +231,15 @@ class Bus:
             try:
                 # With unlimited attempts nats-py retries a first connect forever and this
                 # loop's deadline would never apply: unlimited only once connected.
-                nc = await nats.connect(
-                    servers, name=name, max_reconnect_attempts=1, reconnect_time_wait=0.5,
+                nc = _Client()
+                await nc.connect(
+                    servers, name=name, max_reconnect_attempts=1,
+                    reconnect_time_wait=0.5,  # type: ignore[arg-type]  # seconds, typed as int
                     connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
                     drain_timeout=DRAIN_TIMEOUT,
                     disconnected_cb=disconnected, error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    **({"user": credentials.user, "password": credentials.password}
-                       if credentials.user else {}),
+                    user=credentials.user or None, password=credentials.password or None,
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
@@ -306,23 +337,61 @@ class Bus:
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
             raise Unavailable(f"view {key} not stored: {err!r}") from err
 
-    async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 512,
-                            ) -> None:
-        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once."""
-        kv = await self.views()
-        pending: set[asyncio.Future[Any]] = set()
+    async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024,
+                            timeout: float = 5.0) -> None:
+        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once:
+        each put is one publish to the bucket's subject with a reply subject of this
+        connection's own, the acknowledgements of a window awaited together (a `kv.put` a
+        view costs a request of its own: a future, a timer and a decoded reply). Returns once
+        the server acknowledged every put; raises Unavailable if any was refused or not
+        acknowledged within `timeout` seconds (some may be stored: the caller puts them
+        again)."""
+        await self.views()
+        window: list[asyncio.Future[bytes]] = []
+        for key, value in items:
+            window.append(await self._put_unacknowledged(key, value))
+            if len(window) >= in_flight:
+                await self._acknowledged(window, timeout)
+                window = []
+        if window:
+            await self._acknowledged(window, timeout)
+
+    async def _put_unacknowledged(self, key: str, value: bytes) -> asyncio.Future[bytes]:
+        if self._acks is None:
+            prefix = self.nc.new_inbox()
+            waiting: dict[str, asyncio.Future[bytes]] = {}
+
+            async def on_ack(msg: Msg) -> None:
+                put = waiting.pop(msg.subject, None)
+                if put is not None and not put.done():
+                    put.set_result(msg.data)
+
+            await self.nc.subscribe(f"{prefix}.*", cb=on_ack)
+            self._acks = prefix, waiting
+        prefix, waiting = self._acks
+        self._puts += 1
+        reply = f"{prefix}.{self._puts}"
+        put: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        waiting[reply] = put
         try:
-            for key, value in items:
-                pending.add(asyncio.ensure_future(kv.put(key, value)))
-                if len(pending) >= in_flight:
-                    done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                    for put in done:
-                        put.result()
-            await asyncio.gather(*pending)
-        except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
-            for put in pending:
-                put.cancel()
-            raise Unavailable(f"views not stored: {err!r}") from err
+            await self.nc.publish(f"$KV.{subjects.VIEWS_BUCKET}.{key}", value, reply=reply)
+        except TRANSIENT as err:
+            waiting.pop(reply, None)
+            raise Unavailable(f"view {key} not stored: {err!r}") from err
+        return put
+
+    async def _acknowledged(self, puts: list[asyncio.Future[bytes]], timeout: float) -> None:
+        try:
+            acks = await asyncio.wait_for(asyncio.gather(*puts), timeout)
+        except TimeoutError as err:
+            if self._acks is not None:  # forget the puts that will never be answered
+                waiting = self._acks[1]
+                for reply in [r for r, put in waiting.items() if put in puts]:
+                    del waiting[reply]
+            raise Unavailable("views not stored: no acknowledgement in time") from err
+        for ack in acks:  # `{"stream":..,"seq":..}`; an error, or no responders (empty)
+            if not ack or b'"error"' in ack:
+                raise Unavailable(f"views not stored: {ack.decode(errors='replace')!r}")
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()

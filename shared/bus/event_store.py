@@ -6,6 +6,7 @@ from forking a table's history, and the message id that drops a retried append.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
@@ -21,6 +23,7 @@ from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
 PAGE = 512  # messages per batched direct get
+REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
 # Who appended a message (`subjects.writer`): readers skip any message on a table's subject
 # that its game's worker did not write.
@@ -162,25 +165,46 @@ class EventStore:
     async def replay(self, subject: str, *, upto: int) -> AsyncIterator[StoredBatch]:
         """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
         order, through an ordered consumer: the server pushes them with flow control instead
-        of answering a request per batch, which is what reading the whole log wants."""
+        of answering a request per batch, which is what reading the whole log wants. They are
+        handed over as they arrive, in runs (a `next_msg` per message costs a future and a
+        timer each: three quarters of the time of a replay)."""
         if upto <= 0:
             return
+        arrived: list[Msg] = []
+        more = asyncio.Event()  # something arrived
+        room = asyncio.Event()  # the reader took what had arrived
+        room.set()
+
+        async def on_message(msg: Msg) -> None:
+            arrived.append(msg)
+            more.set()
+            if len(arrived) >= REPLAY_AHEAD:  # hold the server back (flow control) meanwhile
+                room.clear()
+                await room.wait()
+
         sub = await self.js.subscribe(subject, ordered_consumer=True, stream=subjects.STREAM,
-                                      deliver_policy=DeliverPolicy.ALL)
+                                      deliver_policy=DeliverPolicy.ALL, cb=on_message)
         try:
             while True:
-                try:
-                    msg = await sub.next_msg(timeout=self.timeout)
-                except nats.errors.TimeoutError as err:
-                    raise Unavailable("the log stopped sending during a replay") from err
-                seq = msg.metadata.sequence.stream
-                if seq > upto:
-                    return
-                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
-                                  msg.subject)
-                if seq == upto:
-                    return
+                if not arrived:
+                    more.clear()
+                    try:
+                        await asyncio.wait_for(more.wait(), self.timeout)
+                    except TimeoutError as err:
+                        raise Unavailable("the log stopped sending during a replay") from err
+                run = arrived[:]
+                arrived.clear()
+                room.set()
+                for msg in run:
+                    seq = msg.metadata.sequence.stream
+                    if seq > upto:
+                        return
+                    yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
+                                      msg.subject)
+                    if seq == upto:
+                        return
         finally:
+            room.set()
             await sub.unsubscribe()
 
     async def append(
