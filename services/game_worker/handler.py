@@ -46,6 +46,7 @@ class Store(Protocol):
 
     async def read(
         self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        expect: int = ...,
     ) -> list[StoredBatch]: ...
 
     async def append(

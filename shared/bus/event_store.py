@@ -109,27 +109,35 @@ class EventStore:
 
     async def read(
         self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        expect: int = PAGE,
     ) -> list[StoredBatch]:
         """The table's messages with `after` < sequence <= `upto`, in order. `upto` is a
         message of the table known to be stored: direct gets may be answered by a replica
-        that has not stored it yet, so the read is made again until it is there."""
+        that has not stored it yet, so the read is made again until it is there. `expect`:
+        how many messages the caller expects up to `upto` (the first page asks for no more,
+        as the server sends a whole page even past `upto`)."""
         subject = subjects.evt(game, table)
         for _ in range(READ_ATTEMPTS):
-            found = [m async for m in self.iterate(subject, after=after, upto=upto)]
+            found = [m async for m in self.iterate(subject, after=after, upto=upto,
+                                                   first_page=expect)]
             if upto is None or upto <= after or (found and found[-1].seq == upto):
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
     async def iterate(
         self, subject: str, *, after: int = 0, upto: int | None = None,
+        first_page: int = PAGE,
     ) -> AsyncIterator[StoredBatch]:
-        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
+        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets
+        (`first_page` messages at most in the first, `PAGE` in the others)."""
+        page = max(1, min(first_page, PAGE))
         inbox = self.nc.new_inbox()
         sub = await self.nc.subscribe(inbox)
         try:
             start = after + 1
             while True:
-                request = {"seq": start, "next_by_subj": subject, "batch": PAGE}
+                request = {"seq": start, "next_by_subj": subject, "batch": page}
+                page = PAGE
                 await self.nc.publish(
                     f"$JS.API.DIRECT.GET.{subjects.STREAM}", json.dumps(request).encode(),
                     reply=inbox,
@@ -157,7 +165,7 @@ class EventStore:
                     start = seq + 1
                     yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
                                       headers.get("Nats-Subject", ""))
-                if not pending or not got:
+                if not pending or not got or (upto is not None and start > upto):
                     return
         finally:
             await sub.unsubscribe()

@@ -135,6 +135,7 @@ class TableLog(Protocol):
 
     async def read(
         self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        expect: int = ...,
     ) -> list[Any]: ...
 
 
@@ -153,15 +154,19 @@ def fold_messages(
 
 async def fold_log(
     store: TableLog, decider: TableDecider, game: str, table: str, *,
-    since: Folded | None = None, upto: int | None = None,
+    since: Folded | None = None, upto: int | None = None, version: int | None = None,
     on_admitted: Callable[[Admitted], None] | None = None,
 ) -> Folded:
     """The table as its log has it up to `upto` (all of it by default): `since` plus the
-    messages after it, or the whole log."""
+    messages after it, or the whole log. `version`: the version the message at `upto`
+    says it makes, if known (the log is read in pages of about the size that needs)."""
     folded = since if since is not None else empty(decider)
     if upto is not None and upto <= folded.last_seq:
         return folded
-    stored = await store.read(game, table, after=folded.last_seq, upto=upto)
+    stored = await store.read(
+        game, table, after=folded.last_seq, upto=upto,
+        **({} if version is None or version <= folded.version else
+           {"expect": version - folded.version}))
     return fold_messages(decider, folded, game, table, stored, on_admitted)
 
 
