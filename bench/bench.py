@@ -297,11 +297,16 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             projector = services.of("table-projector")[0]
             services.running.pop(projector.label).process.terminate()
             projector.process.wait()
+            # the raw read before and after the rebuild, the faster counted: neither side
+            # gains from a cache the other warmed
+            last = await bus.events.last_seq()
+            raw_before = await raw_ordered_replay(raw_nc, last)
             started = time.perf_counter()
             _, read = await maintenance.rebuild_views(bus)
             figures["rebuild_per_s"] = read / (time.perf_counter() - started)
             figures["log_messages"] = read
-            figures["raw_ordered_replay_per_s"] = await raw_ordered_replay(raw_nc, read)
+            figures["raw_ordered_replay_per_s"] = max(
+                raw_before, await raw_ordered_replay(raw_nc, read))
         finally:
             responder.terminate()
             responder.wait()

@@ -30,6 +30,7 @@ from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.runtime import nats_url, service_credentials
+from services.runtime import run as runtime_run
 from services.table_projector import maintenance
 from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
@@ -185,7 +186,7 @@ def run_client(
             await bus.close()
 
     try:
-        return asyncio.run(main())
+        return runtime_run(main())
     except KeyboardInterrupt:
         return 130
 
@@ -205,7 +206,7 @@ def cmd_up(args: argparse.Namespace) -> int:
               f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(compose.run_everything(settings, port=args.port,
+        runtime_run(compose.run_everything(settings, port=args.port,
                                            websocket_port=args.ws_port, ready=ready))
     except StoreInUse as err:
         print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
@@ -282,7 +283,7 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
         finally:
             await bus.close()
 
-    return asyncio.run(main())
+    return runtime_run(main())
 
 
 def table_of(args: argparse.Namespace) -> tuple[str, str] | None:

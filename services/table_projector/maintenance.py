@@ -6,6 +6,7 @@ status`)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -142,18 +143,24 @@ async def rebuild_views(
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
     read = 0
-    async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
-        read += 1
-        parsed = subjects.parse_evt(message.subject)
-        decider = deciders.get(parsed[1]) if parsed else None
-        if parsed is None or decider is None:
-            continue
-        key = (parsed[1], parsed[2])
-        folded = tables.get(key) or empty(decider)
-        tables[key] = admit(decider, folded, *key, message.seq, message.data,
-                            message.writer).folded
-        if progress is not None and read % 1024 == 0:
-            progress(message.seq, last)
+    collecting = gc.isenabled()
+    gc.disable()  # folding makes no cycles; a collection over every folded table is waste
+    try:
+        async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
+            read += 1
+            parsed = subjects.parse_evt(message.subject)
+            decider = deciders.get(parsed[1]) if parsed else None
+            if parsed is None or decider is None:
+                continue
+            key = (parsed[1], parsed[2])
+            folded = tables.get(key) or empty(decider)
+            tables[key] = admit(decider, folded, *key, message.seq, message.data,
+                                message.writer).folded
+            if progress is not None and read % 1024 == 0:
+                progress(message.seq, last)
+    finally:
+        if collecting:
+            gc.enable()
     seats: list[tuple[str, bytes]] = []
     rest: list[tuple[str, bytes]] = []  # spectators after seats: see `store_views`
     for (game, table), folded in tables.items():
