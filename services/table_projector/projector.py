@@ -114,8 +114,8 @@ class TableProjector:
         """Fold a batch of one partition's messages, then store each changed table's newest
         views once, and push each viewer one update with the steps of the batch. Tables are
         folded side by side (a table not held reads its log meanwhile), and the views of all
-        the batch's tables are written together: every seat's, then every spectator's and
-        lobby entry (see `store_views`), many puts in flight. Returns the sequences of the
+        the batch's tables are written together, many puts in flight: every seat's and lobby
+        entry, then every spectator's (see `_store`). Returns the sequences of the
         messages to deliver again (their table's views could not be stored): no message is
         acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
@@ -137,13 +137,13 @@ class TableProjector:
                 done = self._render(key, steps)
                 if done is not None:
                     rendered[key] = done
-        try:
-            await self._store(rendered)
-        except Unavailable as err:
-            log.warning("projection_retrying", tables=len(rendered), error=str(err))
-            failed.update(rendered)
-        else:
-            for key, done in rendered.items():
+        not_stored = await self._store(rendered)
+        if not_stored:
+            log.warning("projection_retrying", tables=len(not_stored),
+                        error="views not stored")
+        failed |= not_stored
+        for key, done in rendered.items():
+            if key not in not_stored:
                 await self._push(key, done)
         for key in failed:
             self.tables.pop(key)  # never count a version whose views are not stored
@@ -196,21 +196,32 @@ class TableProjector:
             return None
         return Rendered(views, pushes, lobby_entry(decider, key[1], newest))
 
-    async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> None:
-        """Every seat's view of these tables, then every spectator's and lobby entry: a seat's
-        view is never older than the spectator's while it is seated (see `on_view`)."""
-        await self.bus.view_put_many(
-            (subjects.view_key(*key, viewer), body)
-            for key, done in rendered.items() for viewer, body in done.views.items()
-            if viewer != subjects.SPECTATOR)
-        await self.bus.view_put_many(
-            item for key, done in rendered.items() for item in (
-                (subjects.view_key(*key, subjects.SPECTATOR), done.views[subjects.SPECTATOR]),
-                *(() if done.lobby is None else
-                  ((subjects.lobby_key(*key), encoder.encode(done.lobby)),))))
-        for (game, table), done in rendered.items():
-            if done.lobby is None:  # ended: an ended table has no later message
-                await self.bus.view_delete(subjects.lobby_key(game, table))
+    async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
+        """Every seat's view and lobby entry of these tables, then every spectator's view: the
+        spectator's is stored last, so a table whose spectator view is at a version has every
+        view of that version stored (what a redelivered message is checked against, see
+        `_fold`), and a seat's view is never older than the spectator's while it is seated
+        (see `on_view`). Returns the tables whose views could not all be stored."""
+        first: dict[str, tuple[tuple[str, str], bytes]] = {}
+        for key, done in rendered.items():
+            for viewer, body in done.views.items():
+                if viewer != subjects.SPECTATOR:
+                    first[subjects.view_key(*key, viewer)] = key, body
+            if done.lobby is not None:
+                first[subjects.lobby_key(*key)] = key, encoder.encode(done.lobby)
+        failed = {first[k][0] for k in await self.bus.put_views(
+            (k, body) for k, (_, body) in first.items())}
+        for key, done in rendered.items():
+            if done.lobby is None and key not in failed:  # ended: it has no later message
+                try:
+                    await self.bus.view_delete(subjects.lobby_key(*key))
+                except Unavailable:
+                    failed.add(key)
+        last = {subjects.view_key(*key, subjects.SPECTATOR): (key, done.views[subjects.SPECTATOR])
+                for key, done in rendered.items() if key not in failed}
+        failed |= {last[k][0] for k in await self.bus.put_views(
+            (k, body) for k, (_, body) in last.items())}
+        return failed
 
     async def _push(self, key: tuple[str, str], done: Rendered) -> None:
         """After the bucket holds the newest: a reader never goes back."""

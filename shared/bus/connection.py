@@ -339,22 +339,33 @@ class Bus:
 
     async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024,
                             timeout: float = 5.0) -> None:
+        """Store many views (see `put_views`); raises Unavailable unless every one is stored
+        (some may be: the caller puts them again)."""
+        failed = await self.put_views(items, in_flight=in_flight, timeout=timeout)
+        if failed:
+            raise Unavailable(f"{len(failed)} views not stored ({min(failed)} among them)")
+
+    async def put_views(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024,
+                        timeout: float = 5.0) -> set[str]:
         """Store many views, up to `in_flight` puts awaiting their acknowledgement at once:
         each put is one publish to the bucket's subject with a reply subject of this
-        connection's own, the acknowledgements of a window awaited together (a `kv.put` a
-        view costs a request of its own: a future, a timer and a decoded reply). Returns once
-        the server acknowledged every put; raises Unavailable if any was refused or not
-        acknowledged within `timeout` seconds (some may be stored: the caller puts them
-        again)."""
+        connection's own, the acknowledgements of a window awaited together (a `kv.put` costs
+        a request of its own: a future, a timer and a decoded reply). Returns the keys not
+        stored: refused, or not acknowledged within `timeout` seconds."""
         await self.views()
-        window: list[asyncio.Future[bytes]] = []
+        failed: set[str] = set()
+        window: list[tuple[str, asyncio.Future[bytes]]] = []
         for key, value in items:
-            window.append(await self._put_unacknowledged(key, value))
+            try:
+                window.append((key, await self._put_unacknowledged(key, value)))
+            except Unavailable:
+                failed.add(key)
             if len(window) >= in_flight:
-                await self._acknowledged(window, timeout)
+                failed |= await self._acknowledged(window, timeout)
                 window = []
         if window:
-            await self._acknowledged(window, timeout)
+            failed |= await self._acknowledged(window, timeout)
+        return failed
 
     async def _put_unacknowledged(self, key: str, value: bytes) -> asyncio.Future[bytes]:
         if self._acks is None:
@@ -380,18 +391,25 @@ class Bus:
             raise Unavailable(f"view {key} not stored: {err!r}") from err
         return put
 
-    async def _acknowledged(self, puts: list[asyncio.Future[bytes]], timeout: float) -> None:
-        try:
-            acks = await asyncio.wait_for(asyncio.gather(*puts), timeout)
-        except TimeoutError as err:
-            if self._acks is not None:  # forget the puts that will never be answered
-                waiting = self._acks[1]
-                for reply in [r for r, put in waiting.items() if put in puts]:
-                    del waiting[reply]
-            raise Unavailable("views not stored: no acknowledgement in time") from err
-        for ack in acks:  # `{"stream":..,"seq":..}`; an error, or no responders (empty)
+    async def _acknowledged(
+        self, window: list[tuple[str, asyncio.Future[bytes]]], timeout: float,
+    ) -> set[str]:
+        """The keys of `window` not acknowledged as stored."""
+        await asyncio.wait([put for _, put in window], timeout=timeout)
+        failed = set()
+        for key, put in window:
+            # an acknowledgement is `{"stream":..,"seq":..}`; else an error, or no responders
+            # (empty)
+            ack = put.result() if put.done() else b""
             if not ack or b'"error"' in ack:
-                raise Unavailable(f"views not stored: {ack.decode(errors='replace')!r}")
+                failed.add(key)
+                if not put.done():
+                    put.cancel()
+        if self._acks is not None and failed:  # forget the puts that will not be answered
+            waiting = self._acks[1]
+            for reply in [r for r, put in waiting.items() if put.cancelled()]:
+                del waiting[reply]
+        return failed
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
