@@ -21,6 +21,7 @@ that does not fit its table is skipped (`folding.admit`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ log = structlog.get_logger("tabletop.table_projector")
 DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
 LOBBY_PAGE_MAX = 100
 LOBBY_PAGE_DEFAULT = 50
+GC_YOUNG = 20_000  # allocations between collections of the youngest generation (default 700)
 
 
 def durable(partition: int) -> str:
@@ -456,6 +458,11 @@ async def serve_table_projector(
                 "tables": len(projector.tables), **projector.counts,
             },
         )
+        # What the process holds from here on (code, settings, the deciders) is never garbage,
+        # and a folded table lives long: collections less often and over less (measured, the
+        # cyclic GC was a sixth of the CPU of a catch-up).
+        gc.freeze()
+        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}",
              partitions=list(projector.partitions))
 
