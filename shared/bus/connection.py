@@ -561,27 +561,30 @@ class Bus:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish: those are handed back
         to the server to be delivered again a little later; every other message is
-        acknowledged, one by one, only once handled. Survives NATS restarts: the pull
-        subscription is created again after a reconnect or an error (nats.py #504)."""
+        acknowledged, one by one, only once handled. `idle` is awaited whenever nothing is
+        left to deliver. Survives NATS restarts: the pull is set up again after a reconnect or
+        an error (nats.py #504).
+
+        The pull is this connection's own rather than nats-py's `fetch`: one pull request
+        stays open for up to `batch` messages, and whatever has arrived is handled at once,
+        all of it as one batch (nats-py's fetch takes a task and a timer per message, and
+        waits for its batch or its expiry before handing any over)."""
         config = _consumer_config(durable, subject, batch)
-        sub = None
+        puller: _Puller | None = None
         subscribed_at = -1
         try:
             while not stop.is_set():
                 try:
                     if self.nc.is_closed:
                         raise ConnectionClosed(f"{durable}: the connection is closed")
-                    if sub is None or subscribed_at != self.reconnects:
+                    if puller is None or subscribed_at != self.reconnects:
                         await self._resume_at_ack_floor(durable, config)
                         subscribed_at = self.reconnects
-                        await _quietly_unsubscribe(sub)
-                        sub = await self.js.pull_subscribe(
-                            subject, durable=durable, stream=subjects.STREAM, config=config,
-                        )
-                    try:
-                        msgs = await sub.fetch(batch, timeout=0.5)
-                    except (nats.errors.TimeoutError, TimeoutError):
-                        msgs = []
+                        if puller is not None:
+                            await puller.close()
+                            puller = None
+                        puller = await _Puller.open(self, durable, config, batch)
+                    msgs = await puller.take()
                     if not msgs:
                         if idle is not None:
                             await idle()
@@ -594,11 +597,13 @@ class Bus:
                             await m.ack()
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
-                    await _quietly_unsubscribe(sub)  # a subscription left behind stalls drain
-                    sub = None
+                    if puller is not None:  # a subscription left behind stalls drain
+                        await puller.close()
+                    puller = None
                     await asyncio.sleep(0.5)
         finally:
-            await _quietly_unsubscribe(sub)  # else draining the connection waits for it
+            if puller is not None:  # else draining the connection waits for it
+                await puller.close()
 
     async def _resume_at_ack_floor(self, durable: str, config: ConsumerConfig) -> None:
         """Messages fetched but never acknowledged (by a predecessor that died, or by this
@@ -685,6 +690,84 @@ def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerCo
         durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
         ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
     )
+
+
+PULL_EXPIRES = 1.0  # seconds a pull request stays open on the server for messages to come
+PULL_IDLE = 0.5  # seconds without a message after which `consume` says it is idle
+
+
+class _Puller:
+    """One durable pull consumer, read through an inbox of this connection: a pull request
+    for up to `batch` messages stays open (`PULL_EXPIRES`), its messages are collected by a
+    callback as they arrive, `take` hands over all that has arrived, and a new request goes
+    out as soon as the previous one is used up or ends."""
+
+    def __init__(self, bus: Bus, durable: str, batch: int) -> None:
+        self.bus = bus
+        self.batch = batch
+        self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.STREAM}.{durable}"
+        self.inbox = bus.nc.new_inbox()
+        self.arrived: list[Msg] = []
+        self.more = asyncio.Event()
+        self.owed = 0  # messages the open request may still bring
+        self.asked_at = 0.0
+        self.sub: Subscription | None = None
+
+    @classmethod
+    async def open(cls, bus: Bus, durable: str, config: ConsumerConfig, batch: int) -> _Puller:
+        try:
+            await bus.js.consumer_info(subjects.STREAM, durable)
+        except nats.js.errors.NotFoundError:
+            await bus.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
+                config, name=durable))
+        puller = cls(bus, durable, batch)
+
+        async def arrived(msg: Msg) -> None:
+            puller.arrived.append(msg)
+            puller.more.set()
+
+        puller.sub = await bus.nc.subscribe(puller.inbox, cb=arrived)
+        return puller
+
+    async def _ask(self) -> None:
+        self.owed = self.batch
+        self.asked_at = asyncio.get_running_loop().time()
+        request = b'{"batch":%d,"expires":%d}' % (self.batch, int(PULL_EXPIRES * 1e9))
+        await self.bus.nc.publish(self.next_subject, request, reply=self.inbox)
+
+    async def take(self) -> list[Msg]:
+        """The messages that have arrived, waiting up to `PULL_IDLE` seconds for one; [] when
+        none came (nothing to deliver)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PULL_IDLE
+        while True:
+            if self.owed <= 0 or loop.time() - self.asked_at > PULL_EXPIRES + PULL_IDLE:
+                await self._ask()  # used up, ended, or lost (the server ends it by then)
+            if not self.arrived:
+                self.more.clear()
+                try:
+                    await asyncio.wait_for(self.more.wait(), max(deadline - loop.time(), 0))
+                except TimeoutError:
+                    return []
+            arrived, self.arrived = self.arrived, []
+            messages = []
+            for msg in arrived:
+                headers = msg.headers or {}
+                status = None if msg.data else headers.get("Status")
+                if status is None:
+                    messages.append(msg)
+                    self.owed -= 1
+                elif status in ("404", "408", "409"):  # the request ended: nothing left,
+                    self.owed = 0  # expired, or refused (a leader change...): ask again
+                    if status == "409" and "deleted" in headers.get("Description", "").lower():
+                        raise Unavailable("the consumer was deleted")
+                # 100: a heartbeat
+            if messages:
+                return messages
+
+    async def close(self) -> None:
+        await _quietly_unsubscribe(self.sub)
+        self.sub = None
 
 
 # Seconds a closing service waits for what it received to be handled before it disconnects
