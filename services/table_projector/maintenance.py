@@ -142,22 +142,29 @@ async def rebuild_views(
     await bus.reset_views()
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
+    # a stored subject -> (game, table, decider), () if it is none of a known game's
+    of_subject: dict[str, tuple[str, str, TableDecider] | tuple[()]] = {}
     read = 0
     collecting = gc.isenabled()
     gc.disable()  # folding makes no cycles; a collection over every folded table is waste
     try:
-        async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
-            read += 1
-            parsed = subjects.parse_evt(message.subject)
-            decider = deciders.get(parsed[1]) if parsed else None
-            if parsed is None or decider is None:
-                continue
-            key = (parsed[1], parsed[2])
-            folded = tables.get(key) or empty(decider)
-            tables[key] = admit(decider, folded, *key, message.seq, message.data,
-                                message.writer).folded
-            if progress is not None and read % 1024 == 0:
-                progress(message.seq, last)
+        async for run in bus.events.replay(subjects.EVT_ALL, upto=last):
+            for message in run:
+                found = of_subject.get(message.subject)
+                if found is None:
+                    parsed = subjects.parse_evt(message.subject)
+                    decider = deciders.get(parsed[1]) if parsed else None
+                    found = of_subject[message.subject] = \
+                        (parsed[1], parsed[2], decider) if parsed and decider else ()
+                if found:
+                    game, table, decider = found
+                    key = (game, table)
+                    folded = tables.get(key) or empty(decider)
+                    tables[key] = admit(decider, folded, game, table, message.seq,
+                                        message.data, message.writer).folded
+            read += len(run)
+            if progress is not None and read // 1024 != (read - len(run)) // 1024:
+                progress(run[-1].seq, last)
     finally:
         if collecting:
             gc.enable()

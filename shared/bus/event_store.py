@@ -54,6 +54,20 @@ TRANSIENT = (
 )
 
 
+def stream_seq(msg: Msg) -> int:
+    """The stream sequence of a message a consumer delivered, from its reply subject
+    (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>...`, or with a domain and an
+    account hash before the stream): nats-py's `metadata` also makes a datetime and a
+    dataclass, a tenth of the time of a replay."""
+    tokens = msg.reply.split(".", 8)
+    if len(tokens) == 9 and tokens[0] == "$JS" and tokens[1] == "ACK":
+        last = tokens[8]
+        if "." not in last:  # 9 tokens: no domain
+            return int(tokens[5])
+    seq: int = msg.metadata.sequence.stream
+    return seq
+
+
 class EventStore:
     def __init__(
         self, nc: Client, js: JetStreamContext, *, replicas: int = 1,
@@ -170,12 +184,12 @@ class EventStore:
         finally:
             await sub.unsubscribe()
 
-    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[StoredBatch]:
+    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
         """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
-        order, through an ordered consumer: the server pushes them with flow control instead
-        of answering a request per batch, which is what reading the whole log wants. They are
-        handed over as they arrive, in runs (a `next_msg` per message costs a future and a
-        timer each: three quarters of the time of a replay)."""
+        order, in runs, through an ordered consumer: the server pushes them with flow control
+        instead of answering a request per batch, which is what reading the whole log wants.
+        Each run is what arrived meanwhile (a `next_msg` per message costs a future and a
+        timer: three quarters of the time of a replay)."""
         if upto <= 0:
             return
         arrived: list[Msg] = []
@@ -200,17 +214,20 @@ class EventStore:
                         await asyncio.wait_for(more.wait(), self.timeout)
                     except TimeoutError as err:
                         raise Unavailable("the log stopped sending during a replay") from err
-                run = arrived[:]
+                taken = arrived[:]
                 arrived.clear()
                 room.set()
-                for msg in run:
-                    seq = msg.metadata.sequence.stream
+                run = []
+                for msg in taken:
+                    seq = stream_seq(msg)
                     if seq > upto:
-                        return
-                    yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
-                                      msg.subject)
-                    if seq == upto:
-                        return
+                        break
+                    run.append(StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
+                                           msg.subject))
+                if run:
+                    yield run
+                if not run or run[-1].seq >= upto or len(run) < len(taken):
+                    return
         finally:
             room.set()
             await sub.unsubscribe()
