@@ -100,18 +100,36 @@ class _Client(Client):
 
     @staticmethod
     def _parse_header_lines(raw: bytes) -> dict[str, str]:
+        try:
+            text = raw.decode("ascii")  # what every header of the log is
+        except UnicodeDecodeError:
+            return _parse_header_bytes(raw)
         out: dict[str, str] = {}
-        for line in raw.split(b"\r\n"):
-            name, sep, value = line.partition(b":")
-            if not sep:
-                continue
-            try:
-                key = name.strip().decode("ascii")
-            except UnicodeDecodeError:
-                continue
-            if _SPACE.search(key) is None:
-                out[key] = value.strip().decode("utf-8", "replace")
+        for line in text.split("\r\n"):
+            name, sep, value = line.partition(":")
+            if sep:
+                key = name.strip(_ASCII_SPACE)
+                if _SPACE.search(key) is None:
+                    out[key] = value.strip(_ASCII_SPACE)
         return out
+
+
+_ASCII_SPACE = " \t\n\r\x0b\x0c"  # what `bytes.strip()` strips
+
+
+def _parse_header_bytes(raw: bytes) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in raw.split(b"\r\n"):
+        name, sep, value = line.partition(b":")
+        if not sep:
+            continue
+        try:
+            key = name.strip().decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if _SPACE.search(key) is None:
+            out[key] = value.strip().decode("utf-8", "replace")
+    return out
 
 
 def _incoming(msg: Msg) -> Incoming:
