@@ -197,8 +197,9 @@ class Bus:
             nc, self.js, replicas=settings.replicas, duplicate_window=settings.duplicate_window,
         )
         self._kv: Any = None
-        # The reply subjects of views put and not yet acknowledged (`view_put_many`).
-        self._acks: tuple[str, dict[str, asyncio.Future[bytes]]] | None = None
+        # The reply subjects of views put and not yet acknowledged (`put_views`).
+        self._acks: dict[str, _PutWindow] | None = None
+        self._acks_prefix = ""
         self._puts = 0
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
@@ -367,67 +368,57 @@ class Bus:
                         timeout: float = 5.0) -> set[str]:
         """Store many views, up to `in_flight` puts awaiting their acknowledgement at once:
         each put is one publish to the bucket's subject with a reply subject of this
-        connection's own, the acknowledgements of a window awaited together (a `kv.put` costs
-        a request of its own: a future, a timer and a decoded reply). Returns the keys not
-        stored: refused, or not acknowledged within `timeout` seconds."""
+        connection's own, and a window of puts is awaited as one (a `kv.put` costs a request
+        of its own: a future, a timer and a decoded reply). Returns the keys not stored:
+        refused, or not acknowledged within `timeout` seconds."""
         await self.views()
+        waiting = await self._ack_inbox()
         failed: set[str] = set()
-        window: list[tuple[str, asyncio.Future[bytes]]] = []
+        window = _PutWindow(asyncio.get_running_loop().create_future())
         for key, value in items:
+            self._puts += 1
+            reply = f"{self._acks_prefix}.{self._puts}"
             try:
-                window.append((key, await self._put_unacknowledged(key, value)))
-            except Unavailable:
+                await self.nc.publish(f"$KV.{subjects.VIEWS_BUCKET}.{key}", value, reply=reply)
+            except TRANSIENT:
                 failed.add(key)
-            if len(window) >= in_flight:
+                continue
+            waiting[reply] = window
+            window.keys[reply] = key
+            if len(window.keys) >= in_flight:
                 failed |= await self._acknowledged(window, timeout)
-                window = []
-        if window:
+                window = _PutWindow(asyncio.get_running_loop().create_future())
+        if window.keys:
             failed |= await self._acknowledged(window, timeout)
         return failed
 
-    async def _put_unacknowledged(self, key: str, value: bytes) -> asyncio.Future[bytes]:
+    async def _ack_inbox(self) -> dict[str, _PutWindow]:
+        """The reply subjects of the puts not yet acknowledged, each with its window; the
+        subscription that takes their acknowledgements made on first use."""
         if self._acks is None:
             prefix = self.nc.new_inbox()
-            waiting: dict[str, asyncio.Future[bytes]] = {}
+            waiting: dict[str, _PutWindow] = {}
 
             async def on_ack(msg: Msg) -> None:
-                put = waiting.pop(msg.subject, None)
-                if put is not None and not put.done():
-                    put.set_result(msg.data)
+                window = waiting.pop(msg.subject, None)
+                if window is not None:
+                    window.acknowledged(msg.subject, msg.data)
 
             await self.nc.subscribe(f"{prefix}.*", cb=on_ack)
-            self._acks = prefix, waiting
-        prefix, waiting = self._acks
-        self._puts += 1
-        reply = f"{prefix}.{self._puts}"
-        put: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        waiting[reply] = put
-        try:
-            await self.nc.publish(f"$KV.{subjects.VIEWS_BUCKET}.{key}", value, reply=reply)
-        except TRANSIENT as err:
-            waiting.pop(reply, None)
-            raise Unavailable(f"view {key} not stored: {err!r}") from err
-        return put
+            self._acks, self._acks_prefix = waiting, prefix
+        return self._acks
 
-    async def _acknowledged(
-        self, window: list[tuple[str, asyncio.Future[bytes]]], timeout: float,
-    ) -> set[str]:
+    async def _acknowledged(self, window: _PutWindow, timeout: float) -> set[str]:
         """The keys of `window` not acknowledged as stored."""
-        await asyncio.wait([put for _, put in window], timeout=timeout)
-        failed = set()
-        for key, put in window:
-            # an acknowledgement is `{"stream":..,"seq":..}`; else an error, or no responders
-            # (empty)
-            ack = put.result() if put.done() else b""
-            if not ack or b'"error"' in ack:
-                failed.add(key)
-                if not put.done():
-                    put.cancel()
-        if self._acks is not None and failed:  # forget the puts that will not be answered
-            waiting = self._acks[1]
-            for reply in [r for r, put in waiting.items() if put.cancelled()]:
-                del waiting[reply]
-        return failed
+        window.close()
+        try:
+            await asyncio.wait_for(window.done, timeout)
+        except TimeoutError:
+            if self._acks is not None:  # forget the puts that will not be answered
+                for reply in window.keys:
+                    self._acks.pop(reply, None)
+        return {window.keys[reply] for reply in window.refused} | {
+            key for reply, key in window.keys.items() if reply not in window.acks}
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
@@ -708,6 +699,33 @@ def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerCo
         durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
         ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
     )
+
+
+class _PutWindow:
+    """Puts in flight together (`Bus.put_views`): done once each is acknowledged."""
+
+    def __init__(self, done: asyncio.Future[None]) -> None:
+        self.done = done
+        self.keys: dict[str, str] = {}  # reply subject -> key
+        self.acks: set[str] = set()  # reply subjects answered
+        self.refused: set[str] = set()  # of those, the ones not stored
+        self.closed = False
+
+    def acknowledged(self, reply: str, ack: bytes) -> None:
+        # `{"stream":..,"seq":..}`; else an error, or no responders (empty)
+        self.acks.add(reply)
+        if not ack or b'"error"' in ack:
+            self.refused.add(reply)
+        self._check()
+
+    def close(self) -> None:
+        """No more puts join this window."""
+        self.closed = True
+        self._check()
+
+    def _check(self) -> None:
+        if self.closed and len(self.acks) == len(self.keys) and not self.done.done():
+            self.done.set_result(None)
 
 
 PULL_EXPIRES = 1.0  # seconds a pull request stays open on the server for messages to come
