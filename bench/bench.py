@@ -2,7 +2,7 @@
 in the same run on the same embedded nats-server, once with fsync on every write and once
 without.
 
-    python bench/bench.py                 # about 4 minutes on 2 cores; a table of ratios
+    python bench/bench.py                 # about 1.5 minutes on 2 cores; a table of ratios
     python bench/bench.py --json out.json # the same, and every figure as JSON
 
 The services run as `tabletop` processes (a worker, the table projector, the history
