@@ -258,7 +258,8 @@ class Bus:
                     drain_timeout=DRAIN_TIMEOUT,
                     disconnected_cb=disconnected, error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    user=credentials.user or None, password=credentials.password or None,
+                    user=credentials.user or None,
+                    password=credentials.password if credentials.user else None,
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
