@@ -798,7 +798,8 @@ class _Puller:
                     self.owed = 0  # expired, or refused (a leader change...): ask again
                     if status == "409" and "deleted" in headers.get("Description", "").lower():
                         raise Unavailable("the consumer was deleted")
-                # 100: a heartbeat
+                elif status != "100":  # 100: a heartbeat; else JetStream refused the pull
+                    raise Unavailable(f"pull refused: {status} {headers.get('Description', '')}")
             if messages:
                 return messages
 
