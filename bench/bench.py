@@ -66,8 +66,11 @@ async def raw_responder(url: str, user: str, password: str) -> None:
 
     async def on_request(msg: Any) -> None:
         table = msg.subject.rsplit(".", 1)[1]
-        ack = await js.publish(f"bench.raw.{table}", msg.data, headers={
-            "Nats-Expected-Last-Subject-Sequence": str(last.get(table, 0))})
+        ack = await js.publish(
+            f"bench.raw.{table}",
+            msg.data,
+            headers={"Nats-Expected-Last-Subject-Sequence": str(last.get(table, 0))},
+        )
         last[table] = ack.seq
         await msg.respond(b'{"ok":true}')
 
@@ -77,8 +80,12 @@ async def raw_responder(url: str, user: str, password: str) -> None:
     await asyncio.Event().wait()
 
 
-async def drive(ask: Any, tables: list[str], total: int, rate: float | None = None,
-                ) -> tuple[float, list[float]]:
+async def drive(
+    ask: Any,
+    tables: list[str],
+    total: int,
+    rate: float | None = None,
+) -> tuple[float, list[float]]:
     """`total` requests from one loop per table, at most `rate` a second overall: (requests a
     second, latencies in ms)."""
     per_table = total // len(tables)
@@ -122,8 +129,13 @@ async def raw_ordered_replay(nc: Any, count: int) -> float:
             done.set()
 
     started = time.perf_counter()
-    sub = await js.subscribe(subjects.EVT_ALL, ordered_consumer=True, cb=on_message,
-                             deliver_policy=DeliverPolicy.ALL, stream=subjects.STREAM)
+    sub = await js.subscribe(
+        subjects.EVT_ALL,
+        ordered_consumer=True,
+        cb=on_message,
+        deliver_policy=DeliverPolicy.ALL,
+        stream=subjects.STREAM,
+    )
     await asyncio.wait_for(done.wait(), 300)
     elapsed = time.perf_counter() - started
     await sub.unsubscribe()
@@ -135,21 +147,23 @@ async def raw_ordered_replay(nc: Any, count: int) -> float:
 
 async def new_tables(client: Client, count: int) -> list[str]:
     tables = [f"b{uuid.uuid4().hex[:12]}" for _ in range(count)]
-    await asyncio.gather(*(client.command("highcard", t, "owner", {"type": "create", "seats": 3})
-                           for t in tables))
+    await asyncio.gather(
+        *(client.command("highcard", t, "owner", {"type": "create", "seats": 3}) for t in tables)
+    )
     return tables
 
 
 def churn(bus: Bus, replies: dict[tuple[str, int], float] | None = None) -> Any:
     """A guest joining and leaving a table, by plain requests (as the raw baseline asks)."""
+
     async def ask(table: str, i: int) -> None:
         body = json.dumps({"id": uuid.uuid4().hex, "type": "join" if i % 2 == 0 else "leave"})
-        msg = await bus.nc.request(subjects.cmd("highcard", table, "guest"), body.encode(),
-                                   timeout=60)
+        msg = await bus.nc.request(subjects.cmd("highcard", table, "guest"), body.encode(), timeout=60)
         reply = json.loads(msg.data)
         assert reply["ok"], reply
         if replies is not None:
             replies[(table, reply["version"])] = time.perf_counter()
+
     return ask
 
 
@@ -161,8 +175,11 @@ async def worker_counts(bus: Bus) -> list[dict[str, Any]]:
 async def until_replicas(bus: Bus, count: int) -> None:
     while True:
         found = await worker_counts(bus)
-        if len(found) == count and all(r["replicas"] == count for r in found) and \
-                sum(len(r["partitions"]) for r in found) == subjects.CMD_PARTITIONS:
+        if (
+            len(found) == count
+            and all(r["replicas"] == count for r in found)
+            and sum(len(r["partitions"]) for r in found) == subjects.CMD_PARTITIONS
+        ):
             return
 
 
@@ -170,8 +187,7 @@ async def lag(bus: Bus) -> list[tuple[int, int] | None]:
     """Every partition's (undelivered, unacknowledged), asked all at once: a poll that
     takes one round trip, not sixteen, so a catch-up of a fraction of a second is timed
     to within a few milliseconds."""
-    return await asyncio.gather(*(bus.consumer_pending(durable(p))
-                                  for p in range(subjects.PARTITIONS)))
+    return await asyncio.gather(*(bus.consumer_pending(durable(p)) for p in range(subjects.PARTITIONS)))
 
 
 async def until_caught_up(bus: Bus) -> None:
@@ -219,17 +235,24 @@ async def replay_figures(bus: Bus, client: Client) -> dict[str, float]:
     started = time.perf_counter()
     pages, size, first = 0, 0, 0
     while True:
-        body = await bus.request(subjects.replay("highcard", table, subjects.SPECTATOR),
-                                 json.dumps({"from": first}).encode(), timeout=30)
+        body = await bus.request(
+            subjects.replay("highcard", table, subjects.SPECTATOR),
+            json.dumps({"from": first}).encode(),
+            timeout=30,
+        )
         pages += 1
         size += len(body)
         reply = json.loads(body)
         if "next" not in reply:
             break
         first = reply["next"]
-    return {"replay_bytes": size, "replay_ms": (time.perf_counter() - started) * 1000,
-            "replay_pages": pages, "raw_bytes": sum(len(m.data) for m in raw),
-            "raw_ms": raw_ms}
+    return {
+        "replay_bytes": size,
+        "replay_ms": (time.perf_counter() - started) * 1000,
+        "replay_pages": pages,
+        "raw_bytes": sum(len(m.data) for m in raw),
+        "raw_ms": raw_ms,
+    }
 
 
 async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
@@ -237,9 +260,13 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
     secrets = ServerSecrets.load_or_create(data / "credentials")
     figures: dict[str, float] = {}
     with EmbeddedServer(data / "nats", sync_always=sync_always, secrets=secrets) as server:
-        env = {"NATS_URL": server.url, "TABLETOP_CREDENTIALS": str(secrets.folder),
-               "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"], "NATS_USER": "",
-               "NATS_PASSWORD": ""}
+        env = {
+            "NATS_URL": server.url,
+            "TABLETOP_CREDENTIALS": str(secrets.folder),
+            "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"],
+            "NATS_USER": "",
+            "NATS_PASSWORD": "",
+        }
         services = Services(env, data / "logs")
         settings = load_settings(nats_user="admin", nats_password=secrets.password("admin"))
         bus = await Bus.connect(server.url, settings, name="bench-client", wait=10)
@@ -248,12 +275,15 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
         # the raw baselines on a plain nats-py connection (the bus's parses headers faster)
         raw_nc = await nats.connect(server.url, user="admin", password=secrets.password("admin"))
         responder = subprocess.Popen(
-            [sys.executable, __file__, "--raw-responder", server.url], stdout=subprocess.PIPE,
-            env={**os.environ, "NATS_USER": "admin", "NATS_PASSWORD": secrets.password("admin")})
+            [sys.executable, __file__, "--raw-responder", server.url],
+            stdout=subprocess.PIPE,
+            env={**os.environ, "NATS_USER": "admin", "NATS_PASSWORD": secrets.password("admin")},
+        )
         try:
             js = bus.nc.jetstream()
-            await js.add_stream(StreamConfig(name=RAW_STREAM, subjects=["bench.raw.>"],
-                                             storage=StorageType.FILE))
+            await js.add_stream(
+                StreamConfig(name=RAW_STREAM, subjects=["bench.raw.>"], storage=StorageType.FILE)
+            )
             assert responder.stdout is not None and responder.stdout.readline() == b"ready\n"
             services.start("worker", "highcard")
             services.start("table-projector")
@@ -316,8 +346,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             _, read = await maintenance.rebuild_views(bus)
             figures["rebuild_per_s"] = read / (time.perf_counter() - started)
             figures["log_messages"] = read
-            figures["raw_ordered_replay_per_s"] = max(
-                raw_before, await raw_ordered_replay(raw_nc, read))
+            figures["raw_ordered_replay_per_s"] = max(raw_before, await raw_ordered_replay(raw_nc, read))
         finally:
             responder.terminate()
             responder.wait()
@@ -331,19 +360,25 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
 
 
 ROWS = [  # (what, tabletop figure, raw figure, ratio, goal)
-    ("commands/s, 100 tables", "commands_per_s", "raw_request_append_per_s", "commands_ratio",
-     ">= 50%"),
+    ("commands/s, 100 tables", "commands_per_s", "raw_request_append_per_s", "commands_ratio", ">= 50%"),
     ("command p50 / p99 ms", "command_p50_ms", "command_p99_ms", None, ""),
-    ("append-to-push p50 / p99 ms, half load", "append_to_push_p50_ms", "append_to_push_p99_ms",
-     None, "p99 <= 25 ms"),
-    ("2 replicas / 1, commands/s", "two_replicas_per_s", "commands_per_s",
-     "two_replicas_ratio", "> 1, conflicts < 1%"),
-    ("rebuild-views msg/s", "rebuild_per_s", "raw_ordered_replay_per_s", "rebuild_ratio",
-     ">= 50%"),
-    ("projector catch-up msg/s", "catch_up_per_s", "raw_ordered_replay_per_s",
-     "catch_up_ratio", ">= 50%"),
-    (f"{REPLAY_STEPS}-step replay bytes", "replay_bytes", "raw_bytes", "replay_bytes_ratio",
-     "<= 2x"),
+    (
+        "append-to-push p50 / p99 ms, half load",
+        "append_to_push_p50_ms",
+        "append_to_push_p99_ms",
+        None,
+        "p99 <= 25 ms",
+    ),
+    (
+        "2 replicas / 1, commands/s",
+        "two_replicas_per_s",
+        "commands_per_s",
+        "two_replicas_ratio",
+        "> 1, conflicts < 1%",
+    ),
+    ("rebuild-views msg/s", "rebuild_per_s", "raw_ordered_replay_per_s", "rebuild_ratio", ">= 50%"),
+    ("projector catch-up msg/s", "catch_up_per_s", "raw_ordered_replay_per_s", "catch_up_ratio", ">= 50%"),
+    (f"{REPLAY_STEPS}-step replay bytes", "replay_bytes", "raw_bytes", "replay_bytes_ratio", "<= 2x"),
     (f"{REPLAY_STEPS}-step replay ms (cold)", "replay_ms", "raw_ms", None, ""),
 ]
 
@@ -354,12 +389,13 @@ def report(results: dict[str, dict[str, float]]) -> None:
         print(f"  {'what':<40} {'tabletop':>12} {'raw / other':>12} {'ratio':>8}  goal")
         for what, ours, theirs, ratio, goal in ROWS:
             shown = f"{figures[ratio]:.2f}" if ratio else ""
-            print(f"  {what:<40} {figures[ours]:>12.1f} {figures[theirs]:>12.1f} {shown:>8}  "
-                  f"{goal}")
-        print(f"  conflicts with 2 replicas: {figures['two_replicas_conflict_pct']:.2f}% of "
-              f"commands; catch-up over {figures['catch_up_messages']:.0f} messages; rebuild "
-              f"over {figures['log_messages']:.0f}; replay in {figures['replay_pages']:.0f} "
-              "page(s)")
+            print(f"  {what:<40} {figures[ours]:>12.1f} {figures[theirs]:>12.1f} {shown:>8}  {goal}")
+        print(
+            f"  conflicts with 2 replicas: {figures['two_replicas_conflict_pct']:.2f}% of "
+            f"commands; catch-up over {figures['catch_up_messages']:.0f} messages; rebuild "
+            f"over {figures['log_messages']:.0f}; replay in {figures['replay_pages']:.0f} "
+            "page(s)"
+        )
 
 
 def main() -> None:
@@ -370,8 +406,7 @@ def main() -> None:
     parser.add_argument("--raw-responder", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.raw_responder:
-        asyncio.run(raw_responder(args.raw_responder, os.environ["NATS_USER"],
-                                  os.environ["NATS_PASSWORD"]))
+        asyncio.run(raw_responder(args.raw_responder, os.environ["NATS_USER"], os.environ["NATS_PASSWORD"]))
         return
     configure_logging(fmt="console", level="warning")
     if args.quick:
@@ -380,8 +415,7 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for sync_always, mode in ((True, "fsync always"), (False, "fsync off")):
-            runs = [asyncio.run(one_run(sync_always, Path(scratch)))
-                    for _ in range(args.runs)]
+            runs = [asyncio.run(one_run(sync_always, Path(scratch))) for _ in range(args.runs)]
             results[mode] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     report(results)
     if args.json:

@@ -61,8 +61,10 @@ class Faults:
         services.kill(victim.label)
         services.start(*args)
         await services.wait_serving(self.rig.bus)
-        return (f"{victim.label} (pid {victim.pid}) SIGKILL; a new one serves after "
-                f"{time.monotonic() - killed_at:.1f} s")
+        return (
+            f"{victim.label} (pid {victim.pid}) SIGKILL; a new one serves after "
+            f"{time.monotonic() - killed_at:.1f} s"
+        )
 
     def all(self) -> list[tuple[str, Callable[[], Awaitable[str]]]]:
         return [
@@ -70,18 +72,21 @@ class Faults:
             ("stream leader node killed, restarted", self.kill_stream_leader),
             ("worker killed, new one started", lambda: self.replace("worker", self.games[0])),
             ("table projector killed, new one started", lambda: self.replace("table-projector")),
-            ("history projector killed, new one started",
-             lambda: self.replace("history-projector")),
+            ("history projector killed, new one started", lambda: self.replace("history-projector")),
         ]
 
 
 def print_row(row: Row) -> None:
     log, views = row.log, row.views
     print(f"\n== {row.fault}\n   {row.what_happened}")
-    print(f"   acknowledged {log.acknowledged}  lost {log.lost}  misplaced {log.misplaced}  "
-          f"doubled {log.doubled}  forked {log.forked}  (log: {log.messages} messages)")
-    print(f"   views different from a fold: {len(views.different)} of {views.keys} keys, on "
-          f"{len(views.tables)} tables (after {row.settle_s:.1f} s of settling)")
+    print(
+        f"   acknowledged {log.acknowledged}  lost {log.lost}  misplaced {log.misplaced}  "
+        f"doubled {log.doubled}  forked {log.forked}  (log: {log.messages} messages)"
+    )
+    print(
+        f"   views different from a fold: {len(views.different)} of {views.keys} keys, on "
+        f"{len(views.tables)} tables (after {row.settle_s:.1f} s of settling)"
+    )
     for difference in views.different[:8]:
         print(f"     {difference.key}: {difference.why}")
     if len(views.different) > 8:
@@ -91,21 +96,24 @@ def print_row(row: Row) -> None:
 
 
 def print_summary(rows: list[Row]) -> None:
-    print("\nfault                                      acked   lost  misplaced  doubled  forked"
-          "  views≠fold keys/tables  settled in  tables given up")
+    print(
+        "\nfault                                      acked   lost  misplaced  doubled  forked"
+        "  views≠fold keys/tables  settled in  tables given up"
+    )
     for row in rows:
         log = row.log
         views = f"{len(row.views.different)}/{len(row.views.tables)}"
-        print(f"{row.fault:<42} {log.acknowledged:>6} {log.lost:>6} {log.misplaced:>10} "
-              f"{log.doubled:>8} {log.forked:>7}  {views:>22}  {row.settle_s:>8.1f} s"
-              f"  {sum(row.failures.values()):>15}")
+        print(
+            f"{row.fault:<42} {log.acknowledged:>6} {log.lost:>6} {log.misplaced:>10} "
+            f"{log.doubled:>8} {log.forked:>7}  {views:>22}  {row.settle_s:>8.1f} s"
+            f"  {sum(row.failures.values()):>15}"
+        )
 
 
 async def chaos(args: argparse.Namespace, root: Path) -> list[Row]:
     games = args.games.split(",")
     async with cluster_rig(root, games, lanes=args.lanes, seed=args.seed) as rig:
-        print(f"cluster {rig.cluster.urls}; services: {', '.join(rig.services.running)}",
-              flush=True)
+        print(f"cluster {rig.cluster.urls}; services: {', '.join(rig.services.running)}", flush=True)
         acknowledged, load = rig.acknowledged, rig.load
         rows: list[Row] = []
         failures_before: dict[str, int] = {}
@@ -118,11 +126,23 @@ async def chaos(args: argparse.Namespace, root: Path) -> list[Row]:
             log = await read_log(rig.bus)
             settling = time.monotonic()
             views = await settled_views(rig.bus, log, timeout=args.settle)
-            failures = {why: n - failures_before.get(why, 0) for why, n in load.failures.items()
-                        if n > failures_before.get(why, 0)}
+            failures = {
+                why: n - failures_before.get(why, 0)
+                for why, n in load.failures.items()
+                if n > failures_before.get(why, 0)
+            }
             failures_before = dict(load.failures)
-            rows.append(Row(fault, what, check_log(log, acknowledged), views,
-                            time.monotonic() - settling, load.tables_ended, failures))
+            rows.append(
+                Row(
+                    fault,
+                    what,
+                    check_log(log, acknowledged),
+                    views,
+                    time.monotonic() - settling,
+                    load.tables_ended,
+                    failures,
+                )
+            )
             print_row(rows[-1])
         return rows
 
@@ -131,18 +151,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="highcard", help="comma separated (default highcard)")
     parser.add_argument("--lanes", type=int, default=16, help="tables played at once")
-    parser.add_argument("--before", type=int, default=300,
-                        help="commands acknowledged in each round before its fault")
-    parser.add_argument("--after", type=int, default=300,
-                        help="commands acknowledged after the fault before the load stops")
-    parser.add_argument("--settle", type=float, default=60.0,
-                        help="seconds the views get to equal a fold of the log")
+    parser.add_argument(
+        "--before", type=int, default=300, help="commands acknowledged in each round before its fault"
+    )
+    parser.add_argument(
+        "--after", type=int, default=300, help="commands acknowledged after the fault before the load stops"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=60.0, help="seconds the views get to equal a fold of the log"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="keep the cluster's stores and the service logs here")
     args = parser.parse_args()
     configure_logging(fmt="console", level="error")
-    print(f"chaos: {' '.join(sys.argv[1:]) or '(defaults)'}; {WORKERS_PER_GAME} workers per game, "
-          f"{args.lanes} tables at once", flush=True)
+    print(
+        f"chaos: {' '.join(sys.argv[1:]) or '(defaults)'}; {WORKERS_PER_GAME} workers per game, "
+        f"{args.lanes} tables at once",
+        flush=True,
+    )
     if args.keep:
         rows = asyncio.run(chaos(args, Path(args.keep)))
     else:

@@ -134,18 +134,30 @@ class Fuzzer:
     def some_table(self, status: str | None = None, *, idle: bool = False) -> FuzzTable | None:
         """An open or running table (of `status`); `idle`: none of its valid commands unanswered,
         so that a valid command is decided on the table as the fuzzer last saw it."""
-        candidates = [t for g in self.games for t in self.open[g]
-                      if (status is None or t.status == status) and not (idle and t.in_flight)]
+        candidates = [
+            t
+            for g in self.games
+            for t in self.open[g]
+            if (status is None or t.status == status) and not (idle and t.in_flight)
+        ]
         return self.rng.choice(candidates) if candidates else None
 
-    def command_shot(self, kind: str, table: FuzzTable, player: str, command: dict[str, Any],
-                     command_id: str | None = None) -> Shot:
+    def command_shot(
+        self, kind: str, table: FuzzTable, player: str, command: dict[str, Any], command_id: str | None = None
+    ) -> Shot:
         command_id = command_id or new_id()
         full = {"id": command_id, **command}
         if kind.startswith("valid"):
             table.in_flight += 1
-        return Shot(kind, subjects.cmd(table.game, table.table, player), body_of(full), table,
-                    command_id, player, full)
+        return Shot(
+            kind,
+            subjects.cmd(table.game, table.table, player),
+            body_of(full),
+            table,
+            command_id,
+            player,
+            full,
+        )
 
     def answered(self, shot: Shot, reply: Any, acknowledged: Acknowledged) -> None:
         """Learn from an accepted command."""
@@ -178,8 +190,9 @@ class Fuzzer:
         seats = self.rng.randint(g.min_players, min(g.max_players, 5))
         creator = self.player()
         table = FuzzTable(game, f"{game}-{uuid.uuid4().hex[:12]}", creator, seats)
-        return self.command_shot("valid: create", table, creator,
-                                 {"type": "create", "options": {}, "seats": seats})
+        return self.command_shot(
+            "valid: create", table, creator, {"type": "create", "options": {}, "seats": seats}
+        )
 
     async def join(self) -> Shot | None:
         table = self.some_table("open", idle=True)
@@ -195,7 +208,8 @@ class Fuzzer:
         return self.command_shot("valid: start", table, table.creator, {"type": "start"})
 
     async def seat_to_act(
-        self, table: FuzzTable,
+        self,
+        table: FuzzTable,
     ) -> tuple[str, dict[str, Any], int, list[str]] | None:
         """A player to act, the move its game's bot picks from its view, the version, and every
         player to act."""
@@ -212,16 +226,21 @@ class Fuzzer:
             return None
         player = self.rng.choice(to_act)
         seat = await self.view(table, player)
-        if (seat is None or seat["version"] < spectator["version"] or "legal" not in seat["view"]
-                or not seat["view"]["legal"]):
+        if (
+            seat is None
+            or seat["version"] < spectator["version"]
+            or "legal" not in seat["view"]
+            or not seat["view"]["legal"]
+        ):
             return None
         command = games()[table.game].game.bot(seat["view"], self.rng)
         return player, command, seat["version"], to_act
 
     async def view(self, table: FuzzTable, viewer: str) -> dict[str, Any] | None:
         try:
-            reply = json.loads(await self.bus.request(
-                subjects.view(table.game, table.table, viewer), b"{}", timeout=5))
+            reply = json.loads(
+                await self.bus.request(subjects.view(table.game, table.table, viewer), b"{}", timeout=5)
+            )
         except Exception:  # noqa: BLE001 - no view to move from: another command instead
             return None
         return reply if "view" in reply else None
@@ -258,23 +277,29 @@ class Fuzzer:
         table = self.some_table()
         if table is None or table.version < 2:
             return None
-        return self.command_shot("refused: stale expect", table, table.creator,
-                                 {"type": "join", "expect": self.rng.randrange(table.version - 1)})
+        return self.command_shot(
+            "refused: stale expect",
+            table,
+            table.creator,
+            {"type": "join", "expect": self.rng.randrange(table.version - 1)},
+        )
 
     async def join_twice(self) -> Shot | None:
         table = self.some_table()
         if table is None:
             return None
-        return self.command_shot("refused: join twice", table, self.rng.choice(table.players),
-                                 {"type": "join"})
+        return self.command_shot(
+            "refused: join twice", table, self.rng.choice(table.players), {"type": "join"}
+        )
 
     async def start_by_guest(self) -> Shot | None:
         table = self.some_table("open")
         guests = [p for p in table.players if p != table.creator] if table else []
         if not guests:
             return None
-        return self.command_shot("refused: start by a guest", table, self.rng.choice(guests),
-                                 {"type": "start"})
+        return self.command_shot(
+            "refused: start by a guest", table, self.rng.choice(guests), {"type": "start"}
+        )
 
     async def leave_unseated(self) -> Shot | None:
         table = self.some_table()
@@ -292,8 +317,9 @@ class Fuzzer:
         table = self.some_table()
         if table is None:
             return None
-        return self.command_shot("refused: create again", table, self.player(),
-                                 {"type": "create", "options": {}})
+        return self.command_shot(
+            "refused: create again", table, self.player(), {"type": "create", "options": {}}
+        )
 
     async def reuse_same(self) -> Shot | None:
         table = self.some_table()
@@ -301,8 +327,15 @@ class Fuzzer:
             return None
         player, body = self.rng.choice(table.sent)
         command = json.loads(body)
-        return Shot("reused id: same player, same body", subjects.cmd(table.game, table.table, player),
-                    body, table, command["id"], player, command)
+        return Shot(
+            "reused id: same player, same body",
+            subjects.cmd(table.game, table.table, player),
+            body,
+            table,
+            command["id"],
+            player,
+            command,
+        )
 
     async def reuse_other(self) -> Shot | None:
         table = self.some_table()
@@ -310,8 +343,13 @@ class Fuzzer:
             return None
         _, body = self.rng.choice(table.sent)
         command_id = json.loads(body)["id"]
-        return self.command_shot("reused id: other player, other body", table, self.player(),
-                                 {"type": "join"}, command_id=command_id)
+        return self.command_shot(
+            "reused id: other player, other body",
+            table,
+            self.player(),
+            {"type": "join"},
+            command_id=command_id,
+        )
 
     # --- malformed ------------------------------------------------------------------------
 
@@ -320,10 +358,17 @@ class Fuzzer:
         return Shot(kind, subjects.cmd(table.game, table.table, self.player()), body)
 
     async def not_json(self) -> Shot:
-        body = self.rng.choice([
-            b"", b"{", b'{"id": "a", "type": "join"', b"join", b"null,", b'{"id": a}',
-            bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 200))),
-        ])
+        body = self.rng.choice(
+            [
+                b"",
+                b"{",
+                b'{"id": "a", "type": "join"',
+                b"join",
+                b"null,",
+                b'{"id": a}',
+                bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 200))),
+            ]
+        )
         return self.raw("malformed: not JSON", body)
 
     async def not_utf8(self) -> Shot:
@@ -338,32 +383,39 @@ class Fuzzer:
         depth = self.rng.choice([1_000, 5_000, 20_000])
         opener, closer = self.rng.choice([("[", "]"), ('{"a":', "}")])
         nested = opener * depth + "1" + closer * depth
-        return self.raw("malformed: deep nesting",
-                        f'{{"id": "{new_id()}", "type": "join", "x": {nested}}}'.encode())
+        return self.raw(
+            "malformed: deep nesting", f'{{"id": "{new_id()}", "type": "join", "x": {nested}}}'.encode()
+        )
 
     async def huge_string(self, size: int) -> Shot:
         table = self.some_table() or FuzzTable("highcard", "t-nothing", "nobody", 2)
         command = {"id": new_id(), "type": "create", "options": {"name": "x" * size}}
-        return self.raw(f"malformed: huge string ({size // 1000} KB)"
-                        if size < 1_000_000 else f"malformed: huge string ({size // 1_000_000} MB)",
-                        body_of(command), table)
+        return self.raw(
+            f"malformed: huge string ({size // 1000} KB)"
+            if size < 1_000_000
+            else f"malformed: huge string ({size // 1_000_000} MB)",
+            body_of(command),
+            table,
+        )
 
     async def wrong_types(self) -> Shot:
         command_id = new_id()
-        body = self.rng.choice([
-            {"id": 42, "type": "join"},
-            {"id": command_id, "type": 7},
-            {"id": command_id, "type": ["join"]},
-            {"id": command_id, "type": "join", "expect": "3"},
-            {"id": command_id, "type": "join", "expect": -1},
-            {"id": command_id, "type": "join", "expect": 1.5},
-            {"id": command_id, "type": "create", "seats": "three"},
-            {"id": command_id, "type": "create", "options": [1, 2]},
-            {"id": command_id, "type": "create", "options": {"hand_size": "many"}},
-            {"id": command_id, "type": "play_card", "card": "ace"},
-            {"id": command_id, "type": None},
-            {"id": [command_id], "type": "join"},
-        ])
+        body = self.rng.choice(
+            [
+                {"id": 42, "type": "join"},
+                {"id": command_id, "type": 7},
+                {"id": command_id, "type": ["join"]},
+                {"id": command_id, "type": "join", "expect": "3"},
+                {"id": command_id, "type": "join", "expect": -1},
+                {"id": command_id, "type": "join", "expect": 1.5},
+                {"id": command_id, "type": "create", "seats": "three"},
+                {"id": command_id, "type": "create", "options": [1, 2]},
+                {"id": command_id, "type": "create", "options": {"hand_size": "many"}},
+                {"id": command_id, "type": "play_card", "card": "ace"},
+                {"id": command_id, "type": None},
+                {"id": [command_id], "type": "join"},
+            ]
+        )
         return self.raw("malformed: wrong types", body_of(body))
 
     async def unknown_type(self) -> Shot:
@@ -371,8 +423,7 @@ class Fuzzer:
         return self.raw("malformed: unknown type", body_of({"id": new_id(), "type": kind}))
 
     async def unknown_field(self) -> Shot:
-        return self.raw("malformed: unknown field",
-                        body_of({"id": new_id(), "type": "join", "admin": True}))
+        return self.raw("malformed: unknown field", body_of({"id": new_id(), "type": "join", "admin": True}))
 
     async def bad_body_id(self) -> Shot:
         bad = self.rng.choice(["", "has space", "x" * 65, "é", "a.b", "a*b", 0, None, {}])
@@ -382,17 +433,22 @@ class Fuzzer:
         table = self.some_table() or FuzzTable("highcard", "t-nothing", "nobody", 2)
         bad = self.rng.choice(["t!x", "x" * 65, "été", "a:b", "a@b", "%41", "a/b"])
         game, name = table.game, table.table
-        subject = self.rng.choice([
-            f"{subjects.PREFIX}.cmd.{game}.{bad}.p1",
-            f"{subjects.PREFIX}.cmd.{game}.{name}.{bad}",
-            f"{subjects.PREFIX}.cmd.{game}.{name}",
-            f"{subjects.PREFIX}.cmd.{game}.{name}.p1.extra",
-        ])
+        subject = self.rng.choice(
+            [
+                f"{subjects.PREFIX}.cmd.{game}.{bad}.p1",
+                f"{subjects.PREFIX}.cmd.{game}.{name}.{bad}",
+                f"{subjects.PREFIX}.cmd.{game}.{name}",
+                f"{subjects.PREFIX}.cmd.{game}.{name}.p1.extra",
+            ]
+        )
         return Shot("malformed: bad id in subject", subject, body_of({"id": new_id(), "type": "join"}))
 
     async def unknown_game(self) -> Shot:
-        return Shot("malformed: unknown game", subjects.cmd("chess", "t1", "p1"),
-                    body_of({"id": new_id(), "type": "join"}))
+        return Shot(
+            "malformed: unknown game",
+            subjects.cmd("chess", "t1", "p1"),
+            body_of({"id": new_id(), "type": "join"}),
+        )
 
 
 async def send(bus: Bus, shot: Shot, timeout: float) -> tuple[str, Any]:
@@ -423,21 +479,21 @@ def memory(processes: dict[str, int]) -> dict[str, int | None]:
 async def fuzz(args: argparse.Namespace, root: Path) -> None:
     server = Cluster(root / "nats", size=1)
     await asyncio.to_thread(server.start)
-    services = Services({**server.env(), "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"]},
-                        root / "logs")
+    services = Services({**server.env(), "TABLETOP_GAMES": os.environ["TABLETOP_GAMES"]}, root / "logs")
     bus = None
     try:
-        bus = await Bus.connect(server.urls, load_settings(replicas=1), name="fuzz-client",
-                                wait=10)
+        bus = await Bus.connect(server.urls, load_settings(replicas=1), name="fuzz-client", wait=10)
         await bus.ensure_streams()
         for game in games():
             services.start("worker", game)
         services.start("table-projector")
         services.start("history-projector")
         await services.wait_serving(bus)
-        processes = {"nats-server": server.nodes["n1"].process.pid,  # type: ignore[union-attr]
-                     **{s.label: s.pid for s in services.running.values()},
-                     "fuzz (this client)": os.getpid()}
+        processes = {
+            "nats-server": server.nodes["n1"].process.pid,  # type: ignore[union-attr]
+            **{s.label: s.pid for s in services.running.values()},
+            "fuzz (this client)": os.getpid(),
+        }
         before = memory(processes)
 
         fuzzer = Fuzzer(bus, random.Random(args.seed))
@@ -455,8 +511,7 @@ async def fuzz(args: argparse.Namespace, root: Path) -> None:
                 fuzzer.answered(shot, reply, acknowledged)
                 done = histogram.total()
                 if done % 10_000 == 0:
-                    print(f"  {done} answered or given up, {time.monotonic() - started:.0f} s",
-                          flush=True)
+                    print(f"  {done} answered or given up, {time.monotonic() - started:.0f} s", flush=True)
 
         await asyncio.gather(*(sender() for _ in range(args.concurrency)))
         elapsed = time.monotonic() - started
@@ -467,8 +522,9 @@ async def fuzz(args: argparse.Namespace, root: Path) -> None:
         views = await settled_views(bus, log, timeout=args.settle)
         after_settle = memory(processes)
         dead = [s.label for s in services.running.values() if s.process.poll() is not None]
-        print_report(args, elapsed, histogram, figures, views, processes, before, after_load,
-                     after_settle, dead)
+        print_report(
+            args, elapsed, histogram, figures, views, processes, before, after_load, after_settle, dead
+        )
     finally:
         if bus is not None:
             await bus.close()
@@ -476,11 +532,14 @@ async def fuzz(args: argparse.Namespace, root: Path) -> None:
         await asyncio.to_thread(server.stop)
 
 
-def print_report(args, elapsed, histogram, figures, views, processes, before, after_load,
-                 after_settle, dead) -> None:
+def print_report(
+    args, elapsed, histogram, figures, views, processes, before, after_load, after_settle, dead
+) -> None:
     total = sum(histogram.values())
-    print(f"\n{total} commands in {elapsed:.0f} s ({total / elapsed:.0f}/s), "
-          f"{args.concurrency} at a time, {args.timeout:g} s to answer")
+    print(
+        f"\n{total} commands in {elapsed:.0f} s ({total / elapsed:.0f}/s), "
+        f"{args.concurrency} at a time, {args.timeout:g} s to answer"
+    )
     codes: Counter[str] = Counter()
     for (_, code), n in histogram.items():
         codes[code] += n
@@ -492,12 +551,16 @@ def print_report(args, elapsed, histogram, figures, views, processes, before, af
     for kind in kinds:
         row = sorted(((n, code) for (k, code), n in histogram.items() if k == kind), reverse=True)
         print(f"  {kind:<38} " + ", ".join(f"{code} {n}" for n, code in row))
-    print(f"\nlog: {figures.messages} messages for {figures.acknowledged} distinct accepted "
-          f"commands ({'equal' if figures.messages == figures.acknowledged else 'NOT equal'}); "
-          f"lost {figures.lost}, misplaced {figures.misplaced}, doubled {figures.doubled}, "
-          f"forked {figures.forked}")
-    print(f"views: {len(views.different)} of {views.keys} keys different from a fold of the log, "
-          f"on {len(views.tables)} tables")
+    print(
+        f"\nlog: {figures.messages} messages for {figures.acknowledged} distinct accepted "
+        f"commands ({'equal' if figures.messages == figures.acknowledged else 'NOT equal'}); "
+        f"lost {figures.lost}, misplaced {figures.misplaced}, doubled {figures.doubled}, "
+        f"forked {figures.forked}"
+    )
+    print(
+        f"views: {len(views.different)} of {views.keys} keys different from a fold of the log, "
+        f"on {len(views.tables)} tables"
+    )
     for difference in views.different[:5]:
         print(f"  {difference.key}: {difference.why}")
     print("\nresident memory (MiB): before / after the load / after the views settled")
@@ -514,14 +577,14 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=100_000)
     parser.add_argument("--concurrency", type=int, default=32, help="requests in flight")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for an answer")
-    parser.add_argument("--settle", type=float, default=60.0,
-                        help="seconds the views get to equal a fold of the log")
+    parser.add_argument(
+        "--settle", type=float, default=60.0, help="seconds the views get to equal a fold of the log"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="keep the server's store and the service logs here")
     args = parser.parse_args()
     configure_logging(fmt="console", level="error")
-    print(f"fuzz: {' '.join(sys.argv[1:]) or '(defaults)'}; games: {', '.join(games())}",
-          flush=True)
+    print(f"fuzz: {' '.join(sys.argv[1:]) or '(defaults)'}; games: {', '.join(games())}", flush=True)
     if args.keep:
         asyncio.run(fuzz(args, Path(args.keep)))
     else:

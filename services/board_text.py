@@ -24,11 +24,13 @@ def compact(value: Any) -> str:
 
 # --- the whole screen ------------------------------------------------------------------------
 
+
 def render(reply: dict[str, Any]) -> list[str]:
     view = reply["view"]
     lines = [f"{view['game']} · version {reply['version']} · {view['status']}"]
-    lines.append(f"  seats   : {', '.join(view['seats']) or '-'} ({view['seat_count']} max; "
-                 f"creator {view['creator']})")
+    lines.append(
+        f"  seats   : {', '.join(view['seats']) or '-'} ({view['seat_count']} max; creator {view['creator']})"
+    )
     if view.get("options"):
         lines.append(f"  options : {compact(view['options'])}")
     shared = [f"{k} {view[k]}" for k in SHARED_KEYS if view.get(k) not in (None, "")]
@@ -50,8 +52,7 @@ def step_lines(step: dict[str, Any]) -> list[str]:
     """A step as the game log says it: the version, when and who, then each text. A step
     without texts (from a server before the log) shows its event types."""
     said = step.get("log") or [event["type"] for event in step["events"]]
-    return [f"v{step['version']:<4} {step['at']}  {step['player']}",
-            *(f"        {text}" for text in said)]
+    return [f"v{step['version']:<4} {step['at']}  {step['player']}", *(f"        {text}" for text in said)]
 
 
 def result_lines(result: dict[str, Any]) -> list[str]:
@@ -65,6 +66,7 @@ def result_lines(result: dict[str, Any]) -> list[str]:
 
 # --- the commands ------------------------------------------------------------------------------
 
+
 def command_lines(legal: list[dict[str, Any]], free_text: dict[str, list[str]]) -> list[str]:
     """One line per command type: the fields every choice shares as `name=value`, then the
     choices of the others, each a JSON value (a list when several fields vary), joined by
@@ -72,8 +74,7 @@ def command_lines(legal: list[dict[str, Any]], free_text: dict[str, list[str]]) 
     lines = ["  you may send (`tabletop act TABLE '{\"type\": TYPE, FIELD: VALUE, ...}'`):"]
     by_type: dict[str, list[dict[str, Any]]] = {}
     for command in legal:
-        by_type.setdefault(command["type"], []).append(
-            {k: v for k, v in command.items() if k != "type"})
+        by_type.setdefault(command["type"], []).append({k: v for k, v in command.items() if k != "type"})
     for kind, choices in by_type.items():
         lines.append(f"    {kind}{command_choices(choices, free_text.get(kind, []))}")
     return lines
@@ -96,9 +97,13 @@ def command_choices(choices: list[dict[str, Any]], free: list[str]) -> str:
 
 # --- the games' boards ---------------------------------------------------------------------------
 
+
 def generic_board(view: dict[str, Any]) -> list[str]:
-    return [f"{key:<8}: {compact(value)}" for key, value in view.items()
-            if key not in PLATFORM_KEYS and key not in SHARED_KEYS]
+    return [
+        f"{key:<8}: {compact(value)}"
+        for key, value in view.items()
+        if key not in PLATFORM_KEYS and key not in SHARED_KEYS
+    ]
 
 
 def _name(card: str | None) -> str:
@@ -107,8 +112,11 @@ def _name(card: str | None) -> str:
 
 
 def _you(view: dict[str, Any], player: str) -> str:
-    marks = [m for m, on in (("you", player == view.get("you")),
-                             ("to play", player == view.get("active_player"))) if on]
+    marks = [
+        m
+        for m, on in (("you", player == view.get("you")), ("to play", player == view.get("active_player")))
+        if on
+    ]
     return f"{player} ({', '.join(marks)})" if marks else player
 
 
@@ -133,20 +141,30 @@ def naishi_board(view: dict[str, Any]) -> list[str]:
     discard = view["discard"]
     lines.append(f"Discard  {len(discard)} cards" + (f", top {_name(discard[-1])}" if discard else ""))
     if view["phase"] == "turns":
-        lines.append(f"This turn: developed {'yes' if view['developed'] else 'no'}, bonus "
-                     f"{'used' if view['bonus_used'] else 'open'}")
+        lines.append(
+            f"This turn: developed {'yes' if view['developed'] else 'no'}, bonus "
+            f"{'used' if view['bonus_used'] else 'open'}"
+        )
     if view.get("end_triggered"):
         lines.append(f"End triggered ({view['end_reason']}); last turn: {view['final_player'] or '-'}")
     if view["phase"] == "exchange" and view.get("my_cards"):
         lines.append(f"Your cards: {', '.join(view['my_cards'])}; given: {view.get('my_gift') or '-'}")
     copies = {p: c for p, c in view.get("ninja_copies", {}).items() if c}
     if copies:
-        lines.append("Ninjas   " + "  ".join(
-            f"{p}: " + ", ".join(f"{cell} as {kind or 'nothing'}" for cell, kind in c.items())
-            for p, c in copies.items()))
+        lines.append(
+            "Ninjas   "
+            + "  ".join(
+                f"{p}: " + ", ".join(f"{cell} as {kind or 'nothing'}" for cell, kind in c.items())
+                for p, c in copies.items()
+            )
+        )
     if view.get("scores"):
-        lines.append("Scores   " + "  ".join(
-            f"{p}: {s.get('total', s) if isinstance(s, dict) else s}" for p, s in view["scores"].items()))
+        lines.append(
+            "Scores   "
+            + "  ".join(
+                f"{p}: {s.get('total', s) if isinstance(s, dict) else s}" for p, s in view["scores"].items()
+            )
+        )
     return lines
 
 
@@ -167,8 +185,10 @@ def dozito_board(view: dict[str, Any]) -> list[str]:
         for start in range(0, len(grid), columns):
             cells = [f"{s + 1:>2} {_dozito_card(grid[s]):<15}" for s in range(start, start + columns)]
             lines.append("  " + " ".join(cells).rstrip())
-    piles = "   ".join(f"pile {i}: {_dozito_card(p['top']) if p['top'] else 'empty'} ({p['size']})"
-                       for i, p in enumerate(view["discards"]))
+    piles = "   ".join(
+        f"pile {i}: {_dozito_card(p['top']) if p['top'] else 'empty'} ({p['size']})"
+        for i, p in enumerate(view["discards"])
+    )
     lines.append(f"Discards  {piles}")
     lines.append(f"Draw pile {view['draw_size']} cards   (* = a sun)")
     if view.get("hand"):
@@ -178,8 +198,10 @@ def dozito_board(view: dict[str, Any]) -> list[str]:
     if view.get("extra_turn_earned"):
         lines.append("A Replay was discarded: the same player plays again next.")
     if view.get("round_end_triggered_by"):
-        lines.append(f"Round end triggered by {view['round_end_triggered_by']}; last turns: "
-                     f"{', '.join(view['last_turns']) or 'none left'}")
+        lines.append(
+            f"Round end triggered by {view['round_end_triggered_by']}; last turns: "
+            f"{', '.join(view['last_turns']) or 'none left'}"
+        )
     lines.append(f"Round {view['round']} of {view['rounds']}")
     return lines
 
@@ -191,17 +213,22 @@ def _dice(dice: Iterable[dict[str, Any]]) -> str:
 def diced_tomatoes_board(view: dict[str, Any]) -> list[str]:
     lines = [f"Bushel   {compact(view['bushel'])}   (a die: face, R/B/G colour, #id)"]
     for player in view["players"]:
-        track = " ".join(f"{s['slot']}:{s['value']}" + (f"+{s['star']}" if s["star"] else "")
-                         for s in view["tracks"][player]) or "-"
+        track = (
+            " ".join(
+                f"{s['slot']}:{s['value']}" + (f"+{s['star']}" if s["star"] else "")
+                for s in view["tracks"][player]
+            )
+            or "-"
+        )
         score = view["scores"][player].get("total")
-        lines.append(f"{_you(view, player)}: karma {view['karma'][player]}, track {track}, "
-                     f"score {score}")
+        lines.append(f"{_you(view, player)}: karma {view['karma'][player]}, track {track}, score {score}")
         for token, plant in enumerate(view["plants"][player]):
             value = "" if plant["value"] is None else f" (value {plant['value']})"
             lines.append(f"  tomato {token}: {_dice(plant['dice']) if plant['dice'] else 'empty'}{value}")
     if view["phase"] == "take":
-        lines.append(f"To take   {view['dice_to_take']} dice from the bushel; passed to you: "
-                     f"{_dice(view['passed'])}")
+        lines.append(
+            f"To take   {view['dice_to_take']} dice from the bushel; passed to you: {_dice(view['passed'])}"
+        )
     elif view["phase"] == "place":
         lines.append(f"Rolled    {_dice(view['hand'])}")
     if view.get("final_round"):
@@ -215,9 +242,11 @@ def decrypto_board(view: dict[str, Any]) -> list[str]:
     for t, members in view["teams"].items():
         tokens = view["tokens"].get(t, {})
         mine = " (your team)" if t == team else ""
-        lines.append(f"{t}{mine}: {', '.join(members)} · interceptions {tokens.get('interceptions', 0)}"
-                     f", miscommunications {tokens.get('miscommunications', 0)}"
-                     f" · encryptor {view['encryptors'].get(t, '-')}")
+        lines.append(
+            f"{t}{mine}: {', '.join(members)} · interceptions {tokens.get('interceptions', 0)}"
+            f", miscommunications {tokens.get('miscommunications', 0)}"
+            f" · encryptor {view['encryptors'].get(t, '-')}"
+        )
     for t, words in view["keywords"].items():
         if words:
             label = "your keywords" if t == team else f"{t} keywords"
@@ -227,19 +256,25 @@ def decrypto_board(view: dict[str, Any]) -> list[str]:
     lines.append("clue sheet:")
     for reveal in view["history"]:
         intercept = "-" if reveal["interception"] is None else compact(reveal["interception"])
-        lines.append(f"  round {reveal['round']} {reveal['team']}: {' / '.join(reveal['clues'])}"
-                     f" -> code {compact(reveal['code'])} (guess {compact(reveal['guess'])},"
-                     f" interception {intercept})")
+        lines.append(
+            f"  round {reveal['round']} {reveal['team']}: {' / '.join(reveal['clues'])}"
+            f" -> code {compact(reveal['code'])} (guess {compact(reveal['guess'])},"
+            f" interception {intercept})"
+        )
     for t, clues in view["clues"].items():
         if clues:
             lines.append(f"  round {view['round']} {t}: {' / '.join(clues)}")
         elif view["phase"] == "clues" or view["phase"] == "decode":
             written = view.get("clues_written", {}).get(t)
-            lines.append(f"  round {view['round']} {t}: " + ("written, hidden until both are in"
-                                                             if written else "not written yet"))
+            lines.append(
+                f"  round {view['round']} {t}: "
+                + ("written, hidden until both are in" if written else "not written yet")
+            )
     if view.get("decoding"):
-        lines.append(f"decoding the {view['decoding']} code; your team's answer: "
-                     f"{compact(view['team_answer']) if view.get('team_answer') else '-'}")
+        lines.append(
+            f"decoding the {view['decoding']} code; your team's answer: "
+            f"{compact(view['team_answer']) if view.get('team_answer') else '-'}"
+        )
     if view.get("outcome"):
         o = view["outcome"]
         lines.append(f"outcome: {o['winner'] or 'draw'} ({o['reason']})")
@@ -249,19 +284,23 @@ def decrypto_board(view: dict[str, Any]) -> list[str]:
 def illustori_board(view: dict[str, Any]) -> list[str]:
     lines = ["chain:"]
     for placed in view.get("chain", []):
-        lines.append(f"  {placed['player']}: \"{placed['text']}\" ({placed['picture']})")
+        lines.append(f'  {placed["player"]}: "{placed["text"]}" ({placed["picture"]})')
     if view.get("current_text") is None and view.get("start_card"):
         lines.append(f"  starting card: {view['start_card']['picture']} (to be named)")
     rule = view.get("must_chain")
     if rule:
-        lines.append(f"next text must {'begin' if rule['end'] == 'start' else 'end'} with "
-                     f"{' or '.join(x.upper() for x in rule['letters'])}")
+        lines.append(
+            f"next text must {'begin' if rule['end'] == 'start' else 'end'} with "
+            f"{' or '.join(x.upper() for x in rule['letters'])}"
+        )
     if view.get("used_letters"):
         lines.append(f"used letters: {' '.join(view['used_letters'])}")
     pending = view.get("pending")
     if pending:
-        lines.append(f"vote on {pending['player']}'s \"{pending['text']}\" ({pending['picture']});"
-                     f" voted: {', '.join(view['voted']) or 'nobody yet'}")
+        lines.append(
+            f'vote on {pending["player"]}\'s "{pending["text"]}" ({pending["picture"]});'
+            f" voted: {', '.join(view['voted']) or 'nobody yet'}"
+        )
     if view.get("hand") is not None:
         lines.append("your hand: " + "; ".join(f"{c['card']} {c['picture']}" for c in view["hand"]))
     sizes = ", ".join(f"{p} {n}" for p, n in view.get("hand_sizes", {}).items())

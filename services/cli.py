@@ -139,19 +139,18 @@ def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Cred
         return settings_credentials(settings), name or _user()
     if not name or (may_watch and name.lower().startswith(GUEST)):
         if not may_watch:
-            raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with "
-                             "TABLETOP_PASSWORD set)")
+            raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with TABLETOP_PASSWORD set)")
         return Credentials.guest(name or GUEST), subjects.SPECTATOR
     return Credentials.player(checked_name(name), password_for(name)), name
 
 
 async def connect_client(settings: Any, credentials: Credentials, *, name: str) -> Bus:
-    return await Bus.connect(nats_url(settings), settings, name=name, wait=5.0,
-                             credentials=credentials)
+    return await Bus.connect(nats_url(settings), settings, name=name, wait=5.0, credentials=credentials)
 
 
 def run_client(
-    action: Callable[[Client], Awaitable[int]], credentials: Credentials | None = None,
+    action: Callable[[Client], Awaitable[int]],
+    credentials: Credentials | None = None,
 ) -> int:
     """Run `action` with a client signed in as `credentials` (default: a guest)."""
     settings = load_settings()
@@ -164,12 +163,14 @@ def run_client(
         try:
             bus = await connect_client(settings, credentials, name="tabletop-cli")
         except Unavailable:
-            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
-                  file=sys.stderr)
+            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.", file=sys.stderr)
             return 2
         except SignInRefused:
-            print(f"Sign-in refused for {credentials.user!r}: wrong password, or too many "
-                  "failed attempts (wait a little).", file=sys.stderr)
+            print(
+                f"Sign-in refused for {credentials.user!r}: wrong password, or too many "
+                "failed attempts (wait a little).",
+                file=sys.stderr,
+            )
             return 1
         try:
             return await action(Client(bus))
@@ -201,16 +202,24 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     def ready(url: str, websocket_url: str) -> None:
         browsers = f", browsers at {websocket_url}" if websocket_url else ""
-        print(f"tabletop is up: NATS at {url}{browsers}, games: {', '.join(games())}. "
-              f"Players sign in with `tabletop login NAME`; service credentials are in "
-              f"{settings.credentials_folder}. Ctrl-C stops it.", file=sys.stderr, flush=True)
+        print(
+            f"tabletop is up: NATS at {url}{browsers}, games: {', '.join(games())}. "
+            f"Players sign in with `tabletop login NAME`; service credentials are in "
+            f"{settings.credentials_folder}. Ctrl-C stops it.",
+            file=sys.stderr,
+            flush=True,
+        )
 
     try:
-        runtime_run(compose.run_everything(settings, port=args.port,
-                                           websocket_port=args.ws_port, ready=ready))
+        runtime_run(
+            compose.run_everything(settings, port=args.port, websocket_port=args.ws_port, ready=ready)
+        )
     except StoreInUse as err:
-        print(f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
-              "other one first, or give this one another --data.", file=sys.stderr)
+        print(
+            f"tabletop up: not started: {err}. One tabletop up per data folder: stop the "
+            "other one first, or give this one another --data.",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         pass
@@ -221,9 +230,11 @@ def cmd_credentials(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     secrets_ = ServerSecrets.load_or_create(folder)
     write_secret(folder / "auth.conf", auth_config(secrets_))
-    print(f"service passwords ({', '.join(SERVICE_ROLES)}), the callout's signing key "
-          f"({ISSUER_FILE}) and the server's accounts section (auth.conf) are in {folder}, "
-          f"mode 0600; existing ones were kept")
+    print(
+        f"service passwords ({', '.join(SERVICE_ROLES)}), the callout's signing key "
+        f"({ISSUER_FILE}) and the server's accounts section (auth.conf) are in {folder}, "
+        f"mode 0600; existing ones were kept"
+    )
     return 0
 
 
@@ -271,11 +282,9 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
     async def main() -> int:
         url = nats_url(settings)
         try:
-            bus = await Bus.connect(url, settings, name=f"tabletop-{name}", wait=10,
-                                    credentials=credentials)
+            bus = await Bus.connect(url, settings, name=f"tabletop-{name}", wait=10, credentials=credentials)
         except Unavailable:
-            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.",
-                  file=sys.stderr)
+            print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.", file=sys.stderr)
             return 2
         try:
             await bus.ensure_streams()
@@ -306,8 +315,7 @@ def cmd_rebuild_views(args: argparse.Namespace) -> int:
         def progress(seq: int, last: int) -> None:
             width = 40
             bar = "#" * int((min(seq / last, 1.0) if last else 1.0) * width)
-            print(f"\rrebuilding views [{bar:<{width}}] {seq}/{last}", end="", file=sys.stderr,
-                  flush=True)
+            print(f"\rrebuilding views [{bar:<{width}}] {seq}/{last}", end="", file=sys.stderr, flush=True)
 
         tables, read = await maintenance.rebuild_views(bus, progress)
         print(f"\nviews rebuilt: {tables} tables, {read} messages", file=sys.stderr)
@@ -327,8 +335,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"{d.game} {d.table}: {d.key}: {d.why}")
         tables = sorted({(d.game, d.table) for d in differences})
         if not args.json:
-            print(f"{len(tables)} table(s) differ from the log" if tables
-                  else "every view equals a fold of the log", file=sys.stderr)
+            print(
+                f"{len(tables)} table(s) differ from the log"
+                if tables
+                else "every view equals a fold of the log",
+                file=sys.stderr,
+            )
         return 1 if differences else 0
 
     return operate(action, "verify")
@@ -340,9 +352,18 @@ def cmd_status(args: argparse.Namespace) -> int:
         lag = await maintenance.partition_lag(bus)
         last = await bus.events.last_seq()
         if args.json:
-            print(dump({"log_last_seq": last, "services": services, "partitions": {
-                str(p): None if v is None else {"pending": v[0], "unacknowledged": v[1]}
-                for p, v in lag.items()}}))
+            print(
+                dump(
+                    {
+                        "log_last_seq": last,
+                        "services": services,
+                        "partitions": {
+                            str(p): None if v is None else {"pending": v[0], "unacknowledged": v[1]}
+                            for p, v in lag.items()
+                        },
+                    }
+                )
+            )
             return 0
         print(f"log: {last} messages")
         for name, replicas in services.items():
@@ -360,8 +381,11 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(f"{name:<36} {len(replicas)} replica(s)  {shown}")
         behind = {p: v for p, v in lag.items() if v is not None}
         print("table projector lag by partition (to deliver / unacknowledged):")
-        print("  " + "  ".join(f"p{p}: {v[0]}/{v[1]}" for p, v in behind.items())
-              if behind else "  no table projector has run")
+        print(
+            "  " + "  ".join(f"p{p}: {v[0]}/{v[1]}" for p, v in behind.items())
+            if behind
+            else "  no table projector has run"
+        )
         return 0
 
     return operate(action, "status")
@@ -387,9 +411,17 @@ def cmd_games(args: argparse.Namespace) -> int:
     for name, decider in games().items():
         g = decider.game
         if args.json:
-            print(dump({"game": name, "title": g.title, "min_players": g.min_players,
+            print(
+                dump(
+                    {
+                        "game": name,
+                        "title": g.title,
+                        "min_players": g.min_players,
                         "max_players": g.max_players,
-                        "options": msgspec.to_builtins(g.options())}))
+                        "options": msgspec.to_builtins(g.options()),
+                    }
+                )
+            )
         else:
             print(f"{name:<16} {g.title} ({g.min_players}-{g.max_players} players)")
     return 0
@@ -397,16 +429,17 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_lobby(args: argparse.Namespace) -> int:
     async def action(client: Client) -> int:
-        lobby = await client.lobby(args.game, limit=args.limit, status=args.status,
-                                   after=args.after)
+        lobby = await client.lobby(args.game, limit=args.limit, status=args.status, after=args.after)
         if args.json:
             print(dump(lobby))
             return 0
         if not lobby["tables"] and not args.after:
             print(f"no open or running {args.game} table; `tabletop new {args.game}` makes one")
         for t in lobby["tables"]:
-            print(f"{t['table']:<40} {t['status']:<8} {len(t['seats'])}/{t['seat_count']} "
-                  f"{', '.join(t['seats'])}")
+            print(
+                f"{t['table']:<40} {t['status']:<8} {len(t['seats'])}/{t['seat_count']} "
+                f"{', '.join(t['seats'])}"
+            )
         if lobby.get("next"):
             print(f"more: tabletop lobby {args.game} --after '{lobby['next']}'")
         return 0
@@ -441,8 +474,7 @@ def simple_command(kind: str) -> Callable[[argparse.Namespace], int]:
         game = game_of(args.table, args.game)
 
         async def action(client: Client) -> int:
-            return show_reply(
-                await client.command(game, args.table, player, {"type": kind}), args.json)
+            return show_reply(await client.command(game, args.table, player, {"type": kind}), args.json)
 
         return run_client(action, credentials)
 
@@ -503,7 +535,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 async def missed_steps(
-    client: Client, game: str, table: str, viewer: str, shown: int, update: dict[str, Any],
+    client: Client,
+    game: str,
+    table: str,
+    viewer: str,
+    shown: int,
+    update: dict[str, Any],
 ) -> list[dict[str, Any]]:
     """The steps after version `shown` up to a pushed update: the push's own, and the ones
     before them asked of the replay when pushes were missed (a version gap)."""
@@ -562,13 +599,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"v{version:<4} {bot}: {dump(command)}", flush=True)
 
-        seats = {bot: Client(await connect_client(settings, credentials, name=f"tabletop-{bot}"))
-                 for bot, credentials in own.items()}
+        seats = {
+            bot: Client(await connect_client(settings, credentials, name=f"tabletop-{bot}"))
+            for bot, credentials in own.items()
+        }
         if not args.quiet:
             print(f"table {table}: {game.title} with {', '.join(bots)}", flush=True)
         try:
-            final = await play_with_bots(client, args.game, table, bots, rng, options=options,
-                                         on_move=on_move, seat_clients=seats)
+            final = await play_with_bots(
+                client, args.game, table, bots, rng, options=options, on_move=on_move, seat_clients=seats
+            )
         finally:
             for seat in seats.values():
                 await seat.bus.close()
@@ -613,95 +653,152 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tabletop",
         description="Board Game Arena-style tables of five games, event-sourced on NATS. "
-                    "Set NATS_URL to use an existing NATS; otherwise `tabletop up` starts one.",
+        "Set NATS_URL to use an existing NATS; otherwise `tabletop up` starts one.",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def add(name: str, run: Callable[[argparse.Namespace], int], help: str,
-            player: bool = False, table: bool = False, json_out: bool = True) -> argparse.ArgumentParser:
+    def add(
+        name: str,
+        run: Callable[[argparse.Namespace], int],
+        help: str,
+        player: bool = False,
+        table: bool = False,
+        json_out: bool = True,
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help, description=help)
         p.set_defaults(run=run)
         if table:
             p.add_argument("table", help="the table id")
             p.add_argument("--game", help="the table's game (default: from the table id)")
         if player:
-            p.add_argument("--as", dest="player", default=default_player,
-                           help="act or look as this player, signed in with TABLETOP_PASSWORD "
-                                "or its session (default: env TABLETOP_PLAYER, else the "
-                                "`tabletop login` session; nobody signed in: watch as a guest)")
+            p.add_argument(
+                "--as",
+                dest="player",
+                default=default_player,
+                help="act or look as this player, signed in with TABLETOP_PASSWORD "
+                "or its session (default: env TABLETOP_PLAYER, else the "
+                "`tabletop login` session; nobody signed in: watch as a guest)",
+            )
         if json_out:
             p.add_argument("--json", action="store_true", help="machine-readable output")
         return p
 
-    up = add("up", cmd_up, "run everything on this machine: NATS (embedded unless NATS_URL is "
-             "set), a worker per game, both projectors; Ctrl-C stops it", json_out=False)
-    up.add_argument("--data", help="data folder (default: env TABLETOP_DATA or "
-                    "~/.local/share/tabletop)")
-    up.add_argument("--port", type=int, default=4222,
-                    help="port for the embedded NATS (another free one if taken; default 4222)")
-    up.add_argument("--ws-port", type=int, default=9222,
-                    help="port of the WebSocket listener for browsers, on loopback (another "
-                         "free one if taken; default 9222)")
-    creds = add("credentials", cmd_credentials, "make the service users' passwords, the "
-                "callout's signing key and the server config's accounts section (auth.conf) in "
-                "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
-                json_out=False)
+    up = add(
+        "up",
+        cmd_up,
+        "run everything on this machine: NATS (embedded unless NATS_URL is "
+        "set), a worker per game, both projectors; Ctrl-C stops it",
+        json_out=False,
+    )
+    up.add_argument("--data", help="data folder (default: env TABLETOP_DATA or ~/.local/share/tabletop)")
+    up.add_argument(
+        "--port",
+        type=int,
+        default=4222,
+        help="port for the embedded NATS (another free one if taken; default 4222)",
+    )
+    up.add_argument(
+        "--ws-port",
+        type=int,
+        default=9222,
+        help="port of the WebSocket listener for browsers, on loopback (another "
+        "free one if taken; default 9222)",
+    )
+    creds = add(
+        "credentials",
+        cmd_credentials,
+        "make the service users' passwords, the "
+        "callout's signing key and the server config's accounts section (auth.conf) in "
+        "FOLDER, for a NATS that `tabletop up` does not run (docs/operations.md)",
+        json_out=False,
+    )
     creds.add_argument("folder")
-    add("auth", cmd_auth, "run the auth callout service (sign-in of players and guests)",
-        json_out=False)
-    login = add("login", cmd_login, "sign in as NAME (a new name is registered); the password "
-                "from a prompt or TABLETOP_PASSWORD; the session is kept in your config folder",
-                json_out=False)
+    add("auth", cmd_auth, "run the auth callout service (sign-in of players and guests)", json_out=False)
+    login = add(
+        "login",
+        cmd_login,
+        "sign in as NAME (a new name is registered); the password "
+        "from a prompt or TABLETOP_PASSWORD; the session is kept in your config folder",
+        json_out=False,
+    )
     login.add_argument("name")
     add("logout", cmd_logout, "forget the session", json_out=False)
-    w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)",
-            json_out=False)
+    w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)", json_out=False)
     w.add_argument("game")
-    tp = add("table-projector", cmd_table_projector, "run the table views and lobby service "
-             "(replicas: one per --shard)", json_out=False)
-    tp.add_argument("--shard", default="0/1", metavar="I/N",
-                    help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
-                         "(default 0/1: all); run N replicas 0/N .. N-1/N")
+    tp = add(
+        "table-projector",
+        cmd_table_projector,
+        "run the table views and lobby service (replicas: one per --shard)",
+        json_out=False,
+    )
+    tp.add_argument(
+        "--shard",
+        default="0/1",
+        metavar="I/N",
+        help=f"own the partitions p with p %% N == I, of {subjects.PARTITIONS} "
+        "(default 0/1: all); run N replicas 0/N .. N-1/N",
+    )
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
-    rb = add("rebuild-views", cmd_rebuild_views, "replay the whole log into fresh views (stop "
-             "the table projectors first), or one table's (--table, while they run)",
-             json_out=False)
+    rb = add(
+        "rebuild-views",
+        cmd_rebuild_views,
+        "replay the whole log into fresh views (stop "
+        "the table projectors first), or one table's (--table, while they run)",
+        json_out=False,
+    )
     rb.add_argument("--table", help="rebuild only this table's views")
     rb.add_argument("--game", help="the table's game (default: from the table id)")
-    vf = add("verify", cmd_verify, "compare every view (or one table's) with a fold of the "
-             "log and print the tables that differ (exit 1 if any)")
+    vf = add(
+        "verify",
+        cmd_verify,
+        "compare every view (or one table's) with a fold of the "
+        "log and print the tables that differ (exit 1 if any)",
+    )
     vf.add_argument("--table", help="check only this table")
     vf.add_argument("--game", help="the table's game (default: from the table id)")
-    add("status", cmd_status, "every service's replicas and counts, and the table "
-        "projector's lag per partition")
+    add(
+        "status",
+        cmd_status,
+        "every service's replicas and counts, and the table projector's lag per partition",
+    )
     add("games", cmd_games, "list the games")
     lobby = add("lobby", cmd_lobby, "list the open and running tables of a game, newest first")
     lobby.add_argument("game")
     lobby.add_argument("--status", choices=["open", "running"], help="only tables in this state")
     lobby.add_argument("--limit", type=int, help="tables per page (default 50, at most 100)")
     lobby.add_argument("--after", help="the page after this cursor (printed under a full page)")
-    new = add("new", cmd_new, "create a table (you take the first seat); prints its id",
-              player=True)
+    new = add("new", cmd_new, "create a table (you take the first seat); prints its id", player=True)
     new.add_argument("game")
-    new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                     help="a table option (value as JSON, or a bare word); repeatable")
+    new.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a table option (value as JSON, or a bare word); repeatable",
+    )
     new.add_argument("--seats", type=int, help="most players (default: the game's maximum)")
     new.add_argument("--table", help="the table id (default: <game>-<random hex>)")
     add("join", simple_command("join"), "take a seat at a table", player=True, table=True)
     add("leave", simple_command("leave"), "leave a table before it starts", player=True, table=True)
     add("start", simple_command("start"), "start the game (the creator)", player=True, table=True)
-    act = add("act", cmd_act, "send a game command, e.g. '{\"type\": \"play_card\", \"card\": 3}'"
-              " (`view` lists what you may send)", player=True, table=True)
+    act = add(
+        "act",
+        cmd_act,
+        'send a game command, e.g. \'{"type": "play_card", "card": 3}\' (`view` lists what you may send)',
+        player=True,
+        table=True,
+    )
     act.add_argument("command", help="the command as a JSON object")
     add("view", cmd_view, "show a table as you see it", player=True, table=True)
-    add("watch", cmd_watch, "show a table and every change until it ends", player=True,
-        table=True)
-    rp = add("replay", cmd_replay, "show a table's history as you may see it", player=True,
-             table=True)
+    add("watch", cmd_watch, "show a table and every change until it ends", player=True, table=True)
+    rp = add("replay", cmd_replay, "show a table's history as you may see it", player=True, table=True)
     rp.add_argument("--from", dest="first", type=int, default=0, help="first version")
     rp.add_argument("--to", dest="last", type=int, help="last version")
-    play = add("play", cmd_play, "seat N bots at a new table and let them play it through "
-               "the bus, printing every move and the result")
+    play = add(
+        "play",
+        cmd_play,
+        "seat N bots at a new table and let them play it through the bus, printing every move and the result",
+    )
     play.add_argument("game")
     play.add_argument("--bots", type=int, required=True, help="how many bots")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")

@@ -52,19 +52,22 @@ class Client:
         for attempt in range(self.attempts):
             last = attempt == self.attempts - 1
             try:
-                reply: dict[str, Any] = _decode(
-                    await self.bus.request(subject, body, timeout=self.timeout))
+                reply: dict[str, Any] = _decode(await self.bus.request(subject, body, timeout=self.timeout))
             except Unavailable:
                 if last:
                     raise
             else:
                 if last or not _says_unavailable(reply):
                     return reply
-            await asyncio.sleep(min(0.2 * 2 ** attempt, 2.0))
+            await asyncio.sleep(min(0.2 * 2**attempt, 2.0))
         raise AssertionError("unreachable")
 
     async def command(
-        self, game: str, table: str, player: str, command: dict[str, Any],
+        self,
+        game: str,
+        table: str,
+        player: str,
+        command: dict[str, Any],
     ) -> dict[str, Any]:
         """Send a command (an `id` is added when it has none); the reply as a dict."""
         body = {"id": new_id(), **command}
@@ -74,7 +77,13 @@ class Client:
         return self._checked(await self._ask(subjects.view(game, table, viewer), b"{}"))
 
     async def wait_view(
-        self, game: str, table: str, viewer: str, version: int, *, timeout: float = 10.0,
+        self,
+        game: str,
+        table: str,
+        viewer: str,
+        version: int,
+        *,
+        timeout: float = 10.0,
     ) -> dict[str, Any]:
         """The view once the projector has reached `version` (views follow the log closely)."""
         deadline = asyncio.get_running_loop().time() + timeout
@@ -94,17 +103,26 @@ class Client:
             await asyncio.sleep(0.01)
 
     async def lobby(
-        self, game: str, *, limit: int | None = None, status: str | None = None,
+        self,
+        game: str,
+        *,
+        limit: int | None = None,
+        status: str | None = None,
         after: str | None = None,
     ) -> dict[str, Any]:
         """One page of the lobby, newest first; its `next` is the `after` of the next page."""
-        request = {k: v for k, v in (("limit", limit), ("status", status), ("after", after))
-                   if v is not None}
+        request = {k: v for k, v in (("limit", limit), ("status", status), ("after", after)) if v is not None}
         return self._checked(await self._ask(subjects.lobby(game), json.dumps(request).encode()))
 
     async def replay(
-        self, game: str, table: str, viewer: str = subjects.SPECTATOR, *,
-        first: int = 0, last: int | None = None, views: str | None = None,
+        self,
+        game: str,
+        table: str,
+        viewer: str = subjects.SPECTATOR,
+        *,
+        first: int = 0,
+        last: int | None = None,
+        views: str | None = None,
     ) -> list[dict[str, Any]]:
         """Every step from `first` to `last`, asking again while the answer says `next`;
         `views` says which steps carry their view (`every`, `last` of each page, `none`)."""
@@ -121,7 +139,12 @@ class Client:
             first = reply["next"]
 
     async def updates(
-        self, game: str, table: str, viewer: str, *, subscribed: asyncio.Event | None = None,
+        self,
+        game: str,
+        table: str,
+        viewer: str,
+        *,
+        subscribed: asyncio.Event | None = None,
     ) -> AsyncIterator[dict[str, Any]]:
         """Every view pushed for `viewer` from now on (`subscribed` is set once the server
         knows of the subscription: nothing pushed after that is missed)."""
@@ -147,7 +170,12 @@ class Client:
 
 
 async def play_with_bots(
-    client: Client, game: str, table: str, bots: list[str], rng: random.Random, *,
+    client: Client,
+    game: str,
+    table: str,
+    bots: list[str],
+    rng: random.Random,
+    *,
     options: dict[str, Any] | None = None,
     on_move: Callable[[int, str, dict[str, Any]], None] = lambda version, bot, command: None,
     seat_clients: dict[str, Client] | None = None,
@@ -164,8 +192,7 @@ async def play_with_bots(
     async def send(bot: str, command: dict[str, Any]) -> dict[str, Any]:
         reply = await seat(bot).command(game, table, bot, command)
         if not reply.get("ok") and reply["error"]["code"] != "stale_version":
-            raise RequestFailed(reply["error"]["code"],
-                                f"{bot} sent {command}: {reply['error']['message']}")
+            raise RequestFailed(reply["error"]["code"], f"{bot} sent {command}: {reply['error']['message']}")
         return reply
 
     await send(bots[0], {"type": "create", "options": dict(options or {}), "seats": len(bots)})

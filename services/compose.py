@@ -51,21 +51,29 @@ def auth(issuer_seed: str) -> Service:
 
 def worker(game: str) -> Service:
     """The game worker of one game (any number of replicas share its queue group)."""
-    return Service(f"worker-{game}", "worker", lambda bus, stop: serve_worker(bus, game, stop),
-                   answers_as=service_name(game))
+    return Service(
+        f"worker-{game}",
+        "worker",
+        lambda bus, stop: serve_worker(bus, game, stop),
+        answers_as=service_name(game),
+    )
 
 
 def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
     """Table views and the lobby, for the log partitions of `shard` (index, count)."""
-    return Service("table-projector", "projector",
-                   lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
-                   answers_as="tabletop-table-projector")
+    return Service(
+        "table-projector",
+        "projector",
+        lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
+        answers_as="tabletop-table-projector",
+    )
 
 
 def history_projector() -> Service:
     """Replays."""
-    return Service("history-projector", "history", serve_history_projector,
-                   answers_as="tabletop-history-projector")
+    return Service(
+        "history-projector", "history", serve_history_projector, answers_as="tabletop-history-projector"
+    )
 
 
 def issuer_seed(settings: Settings) -> str | None:
@@ -89,12 +97,15 @@ def everything(settings: Settings) -> list[Service]:
     return services
 
 
-def embedded_server(settings: Settings, *, port: int = 0,
-                    websocket_port: int | None = None) -> EmbeddedServer:
+def embedded_server(
+    settings: Settings, *, port: int = 0, websocket_port: int | None = None
+) -> EmbeddedServer:
     """The NATS `tabletop up` runs (not started): its store under the data folder,
     authentication on with this machine's service credentials."""
     return EmbeddedServer(
-        Path(settings.data_dir) / "nats", port=port, sync_always=settings.sync_always,
+        Path(settings.data_dir) / "nats",
+        port=port,
+        sync_always=settings.sync_always,
         secrets=ServerSecrets.load_or_create(settings.credentials_folder),
         websocket_port=websocket_port,
     )
@@ -104,15 +115,19 @@ def embedded_server(settings: Settings, *, port: int = 0,
 
 
 async def run_service(
-    url: str, settings: Settings, service: Service, stop: asyncio.Event,
-    credentials: Credentials, *, restart: bool = False,
+    url: str,
+    settings: Settings,
+    service: Service,
+    stop: asyncio.Event,
+    credentials: Credentials,
+    *,
+    restart: bool = False,
 ) -> None:
     """Run `service` on its own connection, signed in as `credentials`, until `stop` is set.
     With `restart`, a crash is logged and the service started again (a supervisor); without,
     it is raised."""
     while not stop.is_set():
-        bus = await Bus.connect(url, settings, name=f"tabletop-{service.name}",
-                                credentials=credentials)
+        bus = await Bus.connect(url, settings, name=f"tabletop-{service.name}", credentials=credentials)
         try:
             await service.serve(bus, stop)
         except Exception:
@@ -128,22 +143,31 @@ async def run_service(
 
 
 def run_services(
-    url: str, settings: Settings, services: Iterable[Service], stop: asyncio.Event,
-    *, restart: bool = False,
+    url: str,
+    settings: Settings,
+    services: Iterable[Service],
+    stop: asyncio.Event,
+    *,
+    restart: bool = False,
 ) -> list[asyncio.Task[None]]:
     """Start every service in the running event loop, each signed in as its role (the
     credentials of all checked before any starts); the tasks end once `stop` is set and they
     have drained."""
     services = list(services)
     credentials = {s.role: service_credentials(settings, s.role) for s in services}
-    return [asyncio.create_task(run_service(url, settings, s, stop, credentials[s.role],
-                                            restart=restart))
-            for s in services]
+    return [
+        asyncio.create_task(run_service(url, settings, s, stop, credentials[s.role], restart=restart))
+        for s in services
+    ]
 
 
 async def until_answering(
-    bus: Bus, names: Collection[str], *, besides: Collection[str] = (),
-    running: Collection[asyncio.Task[Any]] = (), stop: asyncio.Event | None = None,
+    bus: Bus,
+    names: Collection[str],
+    *,
+    besides: Collection[str] = (),
+    running: Collection[asyncio.Task[Any]] = (),
+    stop: asyncio.Event | None = None,
     timeout: float = 60.0,
 ) -> set[str]:
     """Until an instance of each micro service in `names`, other than the instance ids in
@@ -157,15 +181,20 @@ async def until_answering(
                 task.result()  # a service that failed to start says why
                 raise RuntimeError("a service stopped before it answered")
         instances = await bus.service_instances()
-        missing -= {info["name"] for id_, info in instances.items()
-                    if info.get("endpoints") and id_ not in besides}
+        missing -= {
+            info["name"] for id_, info in instances.items() if info.get("endpoints") and id_ not in besides
+        }
         if asyncio.get_running_loop().time() > deadline:
             break
     return missing
 
 
 async def run_everything(
-    settings: Settings, *, port: int, websocket_port: int, ready: Callable[[str, str], None],
+    settings: Settings,
+    *,
+    port: int,
+    websocket_port: int,
+    ready: Callable[[str, str], None],
 ) -> None:
     """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set) and every
     service of `everything`, each signed in as its own role and started again if it crashes,
@@ -180,13 +209,15 @@ async def run_everything(
     stop_on_signals(stop)
     try:
         services = everything(settings)
-        setup = await Bus.connect(url, settings, name="tabletop-up",
-                                  credentials=service_credentials(settings, "admin"))
+        setup = await Bus.connect(
+            url, settings, name="tabletop-up", credentials=service_credentials(settings, "admin")
+        )
         try:
             await setup.ensure_streams()
             tasks = run_services(url, settings, services, stop, restart=True)
             missing = await until_answering(
-                setup, {s.answers_as for s in services if s.answers_as}, stop=stop)
+                setup, {s.answers_as for s in services if s.answers_as}, stop=stop
+            )
         finally:
             await setup.close()
         if missing:

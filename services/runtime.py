@@ -55,7 +55,8 @@ def service_credentials(settings: Settings, role: str) -> Credentials:
         return ServerSecrets(settings.credentials_folder).credentials(role)
     raise SystemExit(
         f"no credentials for the {role} service: set NATS_USER and NATS_PASSWORD (or "
-        f"NATS_PASSWORD_FILE), or run it where `tabletop up` keeps {settings.credentials_folder}")
+        f"NATS_PASSWORD_FILE), or run it where `tabletop up` keeps {settings.credentials_folder}"
+    )
 
 
 def stop_on_signals(stop: asyncio.Event) -> None:
@@ -65,4 +66,3 @@ def stop_on_signals(stop: asyncio.Event) -> None:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
             pass
-

@@ -25,14 +25,15 @@ def configure_logging(*, fmt: str = "", level: str = "info") -> None:
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     tail: list[Processor] = (
-        [structlog.processors.dict_tracebacks,
-         structlog.processors.JSONRenderer(serializer=_dumps)]
-        if as_json else [structlog.dev.ConsoleRenderer()]
+        [structlog.processors.dict_tracebacks, structlog.processors.JSONRenderer(serializer=_dumps)]
+        if as_json
+        else [structlog.dev.ConsoleRenderer()]
     )
     structlog.configure(
         processors=shared + tail,
         wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelNamesMapping().get(level.upper(), logging.INFO)),
+            logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
+        ),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )

@@ -48,8 +48,7 @@ class BotLoad:
             bots = [f"bot{i}" for i in range(rng.randint(g.min_players, min(g.max_players, 4)))]
             table = f"{game}-{uuid.uuid4().hex[:12]}"
             try:
-                final = await play_with_bots(
-                    self.client, game, table, bots, rng, options=OPTIONS.get(game))
+                final = await play_with_bots(self.client, game, table, bots, rng, options=OPTIONS.get(game))
             except RequestFailed as err:
                 self.failures[f"play: {err.code}"] += 1
                 continue

@@ -49,9 +49,13 @@ class Node:
         # sync_interval always: a write acknowledged by a quorum is on the disks of that quorum,
         # so killing any one node (even all of them) loses nothing acknowledged
         cluster = (
-            f"cluster {{\n  name: {CLUSTER_NAME}\n  listen: {HOST}:{self.route_port}\n"
-            f"  routes: [{route_list}]\n}}\n"
-        ) if len(routes) > 1 else ""  # one node: a plain server
+            (
+                f"cluster {{\n  name: {CLUSTER_NAME}\n  listen: {HOST}:{self.route_port}\n"
+                f"  routes: [{route_list}]\n}}\n"
+            )
+            if len(routes) > 1
+            else ""
+        )  # one node: a plain server
         return (
             f"server_name: {self.name}\n"
             f"listen: {HOST}:{self.client_port}\n"
@@ -82,9 +86,11 @@ class FailOver:
     back_after: float  # seconds from the kill until the killed node was current again
 
     def __str__(self) -> str:
-        return (f"{self.killed} led the stream, SIGKILL; {self.successor} leads after "
-                f"{self.elected_after:.1f} s; {self.killed} back and current after "
-                f"{self.back_after:.1f} s")
+        return (
+            f"{self.killed} led the stream, SIGKILL; {self.successor} leads after "
+            f"{self.elected_after:.1f} s; {self.killed} back and current after "
+            f"{self.back_after:.1f} s"
+        )
 
 
 class Cluster:
@@ -94,9 +100,7 @@ class Cluster:
     def __init__(self, data_dir: str | Path | None = None, size: int = 3) -> None:
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="tabletop-cluster-")
         root = Path(data_dir or self._tmp.name)  # type: ignore[union-attr]
-        self.nodes = {
-            name: Node(name, root / name) for name in (f"n{i}" for i in range(1, size + 1))
-        }
+        self.nodes = {name: Node(name, root / name) for name in (f"n{i}" for i in range(1, size + 1))}
 
     @property
     def urls(self) -> str:
@@ -106,8 +110,12 @@ class Cluster:
         """What a service needs to use this cluster, R3 stream and bucket included. The nodes
         require no authentication: the user and password given are ignored by them, and let a
         service that insists on signing in start all the same."""
-        return {"NATS_URL": self.urls, "TABLETOP_REPLICAS": str(len(self.nodes)),
-                "NATS_USER": "tabletop", "NATS_PASSWORD": "not-checked"}
+        return {
+            "NATS_URL": self.urls,
+            "TABLETOP_REPLICAS": str(len(self.nodes)),
+            "NATS_USER": "tabletop",
+            "NATS_PASSWORD": "not-checked",
+        }
 
     # --- processes --------------------------------------------------------------------------
 
@@ -118,7 +126,9 @@ class Cluster:
         conf.write_text(node.config(routes))
         log = open(node.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
         node.process = subprocess.Popen(
-            [server_binary(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT,
+            [server_binary(), "-c", str(conf)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
         )
         log.close()
@@ -179,8 +189,10 @@ class Cluster:
         while waiting:
             node = self.nodes[waiting[0]]
             if node.process is not None and node.process.poll() is not None:
-                raise ServerFailed(f"{node.name} exited with {node.process.returncode}; "
-                                   f"see {node.data_dir / 'nats-server.log'}")
+                raise ServerFailed(
+                    f"{node.name} exited with {node.process.returncode}; "
+                    f"see {node.data_dir / 'nats-server.log'}"
+                )
             status, _ = node.monitor("/healthz")
             # a single node has no meta group: healthy is ready
             if status == 200 and (len(self.nodes) == 1 or self.meta_leader(node.name)):

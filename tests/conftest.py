@@ -24,8 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The platform's test games, offered by the registry (services/registry.py) the way an
 # operator adds a game, here and in every `tabletop` process the tests start.
 TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
-os.environ["TABLETOP_GAMES"] = ",".join(
-    s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
+os.environ["TABLETOP_GAMES"] = ",".join(s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
 
 # This machine's service credentials for the tests, and a config folder for the CLI's
 # sessions, apart from the user's own.
@@ -71,15 +70,15 @@ class SecureServer:
     websocket_url: str = ""
 
 
-def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path,
-                      timeout: float = 60.0) -> None:
+def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> None:
     """Until a guest can sign in: the callout service answers."""
     import asyncio
 
     async def attempt() -> bool:
         try:
-            bus = await Bus.connect(url, load_settings(), name="test-probe", wait=2,
-                                    credentials=Credentials.guest())
+            bus = await Bus.connect(
+                url, load_settings(), name="test-probe", wait=2, credentials=Credentials.guest()
+            )
         except (SignInRefused, Unavailable):
             return False
         await bus.close()
@@ -110,8 +109,9 @@ def secure_server() -> Iterator[SecureServer]:
             # everything in this session that connects without saying who it is: admin
             os.environ["NATS_USER"] = "admin"
             os.environ["NATS_PASSWORD"] = secrets.password("admin")
-            yield SecureServer(server.url, secrets, server.data_dir / "nats-server.log", auth_log,
-                               server.websocket_url)
+            yield SecureServer(
+                server.url, secrets, server.data_dir / "nats-server.log", auth_log, server.websocket_url
+            )
         finally:
             auth.terminate()
             auth.wait(15)
@@ -131,7 +131,9 @@ async def bus(nats_url: str) -> AsyncIterator[Bus]:
 
 
 def assert_replay_equals_live(
-    steps: list[dict], live: dict[str, dict[int, dict]], viewer: str,
+    steps: list[dict],
+    live: dict[str, dict[int, dict]],
+    viewer: str,
 ) -> None:
     """Every replay step's view equals the view pushed live at that version: the viewer's own,
     or the spectators' at versions where the viewer held no seat. Updates coalesced into a

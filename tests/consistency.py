@@ -68,7 +68,11 @@ class RecordingClient(Client):
         self.acknowledged = acknowledged
 
     async def command(
-        self, game: str, table: str, player: str, command: dict[str, Any],
+        self,
+        game: str,
+        table: str,
+        player: str,
+        command: dict[str, Any],
     ) -> dict[str, Any]:
         command = {"id": new_id(), **command}
         reply = await super().command(game, table, player, command)
@@ -94,8 +98,9 @@ async def read_log(bus: Bus) -> dict[TableKey, list[Logged]]:
     tables: dict[TableKey, list[Logged]] = defaultdict(list)
     async for message in bus.events.iterate(">"):
         header = _header.decode(message.data)
-        tables[(header.game, header.table)].append(Logged(
-            message.seq, header.version, header.command_id, header.player, message.data))
+        tables[(header.game, header.table)].append(
+            Logged(message.seq, header.version, header.command_id, header.player, message.data)
+        )
     return dict(tables)
 
 
@@ -124,8 +129,12 @@ def check_log(log: dict[TableKey, list[Logged]], acknowledged: Acknowledged) -> 
             elif version_of[command_id] != version:
                 misplaced += 1
     return LogFigures(
-        acknowledged=acknowledged.distinct, lost=lost, misplaced=misplaced, doubled=doubled,
-        forked=forked, messages=sum(len(m) for m in log.values()),
+        acknowledged=acknowledged.distinct,
+        lost=lost,
+        misplaced=misplaced,
+        doubled=doubled,
+        forked=forked,
+        messages=sum(len(m) for m in log.values()),
     )
 
 
@@ -212,8 +221,7 @@ def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -
             differ(ViewDifference(subjects.view_key(game, table, "*"), f"log does not fold: {err}"))
             continue
         newest = versions[-1]
-        current = {subjects.view_key(game, table, v): v
-                   for v in (*newest.state.players, subjects.SPECTATOR)}
+        current = {subjects.view_key(game, table, v): v for v in (*newest.state.players, subjects.SPECTATOR)}
         for key, viewer in current.items():
             figures.keys += 1
             if key not in stored:
@@ -221,8 +229,7 @@ def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -
                 continue
             body = msgspec.json.decode(stored[key])
             if body != expected_view(game, newest, viewer):
-                differ(ViewDifference(
-                    key, f"holds v{body.get('version')}, log at v{newest.version}"))
+                differ(ViewDifference(key, f"holds v{body.get('version')}, log at v{newest.version}"))
         for key, value in stored.items():
             kind, _, _, viewer = _split_key(key)  # type: ignore[misc]
             if key in current:
@@ -231,19 +238,26 @@ def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -
             body = msgspec.json.decode(value)
             if kind == "lobby":
                 expected = expected_lobby(game, table, newest)
-                if expected is None or not isinstance(body, dict) or any(
-                        body.get(name) != value for name, value in expected.items()):
-                    differ(ViewDifference(key, f"lobby entry at v{body.get('version')}, log at "
-                                               f"v{newest.version} ({newest.state.status})"))
+                if (
+                    expected is None
+                    or not isinstance(body, dict)
+                    or any(body.get(name) != value for name, value in expected.items())
+                ):
+                    differ(
+                        ViewDifference(
+                            key,
+                            f"lobby entry at v{body.get('version')}, log at "
+                            f"v{newest.version} ({newest.state.status})",
+                        )
+                    )
                 continue
             version = body.get("version") if isinstance(body, dict) else None
             if not isinstance(version, int) or not 1 <= version < newest.version:
-                differ(ViewDifference(key, f"a left player's view at v{version}, log at "
-                                           f"v{newest.version}"))
-            elif (viewer not in versions[version - 1].state.players
-                  or body != expected_view(game, versions[version - 1], viewer)):
-                differ(ViewDifference(key, f"a left player's view differs from the fold at "
-                                           f"v{version}"))
+                differ(ViewDifference(key, f"a left player's view at v{version}, log at v{newest.version}"))
+            elif viewer not in versions[version - 1].state.players or body != expected_view(
+                game, versions[version - 1], viewer
+            ):
+                differ(ViewDifference(key, f"a left player's view differs from the fold at v{version}"))
         lobby_key = subjects.lobby_key(game, table)
         if lobby_key not in stored and expected_lobby(game, table, newest) is not None:
             figures.keys += 1
@@ -269,8 +283,7 @@ def keys_to_read(log: dict[TableKey, list[Logged]]) -> set[str]:
 async def listed_keys(bus: Bus) -> set[str]:
     """The bucket's keys as a watcher lists them. Only to find keys the log does not explain:
     while a node is down, nats-py's watcher may report an empty bucket."""
-    watcher = await (await bus.views()).watch(
-        ">", ignore_deletes=True, meta_only=True, inactive_threshold=10)
+    watcher = await (await bus.views()).watch(">", ignore_deletes=True, meta_only=True, inactive_threshold=10)
     keys = set()
     try:
         async for entry in watcher:
@@ -309,7 +322,11 @@ async def views_against_log(bus: Bus, log: dict[TableKey, list[Logged]]) -> View
 
 
 async def settled_views(
-    bus: Bus, log: dict[TableKey, list[Logged]], *, timeout: float, poll: float = 1.0,
+    bus: Bus,
+    log: dict[TableKey, list[Logged]],
+    *,
+    timeout: float,
+    poll: float = 1.0,
 ) -> ViewFigures:
     """The comparison once every view equals the fold, or the last one at the deadline
     (a projector still catching up gets until then)."""

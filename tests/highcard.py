@@ -81,8 +81,8 @@ def setup(options: HighCardOptions, players: tuple[PlayerId, ...], rng: random.R
     deck = list(range(1, options.deck_size + 1))
     rng.shuffle(deck)
     n = options.hand_size
-    hands = {p: sorted(deck[i * n:(i + 1) * n]) for i, p in enumerate(players)}
-    return [HandsDealt(players=list(players), hands=hands, deck=sorted(deck[len(players) * n:]))]
+    hands = {p: sorted(deck[i * n : (i + 1) * n]) for i, p in enumerate(players)}
+    return [HandsDealt(players=list(players), hands=hands, deck=sorted(deck[len(players) * n :]))]
 
 
 def decide(state: State, command: Command, ctx: Context):
@@ -117,7 +117,9 @@ def evolve(state: State, event: Event) -> State:
             hand = list(state.hands[p])
             hand.remove(card)
             return replace(
-                state, hands={**state.hands, p: tuple(hand)}, chosen={**state.chosen, p: card},
+                state,
+                hands={**state.hands, p: tuple(hand)},
+                chosen={**state.chosen, p: card},
             )
         case TrickTaken(cards=cards, winner=winner):
             tricks = {**state.tricks, winner: state.tricks[winner] + 1}
@@ -126,7 +128,9 @@ def evolve(state: State, event: Event) -> State:
             deck = list(state.deck)
             deck.remove(card)
             return replace(
-                state, deck=tuple(deck), hands={**state.hands, p: (*state.hands[p], card)},
+                state,
+                deck=tuple(deck),
+                hands={**state.hands, p: (*state.hands[p], card)},
             )
     return state
 
@@ -187,6 +191,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case CardDrawn(player=p, card=card):
             return f"{p} drew the {card}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> set[int]:
     """The cards `viewer` may not know: the other hands, the deck, the choices not yet
     revealed. Cards are small numbers, so a hidden card equal to a public count (a hand size,
@@ -196,8 +202,12 @@ def secrets(state: State, viewer: PlayerId | None) -> set[int]:
         if player != viewer:
             hidden |= set(hand)
     hidden |= {card for player, card in state.chosen.items() if player != viewer}
-    counts = [len(state.deck), len(state.players), *state.tricks.values(),
-              *(len(h) for h in state.hands.values())]
+    counts = [
+        len(state.deck),
+        len(state.players),
+        *state.tricks.values(),
+        *(len(h) for h in state.hands.values()),
+    ]
     return hidden - set(range(max(counts, default=0) + 1))
 
 
@@ -253,5 +263,5 @@ def _crashing_view(state: State, viewer: PlayerId | None) -> View:
 # The same game with bugs: deciding on card 13, viewing a 4-player game. The shell must log
 # them, answer, and keep serving every other table.
 CRASHY = dataclasses.replace(
-    GAME, name="crashy", title="Crashy High Card", decide=_crashing_decide,
-    player_view=_crashing_view)
+    GAME, name="crashy", title="Crashy High Card", decide=_crashing_decide, player_view=_crashing_view
+)

@@ -77,7 +77,10 @@ class Services:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log_dir / f"{label}.log", "ab") as log:
             process = subprocess.Popen(
-                [*TABLETOP, *args], env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                [*TABLETOP, *args],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
             )
         self.running[label] = ServiceProcess(label, tuple(args), process)

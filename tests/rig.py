@@ -37,8 +37,9 @@ async def cluster_rig(root: Path, games: list[str], *, lanes: int, seed: int = 1
     services = Services(env, root / "logs")
     bus = None
     try:
-        bus = await Bus.connect(cluster.urls, load_settings(replicas=len(cluster.nodes)),
-                                name="rig-client", wait=30)
+        bus = await Bus.connect(
+            cluster.urls, load_settings(replicas=len(cluster.nodes)), name="rig-client", wait=30
+        )
         await bus.ensure_streams()
         for game in games:
             for _ in range(WORKERS_PER_GAME):

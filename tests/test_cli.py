@@ -25,9 +25,12 @@ class Up:
     def __init__(self, data: Path) -> None:
         self.data = data
         # a person at a terminal: their own config folder, players signing in with a password
-        self.env = cli_env(TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning",
-                           XDG_CONFIG_HOME=str(data / "config"),
-                           TABLETOP_PASSWORD="correct horse battery")
+        self.env = cli_env(
+            TABLETOP_DATA=str(data),
+            TABLETOP_LOG_LEVEL="warning",
+            XDG_CONFIG_HOME=str(data / "config"),
+            TABLETOP_PASSWORD="correct horse battery",
+        )
         # `up` starts its embedded NATS and makes its own service credentials
         for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
             self.env.pop(name, None)
@@ -38,8 +41,8 @@ class Up:
         url_file.unlink(missing_ok=True)
         with open(self.data / "up.log", "ab") as log:  # the child keeps its own copy
             self.process = subprocess.Popen(
-                [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL,
-                stderr=log)
+                [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL, stderr=log
+            )
         deadline = time.monotonic() + 60
         while not url_file.exists():
             assert self.process.poll() is None, (self.data / "up.log").read_text()
@@ -56,8 +59,9 @@ class Up:
         return code
 
     def run(self, *args: str, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:
-        done = subprocess.run([*TABLETOP, *args], env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            [*TABLETOP, *args], env=self.env, capture_output=True, text=True, timeout=timeout
+        )
         if check:
             assert done.returncode == 0, done.stdout + done.stderr
         return done
@@ -74,13 +78,31 @@ def test_every_command_has_help():
     env = cli_env()
     top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
     assert top.returncode == 0
-    commands = ["up", "auth", "credentials", "login", "logout", "worker", "table-projector",
-                "history-projector", "rebuild-views", "games", "lobby", "new", "join", "leave",
-                "start", "act", "view", "watch", "replay", "play"]
+    commands = [
+        "up",
+        "auth",
+        "credentials",
+        "login",
+        "logout",
+        "worker",
+        "table-projector",
+        "history-projector",
+        "rebuild-views",
+        "games",
+        "lobby",
+        "new",
+        "join",
+        "leave",
+        "start",
+        "act",
+        "view",
+        "watch",
+        "replay",
+        "play",
+    ]
     for command in commands:
         assert command in top.stdout
-        done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True,
-                              text=True)
+        done = subprocess.run([*TABLETOP, command, "--help"], env=env, capture_output=True, text=True)
         assert done.returncode == 0 and "usage: tabletop" in done.stdout, command
 
 
@@ -103,9 +125,13 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     assert "running" in readable and "play_card" in readable
     bad = up.run("act", table, "--as", "ann", '{"type": "play_card", "card": "x"}', check=False)
     assert bad.returncode == 1 and "bad_command" in bad.stdout
-    watch = subprocess.Popen([*TABLETOP, "watch", table, "--as", "bob"],
-                             env={**up.env, "PYTHONUNBUFFERED": "1"},
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watch = subprocess.Popen(
+        [*TABLETOP, "watch", table, "--as", "bob"],
+        env={**up.env, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     first = watch.stdout.readline()  # the current view: watch is following the table
     assert "running" in first, watch.stderr.read() if watch.poll() is not None else first
     played = {}
@@ -126,8 +152,9 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     # watch saw the end pushed, and views are stored before they are pushed
     ended = json.loads(up.run("view", table, "--json").stdout)["view"]
     assert ended["status"] == "ended" and ended["result"]["winners"]
-    replay = [json.loads(line) for line in
-              up.run("replay", table, "--as", "bob", "--json").stdout.splitlines()]
+    replay = [
+        json.loads(line) for line in up.run("replay", table, "--as", "bob", "--json").stdout.splitlines()
+    ]
     assert [s["version"] for s in replay] == list(range(1, len(replay) + 1))
     deadline = time.monotonic() + 30
     while True:  # the lobby follows the views
@@ -142,8 +169,9 @@ def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_
     env = {**up.env, "XDG_CONFIG_HOME": str(config)}
 
     def tabletop(*args: str, **extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([*TABLETOP, *args], env={**env, **extra}, capture_output=True,
-                              text=True, timeout=60)
+        return subprocess.run(
+            [*TABLETOP, *args], env={**env, **extra}, capture_output=True, text=True, timeout=60
+        )
 
     assert tabletop("login", "zoe").returncode == 0
     session = config / "tabletop" / "session.json"
@@ -178,8 +206,7 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
 
     async def scenario():
         admin = ServerSecrets(up.data / "credentials").credentials("admin")
-        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10,
-                                credentials=admin)
+        bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10, credentials=admin)
         client = Client(bus)
         live = {v: {} for v in viewers}
 
@@ -192,8 +219,19 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
 
         recorders = [await record(v) for v in viewers]  # each confirmed by the server
         play = await asyncio.create_subprocess_exec(
-            *TABLETOP, "play", game, "--bots", str(n), "--table", table, "--seed", "5",
-            env=up.env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            *TABLETOP,
+            "play",
+            game,
+            "--bots",
+            str(n),
+            "--table",
+            table,
+            "--seed",
+            "5",
+            env=up.env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(play.communicate(), 300)
         assert play.returncode == 0, (out + err).decode()[-3000:]
         text = out.decode()
@@ -236,6 +274,7 @@ def test_up_keeps_its_data_across_a_restart(tmp_path):
 
 def test_clients_say_clearly_when_nothing_runs(tmp_path):
     env = cli_env(TABLETOP_DATA=str(tmp_path), NATS_URL="nats://127.0.0.1:1")
-    done = subprocess.run([*TABLETOP, "lobby", "highcard"], env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*TABLETOP, "lobby", "highcard"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and "tabletop up" in done.stderr

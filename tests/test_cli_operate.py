@@ -17,8 +17,9 @@ from tests.platform.test_views_exact import until_exact
 
 
 def run_tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*TABLETOP, *args], env=cli_env(NATS_URL=nats_url), text=True,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [*TABLETOP, *args], env=cli_env(NATS_URL=nats_url), text=True, capture_output=True, timeout=120
+    )
 
 
 async def tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:

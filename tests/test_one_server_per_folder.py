@@ -80,8 +80,9 @@ def test_a_second_tabletop_up_on_a_folder_in_use_says_so_and_the_first_serves_on
     first = Up(tmp_path).start()
     try:
         url = (tmp_path / "nats.url").read_text()
-        second = subprocess.run([*TABLETOP, "up", "--port", "0"], env=first.env,
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [*TABLETOP, "up", "--port", "0"], env=first.env, capture_output=True, text=True, timeout=60
+        )
         assert second.returncode == 1
         assert "in use" in second.stderr and f"process {first.process.pid}" in second.stderr
         assert "one tabletop up per data folder" in second.stderr.lower()
@@ -109,8 +110,9 @@ threading.Event().wait()
 
 def test_a_server_started_off_the_main_thread_stops_when_its_process_is_killed(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-c", FROM_A_THREAD, str(tmp_path)], env=env,
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", FROM_A_THREAD, str(tmp_path)], env=env, stdout=subprocess.PIPE, text=True
+    )
     try:
         server = int(process.stdout.readline())
         assert not gone(server)
@@ -132,8 +134,9 @@ def test_a_second_server_on_the_same_folder_is_refused_in_process(tmp_path):
 def test_a_server_left_by_a_version_without_the_lock_is_named(tmp_path):
     conf = tmp_path / "nats-server.conf"
     conf.write_text(EmbeddedServer(tmp_path).config())
-    stray = subprocess.Popen([server_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    stray = subprocess.Popen(
+        [server_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         with pytest.raises(StoreInUse, match=f"pid {stray.pid}"):
             EmbeddedServer(tmp_path).start()

@@ -16,12 +16,14 @@ from tests.processes import ROOT
 SCRIPTS = ("tabletop", "test")
 
 
-def run(script: Path, *args: str, cwd: Path = ROOT,
-        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    script: Path, *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`script ARGS` in `cwd`, by default in this environment (nothing installed)."""
     env = {**os.environ, "TABLETOP_VENV": sys.prefix} if env is None else env
-    return subprocess.run([str(script), *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [str(script), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

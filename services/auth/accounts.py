@@ -68,8 +68,9 @@ class Throttle:
 
 
 class Accounts:
-    def __init__(self, store: Store, *, hasher: PasswordHasher | None = None,
-                 throttle: Throttle | None = None) -> None:
+    def __init__(
+        self, store: Store, *, hasher: PasswordHasher | None = None, throttle: Throttle | None = None
+    ) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()  # argon2id, RFC 9106 low-memory profile
         self.throttle = throttle or Throttle()

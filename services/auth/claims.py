@@ -139,21 +139,33 @@ def read_request(token: bytes) -> AuthorizationRequest:
         header, payload, signature = token.decode().split(".")
         claims = msgspec.json.decode(_unb64(payload), type=RequestClaims)
         _verify_key(claims.iss).verify(f"{header}.{payload}".encode(), _unb64(signature))
-    except (ValueError, UnicodeDecodeError, binascii.Error, msgspec.ValidationError,
-            nacl.exceptions.BadSignatureError, nacl.exceptions.ValueError) as err:
+    except (
+        ValueError,
+        UnicodeDecodeError,
+        binascii.Error,
+        msgspec.ValidationError,
+        nacl.exceptions.BadSignatureError,
+        nacl.exceptions.ValueError,
+    ) as err:
         raise BadToken(str(err) or type(err).__name__) from err
     if claims.aud != REQUEST_AUDIENCE or not claims.iss.startswith("N"):
         raise BadToken("not an authorization request from a server")
     return claims.nats
 
 
-def user_jwt(*, name: str, user_nkey: str, account: str, pub: Rule, sub: Rule, signer: Any,
-             max_subscriptions: int = -1) -> str:
+def user_jwt(
+    *, name: str, user_nkey: str, account: str, pub: Rule, sub: Rule, signer: Any, max_subscriptions: int = -1
+) -> str:
     now = int(time.time())
     issuer = signer.public_key.decode()
     body = f"{issuer}{user_nkey}{name}{now}".encode()
     claims = UserClaims(
-        jti=_claim_id(body), iat=now, iss=issuer, sub=user_nkey, name=name, aud=account,
+        jti=_claim_id(body),
+        iat=now,
+        iss=issuer,
+        sub=user_nkey,
+        name=name,
+        aud=account,
         nats=UserPermissions(pub=pub, sub=sub, subs=max_subscriptions),
     )
     return sign(claims, signer)
@@ -164,8 +176,11 @@ def response_jwt(request: AuthorizationRequest, signer: Any, *, user: str = "", 
     now = int(time.time())
     issuer = signer.public_key.decode()
     claims = ResponseClaims(
-        jti=_claim_id(f"{issuer}{request.user_nkey}{now}{user}{error}".encode()), iat=now,
-        iss=issuer, sub=request.user_nkey, aud=request.server_id.id,
+        jti=_claim_id(f"{issuer}{request.user_nkey}{now}{user}{error}".encode()),
+        iat=now,
+        iss=issuer,
+        sub=request.user_nkey,
+        aud=request.server_id.id,
         nats=AuthorizationResponse(jwt=user, error=error),
     )
     return sign(claims, signer)

@@ -35,5 +35,7 @@ def player_permissions(name: str) -> tuple[Rule, Rule]:
 def guest_permissions(name: str) -> tuple[Rule, Rule]:
     """(publish, subscribe) of a guest: what a spectator sees, and replies in its own inbox."""
     asks, follows = _watching(subjects.SPECTATOR)
-    return (Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
-            Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN))
+    return (
+        Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
+        Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN),
+    )

@@ -50,16 +50,22 @@ class Callout:
             try:
                 known = await self.accounts.sign_in(user, password)
             except Refused as refusal:
-                log.warning("sign_in_refused", name=user[:80], reason=str(refusal),
-                            host=request.client_info.host)
+                log.warning(
+                    "sign_in_refused", name=user[:80], reason=str(refusal), host=request.client_info.host
+                )
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(user)
             name = user
-            log.info("signed_in" if known else "registered", name=user,
-                     host=request.client_info.host)
-        token = user_jwt(name=name, user_nkey=request.user_nkey, account=APP_ACCOUNT,
-                         pub=publish, sub=subscribe, signer=self.signer,
-                         max_subscriptions=MAX_PLAYER_SUBSCRIPTIONS)
+            log.info("signed_in" if known else "registered", name=user, host=request.client_info.host)
+        token = user_jwt(
+            name=name,
+            user_nkey=request.user_nkey,
+            account=APP_ACCOUNT,
+            pub=publish,
+            sub=subscribe,
+            signer=self.signer,
+            max_subscriptions=MAX_PLAYER_SUBSCRIPTIONS,
+        )
         return response_jwt(request, self.signer, user=token)
 
     async def answer(self, message: Incoming) -> None:
@@ -87,8 +93,9 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Call
     """Answer the server's authorization requests until `stop` is set. `bus` is connected as
     the `auth` user of the AUTH account, where the accounts bucket lives."""
     store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
-    hasher = PasswordHasher(memory_cost=bus.settings.password_hash_memory_kib,
-                            time_cost=bus.settings.password_hash_passes)
+    hasher = PasswordHasher(
+        memory_cost=bus.settings.password_hash_memory_kib, time_cost=bus.settings.password_hash_passes
+    )
     callout = Callout(Accounts(store, hasher=hasher), issuer_seed)
     sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
     log.info("auth_ready")

@@ -54,8 +54,7 @@ class Partitions:
 
     def owned(self) -> set[int]:
         replicas = self.replicas()
-        return {p for p in range(subjects.CMD_PARTITIONS)
-                if replicas[p % len(replicas)] == self.me}
+        return {p for p in range(subjects.CMD_PARTITIONS) if replicas[p % len(replicas)] == self.me}
 
     async def on_word(self, message: Incoming) -> None:
         word = message.data.decode(errors="replace")
@@ -72,8 +71,10 @@ class Partitions:
         owned = self.owned()
         for p in sorted(owned - self.subscriptions.keys()):
             self.subscriptions[p] = await self.bus.subscribe(
-                subjects.cmd_partition(self.game, p), self.on_command,
-                queue=f"tabletop-worker-{self.game}-p{p}")
+                subjects.cmd_partition(self.game, p),
+                self.on_command,
+                queue=f"tabletop-worker-{self.game}-p{p}",
+            )
         for p in sorted(self.subscriptions.keys() - owned):
             await self.subscriptions.pop(p).drain()
 
@@ -99,7 +100,9 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
     handler = CommandHandler(
-        decider, bus.events, cache_size=bus.settings.cache_size,
+        decider,
+        bus.events,
+        cache_size=bus.settings.cache_size,
         max_retries=bus.settings.max_retries,
     )
     in_flight: set[asyncio.Task[None]] = set()
@@ -119,13 +122,18 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     keeping = asyncio.create_task(partitions.run(stop))
     # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
-        name=service_name(game), version=VERSION,
+        name=service_name(game),
+        version=VERSION,
         description=f"tabletop game worker for {decider.game.title}",
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
-        stats=lambda: {**handler.counts, "in_flight": len(in_flight),
-                       "cached_tables": len(handler.cache), "replica": partitions.me,
-                       "replicas": len(partitions.replicas()),
-                       "partitions": sorted(partitions.subscriptions)},
+        stats=lambda: {
+            **handler.counts,
+            "in_flight": len(in_flight),
+            "cached_tables": len(handler.cache),
+            "replica": partitions.me,
+            "replicas": len(partitions.replicas()),
+            "partitions": sorted(partitions.subscriptions),
+        },
     )
     log.info("worker_started", game=game, replica=partitions.me)
     await stop.wait()
@@ -135,4 +143,3 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     if in_flight:
         await asyncio.wait(in_flight, timeout=10)
     log.info("worker_stopped", game=game, **handler.counts)
-

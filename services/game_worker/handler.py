@@ -45,12 +45,23 @@ class Store(Protocol):
     async def last(self, game: str, table: str) -> StoredBatch | None: ...
 
     async def read(
-        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        self,
+        game: str,
+        table: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
         expect: int = ...,
     ) -> list[StoredBatch]: ...
 
     async def append(
-        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
+        self,
+        game: str,
+        table: str,
+        data: bytes,
+        *,
+        command_id: str,
+        expected_seq: int,
     ) -> Appended: ...
 
 
@@ -77,9 +88,15 @@ class CommandHandler:
     """Handles the commands of one game; one per worker process."""
 
     def __init__(
-        self, decider: TableDecider, store: Store, *, cache_size: int = 2048,
-        max_retries: int = 8, max_versions: int = MAX_TABLE_VERSIONS,
-        rng: Callable[[], random.Random] | None = None, clock: Callable[[], str] = utc_now,
+        self,
+        decider: TableDecider,
+        store: Store,
+        *,
+        cache_size: int = 2048,
+        max_retries: int = 8,
+        max_versions: int = MAX_TABLE_VERSIONS,
+        rng: Callable[[], random.Random] | None = None,
+        clock: Callable[[], str] = utc_now,
     ) -> None:
         self.decider = decider
         self.game = decider.name
@@ -105,14 +122,20 @@ class CommandHandler:
                 "Commands go to tabletop.cmd.<game>.<table>.<player>, each id made of 1 to 64 "
                 "letters, digits, '_' or '-'.",
             )
-            return self._done(reply, "malformed", started, command="?", retries=0,
-                              table="?", player="?")
+            return self._done(reply, "malformed", started, command="?", retries=0, table="?", player="?")
         _, table, player = tokens
         try:
             envelope = decode_command(body, self.decider.command_type)
         except BadCommand as err:
-            return self._done(Reply.rejected("bad_command", str(err)), "malformed", started,
-                              command="?", retries=0, table=table, player=player)
+            return self._done(
+                Reply.rejected("bad_command", str(err)),
+                "malformed",
+                started,
+                command="?",
+                retries=0,
+                table=table,
+                player=player,
+            )
         command_type = type(envelope.command).__struct_config__.tag
         lock = self.locks.setdefault(table, asyncio.Lock())
         retries = 0
@@ -121,24 +144,34 @@ class CommandHandler:
                 reply, outcome, retries = await self._decide_and_append(table, player, envelope)
         except Unavailable as err:
             reply = Reply.rejected(
-                "unavailable", f"The event log is unavailable ({err}); send the command again.")
+                "unavailable", f"The event log is unavailable ({err}); send the command again."
+            )
             outcome = "unavailable"
         except Exception:  # a bug in the rules or the shell: log it, answer, keep serving
-            self.log.exception("command_crashed", game=self.game, table=table, player=player,
-                               command=command_type, command_id=envelope.id)
-            reply = Reply.rejected(
-                "internal_error", "The server failed on this command; it was not applied.")
+            self.log.exception(
+                "command_crashed",
+                game=self.game,
+                table=table,
+                player=player,
+                command=command_type,
+                command_id=envelope.id,
+            )
+            reply = Reply.rejected("internal_error", "The server failed on this command; it was not applied.")
             outcome = "internal_error"
         finally:
             # keep the locks about as many as the cached tables: ids sent at random (unknown
             # tables) must not grow memory; a lock dropped while wanted only costs a conflict
             if not lock.locked() and len(self.locks) > self.cache.size:
                 self.locks.pop(table, None)
-        return self._done(reply, outcome, started, command=command_type, retries=retries,
-                          table=table, player=player)
+        return self._done(
+            reply, outcome, started, command=command_type, retries=retries, table=table, player=player
+        )
 
     async def _decide_and_append(
-        self, table: str, player: str, envelope: CommandEnvelope,
+        self,
+        table: str,
+        player: str,
+        envelope: CommandEnvelope,
     ) -> tuple[Reply, str, int]:
         """Accept on the cached table if it can (safe: the append fails if the cache was
         stale), else decide again on the table as the log has it, until an append holds.
@@ -169,19 +202,28 @@ class CommandHandler:
             if answer is not None:
                 return (*answer, retries)
             retries += 1
-        return Reply.rejected(
-            "conflict", "The table kept changing while this command was decided; send it again.",
-        ), "conflict", self.max_retries
+        return (
+            Reply.rejected(
+                "conflict",
+                "The table kept changing while this command was decided; send it again.",
+            ),
+            "conflict",
+            self.max_retries,
+        )
 
     def _decide(
-        self, folded: Folded, table: str, player: str, envelope: CommandEnvelope, digest: str,
+        self,
+        folded: Folded,
+        table: str,
+        player: str,
+        envelope: CommandEnvelope,
+        digest: str,
     ) -> EventBatch[Any] | Answer:
         """The batch to append, or the refusal, of one command on one version of the table."""
         if envelope.expect is not None and envelope.expect != folded.version:
             return Reply.rejected(
                 "stale_version",
-                f"The table is at version {folded.version}, not {envelope.expect}; look again "
-                "and decide.",
+                f"The table is at version {folded.version}, not {envelope.expect}; look again and decide.",
             ), "rejected"
         if folded.version >= self.max_versions and player != SERVICE_PLAYER:
             return Reply.rejected(
@@ -189,22 +231,35 @@ class CommandHandler:
                 f"This table holds {folded.version} commands, the most one table may hold; "
                 "nothing was done. Play on at a new table.",
             ), "rejected"
-        decision = self.decider.decide(
-            folded.state, envelope.command, Context(actor=player, rng=self.rng()))
+        decision = self.decider.decide(folded.state, envelope.command, Context(actor=player, rng=self.rng()))
         if isinstance(decision, Rejection):
             return Reply.of(decision), "rejected"
         return EventBatch(
-            game=self.game, table=table, version=folded.version + 1, command_id=envelope.id,
-            player=player, digest=digest, at=self.clock(), events=list(decision),
+            game=self.game,
+            table=table,
+            version=folded.version + 1,
+            command_id=envelope.id,
+            player=player,
+            digest=digest,
+            at=self.clock(),
+            events=list(decision),
         )
 
     async def _append(
-        self, table: str, folded: Folded, batch: EventBatch[Any], player: str, digest: str,
+        self,
+        table: str,
+        folded: Folded,
+        batch: EventBatch[Any],
+        player: str,
+        digest: str,
     ) -> Answer | None:
         """Append the batch after `folded`: the answer, or None when the table moved on."""
         try:
             appended = await self.store.append(
-                self.game, table, encoder.encode(batch), command_id=batch.command_id,
+                self.game,
+                table,
+                encoder.encode(batch),
+                command_id=batch.command_id,
                 expected_seq=folded.last_seq,
             )
         except ConcurrencyConflict:
@@ -228,18 +283,25 @@ class CommandHandler:
         if cached is not None and cached.last_seq == last.seq:
             return cached
         if cached is not None and cached.last_seq < last.seq:
-            newest = admit(self.decider, cached, self.game, table, last.seq, last.data,
-                           last.writer)
+            newest = admit(self.decider, cached, self.game, table, last.seq, last.data, last.writer)
             if newest.batch is not None:  # one command landed elsewhere: it is `last`
                 return self.cache.put(table, newest.folded)
         else:
             cached = None
-        return self.cache.put(table, await fold_log(
-            self.store, self.decider, self.game, table, since=cached, upto=last.seq))
+        return self.cache.put(
+            table, await fold_log(self.store, self.decider, self.game, table, since=cached, upto=last.seq)
+        )
 
     def _done(
-        self, reply: Reply, outcome: str, started: float, *, command: str, retries: int,
-        table: str, player: str,
+        self,
+        reply: Reply,
+        outcome: str,
+        started: float,
+        *,
+        command: str,
+        retries: int,
+        table: str,
+        player: str,
     ) -> Reply:
         """Count the outcome and write the command's one log line."""
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
@@ -247,7 +309,14 @@ class CommandHandler:
             self.counts["retried"] = self.counts.get("retried", 0) + retries
         code = reply.error.code if reply.error is not None else None
         self.log.info(
-            "command_handled", game=self.game, table=table, player=player, command=command,
-            outcome=outcome, retries=retries, code=code,
-            duration_ms=round((time.perf_counter() - started) * 1000, 2))
+            "command_handled",
+            game=self.game,
+            table=table,
+            player=player,
+            command=command,
+            outcome=outcome,
+            retries=retries,
+            code=code,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
         return reply

@@ -52,7 +52,10 @@ class History:
 
 
 def page(
-    decider: TableDecider, history: History, viewer: str | None, request: ReplayRequest,
+    decider: TableDecider,
+    history: History,
+    viewer: str | None,
+    request: ReplayRequest,
     limit: int,
 ) -> bytes:
     """The steps asked for, as many as fit in `limit` bytes, with `next` when more remain."""
@@ -82,8 +85,7 @@ def page(
                 break
             size -= len(parts.pop()) + 1
     if parts and size > limit:  # one step alone is too large: say so rather than fail to send
-        return error_body("internal_error", f"Step {first} is larger than a replay page "
-                          f"({limit} bytes).")
+        return error_body("internal_error", f"Step {first} is larger than a replay page ({limit} bytes).")
     body = b'{"steps":[' + b",".join(parts) + b"]"
     after = first + len(parts)
     if after <= last:
@@ -92,7 +94,10 @@ def page(
 
 
 def _with_view(
-    decider: TableDecider, step: ReplayStep, state: Table, viewer: str | None,
+    decider: TableDecider,
+    step: ReplayStep,
+    state: Table,
+    viewer: str | None,
 ) -> ReplayStep:
     return msgspec.structs.replace(step, view=decider.player_view(state, viewer))
 
@@ -122,8 +127,7 @@ class HistoryProjector:
     async def on_replay(self, message: Incoming) -> None:
         tokens = subjects.parse(message.subject, "replay")
         if tokens is None or len(tokens) != 3:
-            await message.respond(error_body(
-                "bad_request", "Ask tabletop.replay.<game>.<table>.<viewer>."))
+            await message.respond(error_body("bad_request", "Ask tabletop.replay.<game>.<table>.<viewer>."))
             return
         game, table, viewer = tokens
         decider = self.games.get(game)
@@ -162,11 +166,11 @@ async def serve_history_projector(bus: Bus, stop: asyncio.Event) -> None:
     await bus.ensure_streams()
     projector = HistoryProjector(bus)
     await bus.add_service(
-        name="tabletop-history-projector", version="0.2.0",
+        name="tabletop-history-projector",
+        version="0.2.0",
         description="tabletop replays, cut per viewer",
         endpoints=[("replay", f"{subjects.PREFIX}.replay.>", "tabletop-replay", projector.on_replay)],
-        stats=lambda: {"cached_tables": len(projector.cache),
-                       "folded_messages": projector.folded_messages},
+        stats=lambda: {"cached_tables": len(projector.cache), "folded_messages": projector.folded_messages},
     )
     log.info("history_projector_started")
     await stop.wait()

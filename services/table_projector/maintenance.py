@@ -77,32 +77,43 @@ async def verify(bus: Bus, only: tuple[str, str] | None = None) -> list[Differen
 
 
 def _compare(
-    game: str, table: str, decider: TableDecider, folded: Folded, stored: dict[str, bytes],
+    game: str,
+    table: str,
+    decider: TableDecider,
+    folded: Folded,
+    stored: dict[str, bytes],
     lobby: dict[str, bytes],
 ) -> list[Difference]:
     found = []
     try:
         expected = view_bodies(decider, folded) if folded.version else {}
     except Exception as err:  # noqa: BLE001 - a bug in the game's views: report the table
-        return [Difference(game, table, subjects.view_key(game, table, "*"),
-                           f"the game's views fail at v{folded.version}: {err!r}")]
+        return [
+            Difference(
+                game,
+                table,
+                subjects.view_key(game, table, "*"),
+                f"the game's views fail at v{folded.version}: {err!r}",
+            )
+        ]
     for viewer, body in expected.items():
         key = subjects.view_key(game, table, viewer)
         have = stored.get(key)
         if have is None:
             found.append(Difference(game, table, key, f"missing (log at v{folded.version})"))
         elif have != body and msgspec.json.decode(have) != msgspec.json.decode(body):
-            found.append(Difference(game, table, key, f"v{_version(have)} differs from the "
-                                                      f"log's v{folded.version}"))
+            found.append(
+                Difference(game, table, key, f"v{_version(have)} differs from the log's v{folded.version}")
+            )
     prefix = subjects.view_key(game, table, "")
     for key, have in stored.items():  # players who left keep an older view, never a newer one
-        if key.startswith(prefix) and key[len(prefix):] not in expected and \
-                _version(have) >= folded.version:
+        if key.startswith(prefix) and key[len(prefix) :] not in expected and _version(have) >= folded.version:
             found.append(Difference(game, table, key, "a view of a player with no seat"))
     entry = lobby_entry(decider, table, folded) if folded.version else None
     have = lobby.get(subjects.lobby_key(game, table))
     if (have is None) != (entry is None) or (
-            have is not None and msgspec.json.decode(have) != msgspec.json.decode(encoder.encode(entry))):
+        have is not None and msgspec.json.decode(have) != msgspec.json.decode(encoder.encode(entry))
+    ):
         found.append(Difference(game, table, subjects.lobby_key(game, table), "lobby entry"))
     return found
 
@@ -129,7 +140,8 @@ async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
 
 
 async def rebuild_views(
-    bus: Bus, progress: Callable[[int, int], None] | None = None,
+    bus: Bus,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[int, int]:
     """Every table's views and lobby entry made again from the whole log, the projectors
     stopped: the log read in order once, each table folded in memory and written once at the
@@ -154,14 +166,16 @@ async def rebuild_views(
                 if found is None:
                     parsed = subjects.parse_evt(message.subject)
                     decider = deciders.get(parsed[1]) if parsed else None
-                    found = of_subject[message.subject] = \
+                    found = of_subject[message.subject] = (
                         (parsed[1], parsed[2], decider) if parsed and decider else ()
+                    )
                 if found:
                     game, table, decider = found
                     key = (game, table)
                     folded = tables.get(key) or empty(decider)
-                    tables[key] = admit(decider, folded, game, table, message.seq,
-                                        message.data, message.writer).folded
+                    tables[key] = admit(
+                        decider, folded, game, table, message.seq, message.data, message.writer
+                    ).folded
             read += len(run)
             if progress is not None and read // 1024 != (read - len(run)) // 1024:
                 progress(run[-1].seq, last)
@@ -181,14 +195,19 @@ async def rebuild_views(
             continue
         for viewer, body in bodies.items():
             (rest if viewer == subjects.SPECTATOR else seats).append(
-                (subjects.view_key(game, table, viewer), body))
+                (subjects.view_key(game, table, viewer), body)
+            )
         entry = lobby_entry(decider, table, folded)
         if entry is not None:
             rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
     await bus.view_put_many(seats)
     await bus.view_put_many(rest)
-    await asyncio.gather(*(bus.start_consumer_after(durable(p), subjects.evt_partition(p), last)
-                           for p in range(subjects.PARTITIONS)))
+    await asyncio.gather(
+        *(
+            bus.start_consumer_after(durable(p), subjects.evt_partition(p), last)
+            for p in range(subjects.PARTITIONS)
+        )
+    )
     if progress is not None:
         progress(last, last)
     return len(tables), read

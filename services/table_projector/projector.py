@@ -64,8 +64,7 @@ def durable(partition: int) -> str:
 def owned_partitions(shard: tuple[int, int]) -> list[int]:
     index, count = shard
     if not 0 <= index < count <= subjects.PARTITIONS:
-        raise ValueError(
-            f"shard {index}/{count}: want 0 <= index < count <= {subjects.PARTITIONS}")
+        raise ValueError(f"shard {index}/{count}: want 0 <= index < count <= {subjects.PARTITIONS}")
     return [p for p in range(subjects.PARTITIONS) if p % count == index]
 
 
@@ -88,7 +87,11 @@ class PartitionProgress:
 
 class TableProjector:
     def __init__(
-        self, bus: Bus, *, shard: tuple[int, int] = (0, 1), cache_size: int = 4096,
+        self,
+        bus: Bus,
+        *,
+        shard: tuple[int, int] = (0, 1),
+        cache_size: int = 4096,
         open_table_ttl: float = 6 * 3600.0,
     ) -> None:
         self.bus = bus
@@ -125,8 +128,12 @@ class TableProjector:
         for message in messages:
             parsed = subjects.parse_evt(message.subject)
             if parsed is None or parsed[1] not in self.games:
-                log.error("message_skipped", subject=message.subject, seq=message.seq,
-                          reason="unknown_game" if parsed else "bad_subject")
+                log.error(
+                    "message_skipped",
+                    subject=message.subject,
+                    seq=message.seq,
+                    reason="unknown_game" if parsed else "bad_subject",
+                )
                 self._count("skipped")
                 continue
             by_table.setdefault((parsed[1], parsed[2]), []).append(message)
@@ -141,8 +148,7 @@ class TableProjector:
                     rendered[key] = done
         not_stored = await self._store(rendered)
         if not_stored:
-            log.warning("projection_retrying", tables=len(not_stored),
-                        error="views not stored")
+            log.warning("projection_retrying", tables=len(not_stored), error="views not stored")
         failed |= not_stored
         for key, done in rendered.items():
             if key not in not_stored:
@@ -160,7 +166,9 @@ class TableProjector:
         return retry
 
     async def _fold_table(
-        self, key: tuple[str, str], messages: list[Delivered],
+        self,
+        key: tuple[str, str],
+        messages: list[Delivered],
     ) -> list[tuple[Folded, EventBatch[Any] | None]] | None:
         """One table's messages of a batch folded, in order: the steps whose views need
         writing (the newest last), None when the log could not be read."""
@@ -177,7 +185,9 @@ class TableProjector:
         return steps
 
     def _render(
-        self, key: tuple[str, str], steps: list[tuple[Folded, EventBatch[Any] | None]],
+        self,
+        key: tuple[str, str],
+        steps: list[tuple[Folded, EventBatch[Any] | None]],
     ) -> Rendered | None:
         """A table's newest views and lobby entry, each viewer's push with the batch's steps;
         None when the game's views fail (that table only, logged, not retried)."""
@@ -187,10 +197,15 @@ class TableProjector:
         try:
             views = view_bodies(decider, newest)
             pushes = {
-                viewer: push_body(body, [
-                    step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer)
-                    for batch in batches])
-                for viewer, body in views.items()}
+                viewer: push_body(
+                    body,
+                    [
+                        step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer)
+                        for batch in batches
+                    ],
+                )
+                for viewer, body in views.items()
+            }
         except Exception:  # a bug in a game's views
             log.exception("projection_failed", game=key[0], table=key[1], seq=newest.last_seq)
             self._count("failed")
@@ -211,18 +226,19 @@ class TableProjector:
                     first[subjects.view_key(*key, viewer)] = key, body
             if done.lobby is not None:
                 first[subjects.lobby_key(*key)] = key, encoder.encode(done.lobby)
-        failed = {first[k][0] for k in await self.bus.put_views(
-            (k, body) for k, (_, body) in first.items())}
+        failed = {first[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in first.items())}
         for key, done in rendered.items():
             if done.lobby is None and key not in failed:  # ended: it has no later message
                 try:
                     await self.bus.view_delete(subjects.lobby_key(*key))
                 except Unavailable:
                     failed.add(key)
-        last = {subjects.view_key(*key, subjects.SPECTATOR): (key, done.views[subjects.SPECTATOR])
-                for key, done in rendered.items() if key not in failed}
-        failed |= {last[k][0] for k in await self.bus.put_views(
-            (k, body) for k, (_, body) in last.items())}
+        last = {
+            subjects.view_key(*key, subjects.SPECTATOR): (key, done.views[subjects.SPECTATOR])
+            for key, done in rendered.items()
+            if key not in failed
+        }
+        failed |= {last[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in last.items())}
         return failed
 
     async def _push(self, key: tuple[str, str], done: Rendered) -> None:
@@ -236,7 +252,10 @@ class TableProjector:
             self.lobby.get(game, {}).pop(table, None)
 
     async def _fold(
-        self, decider: TableDecider, key: tuple[str, str], message: Delivered,
+        self,
+        decider: TableDecider,
+        key: tuple[str, str],
+        message: Delivered,
     ) -> tuple[Folded, EventBatch[Any] | None] | None:
         """The table after `message` and the message's batch (None: skipped, or not read
         here), or None when its views need no writing: a redelivery, a message skipped, or
@@ -258,9 +277,17 @@ class TableProjector:
                 self._count("skipped")
             last[:] = [admitted]
 
-        folded = self.tables.put(key, await fold_log(
-            self.bus.events, decider, *key, upto=message.seq, version=_said_version(message.data),
-            on_admitted=note))
+        folded = self.tables.put(
+            key,
+            await fold_log(
+                self.bus.events,
+                decider,
+                *key,
+                upto=message.seq,
+                version=_said_version(message.data),
+                on_admitted=note,
+            ),
+        )
         stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
         # a predecessor that stopped before acknowledging may have stored newer views already
         if stored is not None and _version(stored) >= folded.version:
@@ -292,8 +319,7 @@ class TableProjector:
         asked = 0
         for game, tables in list(self.lobby.items()):
             for table, entry in list(tables.items()):
-                if entry.get("status") != "open" or \
-                        subjects.partition(game, table) not in self.partitions:
+                if entry.get("status") != "open" or subjects.partition(game, table) not in self.partitions:
                     continue
                 created = _epoch(entry.get("created_at", ""))
                 if created is None or now - created < self.open_table_ttl:
@@ -301,8 +327,7 @@ class TableProjector:
                 version = entry["version"]
                 command = {"id": f"expire-{version}", "type": "expire", "expect": version}
                 try:
-                    await self.bus.request(
-                        subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
+                    await self.bus.request(subjects.cmd(game, table, SERVICE_PLAYER), encoder.encode(command))
                 except Unavailable as err:
                     log.warning("expiry_deferred", game=game, table=table, error=str(err))
                     continue
@@ -353,7 +378,9 @@ def lobby_page(game: str, tables: dict[str, dict[str, Any]], request: LobbyReque
     limit = min(max(request.limit or LOBBY_PAGE_DEFAULT, 1), LOBBY_PAGE_MAX)
     entries = sorted(
         (e for e in tables.values() if request.status is None or e.get("status") == request.status),
-        key=_lobby_order, reverse=True)
+        key=_lobby_order,
+        reverse=True,
+    )
     if request.after:
         entries = [e for e in entries if _cursor(e) < request.after]
     page = entries[:limit]
@@ -381,19 +408,27 @@ def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
     """The encoded view reply (what the bucket stores) of every seat and of spectators,
     spectator last."""
     return {
-        viewer: encoder.encode(ViewReply(version=folded.version, view=decider.player_view(
-            folded.state, None if viewer == subjects.SPECTATOR else viewer)))
-        for viewer in (*folded.state.players, subjects.SPECTATOR)}
+        viewer: encoder.encode(
+            ViewReply(
+                version=folded.version,
+                view=decider.player_view(folded.state, None if viewer == subjects.SPECTATOR else viewer),
+            )
+        )
+        for viewer in (*folded.state.players, subjects.SPECTATOR)
+    }
 
 
 async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
     """Seats first, spectator last: a seat's view is never older than the spectator's while it
     is seated, which is how a view request tells who has left (see `on_view`)."""
-    await asyncio.gather(*(
-        bus.view_put(subjects.view_key(game, table, viewer), body)
-        for viewer, body in bodies.items() if viewer != subjects.SPECTATOR))
-    await bus.view_put(
-        subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+    await asyncio.gather(
+        *(
+            bus.view_put(subjects.view_key(game, table, viewer), body)
+            for viewer, body in bodies.items()
+            if viewer != subjects.SPECTATOR
+        )
+    )
+    await bus.view_put(subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
 
 
 def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, Any] | None:
@@ -401,8 +436,12 @@ def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, 
     state = folded.state
     if state.status not in ("open", "running"):
         return None
-    return {"table": table, "version": folded.version, "created_at": folded.created_at,
-            **decider.lobby_entry(state)}
+    return {
+        "table": table,
+        "version": folded.version,
+        "created_at": folded.created_at,
+        **decider.lobby_entry(state),
+    }
 
 
 class _Versioned(msgspec.Struct):
@@ -425,7 +464,10 @@ def _said_version(data: bytes) -> int | None:
 
 
 async def serve_table_projector(
-    bus: Bus, stop: asyncio.Event, *, shard: tuple[int, int] = (0, 1),
+    bus: Bus,
+    stop: asyncio.Event,
+    *,
+    shard: tuple[int, int] = (0, 1),
     until: Callable[[TableProjector], bool] | None = None,
 ) -> TableProjector:
     """Project this shard's partitions of the log until `stop` is set (or, for a rebuild,
@@ -437,15 +479,23 @@ async def serve_table_projector(
     serving = until is None
     background: list[asyncio.Task[None]] = []
     if serving:
-        background.append(asyncio.create_task(bus.watch_views(
-            # a watch started again delivers every key's last operation, deletes included, so
-            # the lobby is kept, not emptied, meanwhile (a watch may list an empty bucket for a
-            # while when a cluster node is down)
-            "lobby.>", projector.on_lobby_entry, stop=stop)))
+        background.append(
+            asyncio.create_task(
+                bus.watch_views(
+                    # a watch started again delivers every key's last operation, deletes included, so
+                    # the lobby is kept, not emptied, meanwhile (a watch may list an empty bucket for a
+                    # while when a cluster node is down)
+                    "lobby.>",
+                    projector.on_lobby_entry,
+                    stop=stop,
+                )
+            )
+        )
         background.append(asyncio.create_task(_expire_periodically(projector, stop)))
         await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(
-            name="tabletop-table-projector", version="0.2.0",
+            name="tabletop-table-projector",
+            version="0.2.0",
             description="tabletop table views and lobby",
             endpoints=[
                 ("views", f"{subjects.PREFIX}.view.>", "tabletop-views", projector.on_view),
@@ -453,9 +503,12 @@ async def serve_table_projector(
             ],
             stats=lambda: {
                 "shard": f"{shard[0]}/{shard[1]}",
-                "partitions": {str(p): {"applied_seq": g.applied_seq, "pending": g.pending}
-                               for p, g in projector.partitions.items()},
-                "tables": len(projector.tables), **projector.counts,
+                "partitions": {
+                    str(p): {"applied_seq": g.applied_seq, "pending": g.pending}
+                    for p, g in projector.partitions.items()
+                },
+                "tables": len(projector.tables),
+                **projector.counts,
             },
         )
         # What the process holds from here on (code, settings, the deciders) is never garbage,
@@ -463,8 +516,7 @@ async def serve_table_projector(
         # cyclic GC was a sixth of the CPU of a catch-up).
         gc.freeze()
         gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
-    log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}",
-             partitions=list(projector.partitions))
+    log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}", partitions=list(projector.partitions))
 
     def partition_loop(partition: int) -> Any:
         async def handle(messages: list[Delivered]) -> set[int]:
@@ -478,8 +530,9 @@ async def serve_table_projector(
             if until is not None and until(projector):
                 stop.set()
 
-        return bus.consume(durable(partition), subjects.evt_partition(partition), handle,
-                           stop=stop, idle=idle)
+        return bus.consume(
+            durable(partition), subjects.evt_partition(partition), handle, stop=stop, idle=idle
+        )
 
     try:
         async with asyncio.TaskGroup() as group:  # one partition failing stops them all

@@ -69,8 +69,9 @@ async def answering_failures(handler: Handler, message: Incoming) -> None:
         await handler(message)
     except Exception:  # a bug in one handler: answered, logged, service goes on
         log.exception("request_failed", subject=message.subject)
-        await message.respond(failure_body(
-            message.subject, "internal_error", "The server failed on this request."))
+        await message.respond(
+            failure_body(message.subject, "internal_error", "The server failed on this request.")
+        )
 
 
 async def _quietly_unsubscribe(sub: Any) -> None:
@@ -194,7 +195,10 @@ class Bus:
         self.js = nc.jetstream(timeout=5.0)
         self.settings = settings
         self.events = EventStore(
-            nc, self.js, replicas=settings.replicas, duplicate_window=settings.duplicate_window,
+            nc,
+            self.js,
+            replicas=settings.replicas,
+            duplicate_window=settings.duplicate_window,
         )
         self._kv: Any = None
         # The reply subjects of views put and not yet acknowledged (`put_views`).
@@ -209,7 +213,12 @@ class Bus:
 
     @classmethod
     async def connect(
-        cls, url: str, settings: Settings, *, name: str, wait: float | None = None,
+        cls,
+        url: str,
+        settings: Settings,
+        *,
+        name: str,
+        wait: float | None = None,
         credentials: Credentials | None = None,
     ) -> Bus:
         """Connect to `url` as `credentials` (default: the settings' user), waiting for NATS to
@@ -252,11 +261,16 @@ class Bus:
                 # loop's deadline would never apply: unlimited only once connected.
                 nc = _Client()
                 await nc.connect(
-                    servers, name=name, max_reconnect_attempts=1,
+                    servers,
+                    name=name,
+                    max_reconnect_attempts=1,
                     reconnect_time_wait=0.5,  # type: ignore[arg-type]  # seconds, typed as int
-                    connect_timeout=2, allow_reconnect=True, reconnected_cb=reconnected,
+                    connect_timeout=2,
+                    allow_reconnect=True,
+                    reconnected_cb=reconnected,
                     drain_timeout=DRAIN_TIMEOUT,
-                    disconnected_cb=disconnected, error_cb=error,
+                    disconnected_cb=disconnected,
+                    error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
                     user=credentials.user or None,
                     password=credentials.password if credentials.user else None,
@@ -267,8 +281,7 @@ class Bus:
                 raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
             except (OSError, nats.errors.NoServersError, nats.errors.TimeoutError) as err:
                 if refused:  # the server is there and said no: asking again will not help
-                    raise SignInRefused(
-                        f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
+                    raise SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}") from err
                 if deadline is not None and loop.time() > deadline:
                     raise Unavailable(f"no NATS at {url}: {err}") from err
                 log.info("waiting_for_nats", url=url)
@@ -303,7 +316,9 @@ class Bus:
 
     async def _ensure_views(self) -> None:
         config = KeyValueConfig(
-            bucket=subjects.VIEWS_BUCKET, history=1, storage=StorageType.FILE,
+            bucket=subjects.VIEWS_BUCKET,
+            history=1,
+            storage=StorageType.FILE,
             replicas=self.settings.replicas,
             description="tabletop: table views per viewer, and the lobby",
         )
@@ -314,13 +329,24 @@ class Bus:
         # reaches the disk (persist mode async) whatever the server's sync setting. A bucket
         # made before keeps its mode until a rebuild makes it again (the mode is fixed).
         try:
-            await self.js.add_stream(StreamConfig(
-                name=f"KV_{config.bucket}", description=config.description,
-                subjects=[f"$KV.{config.bucket}.>"], allow_direct=True, allow_rollup_hdrs=True,
-                deny_delete=True, discard=DiscardPolicy.NEW, duplicate_window=120,
-                max_consumers=-1, max_msgs=-1, max_msgs_per_subject=config.history,
-                num_replicas=1, storage=config.storage, persist_mode=PersistMode.ASYNC,
-            ))
+            await self.js.add_stream(
+                StreamConfig(
+                    name=f"KV_{config.bucket}",
+                    description=config.description,
+                    subjects=[f"$KV.{config.bucket}.>"],
+                    allow_direct=True,
+                    allow_rollup_hdrs=True,
+                    deny_delete=True,
+                    discard=DiscardPolicy.NEW,
+                    duplicate_window=120,
+                    max_consumers=-1,
+                    max_msgs=-1,
+                    max_msgs_per_subject=config.history,
+                    num_replicas=1,
+                    storage=config.storage,
+                    persist_mode=PersistMode.ASYNC,
+                )
+            )
         except nats.js.errors.BadRequestError as err:
             if err.err_code != STREAM_NAME_IN_USE:
                 raise
@@ -334,8 +360,13 @@ class Bus:
     async def bucket(self, name: str, *, description: str) -> Bucket:
         """The key-value bucket `name` of this connection's account, created if missing
         (retrying while JetStream starts)."""
-        config = KeyValueConfig(bucket=name, history=1, storage=StorageType.FILE,
-                                replicas=self.settings.replicas, description=description)
+        config = KeyValueConfig(
+            bucket=name,
+            history=1,
+            storage=StorageType.FILE,
+            replicas=self.settings.replicas,
+            description=description,
+        )
         for attempt in range(60):
             try:
                 return Bucket(await self.js.create_key_value(config))
@@ -357,16 +388,18 @@ class Bus:
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
             raise Unavailable(f"view {key} not stored: {err!r}") from err
 
-    async def view_put_many(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024,
-                            timeout: float = 5.0) -> None:
+    async def view_put_many(
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
+    ) -> None:
         """Store many views (see `put_views`); raises Unavailable unless every one is stored
         (some may be: the caller puts them again)."""
         failed = await self.put_views(items, in_flight=in_flight, timeout=timeout)
         if failed:
             raise Unavailable(f"{len(failed)} views not stored ({min(failed)} among them)")
 
-    async def put_views(self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024,
-                        timeout: float = 5.0) -> set[str]:
+    async def put_views(
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
+    ) -> set[str]:
         """Store many views, up to `in_flight` puts awaiting their acknowledgement at once:
         each put is one publish to the bucket's subject with a reply subject of this
         connection's own, and a window of puts is awaited as one (a `kv.put` costs a request
@@ -419,7 +452,8 @@ class Bus:
                 for reply in window.keys:
                     self._acks.pop(reply, None)
         return {window.keys[reply] for reply in window.refused} | {
-            key for reply, key in window.keys.items() if reply not in window.acks}
+            key for reply, key in window.keys.items() if reply not in window.acks
+        }
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
@@ -429,8 +463,11 @@ class Bus:
             raise Unavailable(f"view {key} not deleted: {err!r}") from err
 
     async def watch_views(
-        self, pattern: str, on_entry: Callable[[str, bytes | None], None],
-        *, stop: asyncio.Event,
+        self,
+        pattern: str,
+        on_entry: Callable[[str, bytes | None], None],
+        *,
+        stop: asyncio.Event,
     ) -> None:
         """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
         the current ones first, then every change, until `stop` is set. The watch is started
@@ -529,7 +566,12 @@ class Bus:
         return any(w in d.lower() for d in self.denials for w in wanted)
 
     async def add_service(
-        self, *, name: str, version: str, description: str, endpoints: list[tuple[str, str, str, Handler]],
+        self,
+        *,
+        name: str,
+        version: str,
+        description: str,
+        endpoints: list[tuple[str, str, str, Handler]],
         stats: Callable[[], dict[str, Any]] | None = None,
     ) -> Any:
         """Register a NATS micro service (`$SRV.PING/INFO/STATS`), with its endpoints given as
@@ -537,20 +579,30 @@ class Bus:
         from nats import micro
 
         service = await micro.add_service(
-            self.nc, name=name, version=version, description=description,
+            self.nc,
+            name=name,
+            version=version,
+            description=description,
             stats_handler=(lambda _endpoint: stats()) if stats else None,
         )
         for endpoint_name, subject, queue, handler in endpoints:
+
             async def cb(request: Any, handler: Handler = handler) -> None:
                 await answering_failures(handler, _incoming(request._msg))
 
             await service.add_endpoint(
-                name=endpoint_name, subject=subject, queue_group=queue, handler=cb,
+                name=endpoint_name,
+                subject=subject,
+                queue_group=queue,
+                handler=cb,
             )
         return service
 
     async def service_instances(
-        self, name: str | None = None, *, window: float = 0.2,
+        self,
+        name: str | None = None,
+        *,
+        window: float = 0.2,
     ) -> dict[str, dict[str, Any]]:
         """The micro service instances (all, or those of service `name`) that answer
         `$SRV.INFO` within `window` seconds: instance id -> its info (name, endpoints...)."""
@@ -563,9 +615,13 @@ class Bus:
     # --- durable consumers -----------------------------------------------------------------
 
     async def consume(
-        self, durable: str, subject: str,
+        self,
+        durable: str,
+        subject: str,
         handle: Callable[[list[Delivered]], Awaitable[set[int]]],
-        *, stop: asyncio.Event, batch: int = 256,
+        *,
+        stop: asyncio.Event,
+        batch: int = 256,
         idle: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
@@ -627,20 +683,33 @@ class Bus:
         if not info.num_ack_pending:
             return
         floor = info.ack_floor.stream_seq if info.ack_floor else 0
-        log.info("consumer_resumed_at_ack_floor", durable=durable, ack_floor=floor,
-                 unacknowledged=info.num_ack_pending)
+        log.info(
+            "consumer_resumed_at_ack_floor",
+            durable=durable,
+            ack_floor=floor,
+            unacknowledged=info.num_ack_pending,
+        )
         await self.js.delete_consumer(subjects.STREAM, durable)
-        await self.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
-            config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-            opt_start_seq=floor + 1))
+        await self.js.add_consumer(
+            subjects.STREAM,
+            config=dataclasses.replace(
+                config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
+            ),
+        )
 
     async def start_consumer_after(self, durable: str, subject: str, seq: int) -> None:
         """The durable consumer `durable` of `subject`, made again to deliver what comes after
         stream sequence `seq` (a rebuild read the log up to there itself)."""
         await self.delete_consumer(durable)
-        await self.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
-            _consumer_config(durable, subject), name=durable,
-            deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=seq + 1))
+        await self.js.add_consumer(
+            subjects.STREAM,
+            config=dataclasses.replace(
+                _consumer_config(durable, subject),
+                name=durable,
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=seq + 1,
+            ),
+        )
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
@@ -666,8 +735,8 @@ class Bus:
             request = {"subjects_filter": subjects.EVT_ALL, "offset": len(found)}
             try:
                 msg = await self.nc.request(
-                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(),
-                    timeout=10)
+                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(), timeout=10
+                )
             except TRANSIENT as err:
                 raise Unavailable(str(err) or type(err).__name__) from err
             state = json.loads(msg.data).get("state", {})
@@ -697,8 +766,13 @@ class Bus:
 
 def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerConfig:
     return ConsumerConfig(
-        durable_name=durable, ack_policy=AckPolicy.EXPLICIT, deliver_policy=DeliverPolicy.ALL,
-        ack_wait=30, max_ack_pending=batch * 4, filter_subject=subject, max_deliver=-1,
+        durable_name=durable,
+        ack_policy=AckPolicy.EXPLICIT,
+        deliver_policy=DeliverPolicy.ALL,
+        ack_wait=30,
+        max_ack_pending=batch * 4,
+        filter_subject=subject,
+        max_deliver=-1,
     )
 
 
@@ -755,8 +829,7 @@ class _Puller:
         try:
             await bus.js.consumer_info(subjects.STREAM, durable)
         except nats.js.errors.NotFoundError:
-            await bus.js.add_consumer(subjects.STREAM, config=dataclasses.replace(
-                config, name=durable))
+            await bus.js.add_consumer(subjects.STREAM, config=dataclasses.replace(config, name=durable))
         puller = cls(bus, durable, batch)
 
         async def arrived(msg: Msg) -> None:
@@ -828,6 +901,9 @@ class Delivered:
 def _delivered(msg: Msg) -> Delivered:
     meta = msg.metadata
     return Delivered(
-        meta.sequence.stream, msg.subject, msg.data, (msg.headers or {}).get(WRITER, ""),
+        meta.sequence.stream,
+        msg.subject,
+        msg.data,
+        (msg.headers or {}).get(WRITER, ""),
         meta.num_pending or 0,
     )

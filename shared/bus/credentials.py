@@ -22,8 +22,7 @@ AUTH_ACCOUNT = "AUTH"
 GUEST = "guest"
 # Names nobody may register: the spectator viewer, guests, the services' users, and the
 # service's own player (it alone expires tables).
-RESERVED_NAMES = frozenset(
-    {subjects.SPECTATOR, SERVICE_PLAYER, *SERVICE_ROLES, "system", "sys"})
+RESERVED_NAMES = frozenset({subjects.SPECTATOR, SERVICE_PLAYER, *SERVICE_ROLES, "system", "sys"})
 ISSUER_FILE = "issuer.nk"
 
 

@@ -48,9 +48,13 @@ class Appended:
 
 # What a NATS restart or partition raises: the operation may be tried again.
 TRANSIENT = (
-    nats.errors.TimeoutError, TimeoutError, nats.errors.NoRespondersError,
-    nats.errors.ConnectionClosedError, nats.errors.ConnectionReconnectingError,
-    nats.js.errors.ServiceUnavailableError, nats.js.errors.NoStreamResponseError,
+    nats.errors.TimeoutError,
+    TimeoutError,
+    nats.errors.NoRespondersError,
+    nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError,
+    nats.js.errors.ServiceUnavailableError,
+    nats.js.errors.NoStreamResponseError,
 )
 
 
@@ -70,8 +74,13 @@ def stream_seq(msg: Msg) -> int:
 
 class EventStore:
     def __init__(
-        self, nc: Client, js: JetStreamContext, *, replicas: int = 1,
-        duplicate_window: float = 3600.0, timeout: float = 5.0,
+        self,
+        nc: Client,
+        js: JetStreamContext,
+        *,
+        replicas: int = 1,
+        duplicate_window: float = 3600.0,
+        timeout: float = 5.0,
     ) -> None:
         self.nc = nc
         self.js = js
@@ -122,7 +131,12 @@ class EventStore:
         return StoredBatch(msg.seq, msg.data or b"", (msg.headers or {}).get(WRITER, ""))
 
     async def read(
-        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        self,
+        game: str,
+        table: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
         expect: int = PAGE,
     ) -> list[StoredBatch]:
         """The table's messages with `after` < sequence <= `upto`, in order. `upto` is a
@@ -132,14 +146,17 @@ class EventStore:
         as the server sends a whole page even past `upto`)."""
         subject = subjects.evt(game, table)
         for _ in range(READ_ATTEMPTS):
-            found = [m async for m in self.iterate(subject, after=after, upto=upto,
-                                                   first_page=expect)]
+            found = [m async for m in self.iterate(subject, after=after, upto=upto, first_page=expect)]
             if upto is None or upto <= after or (found and found[-1].seq == upto):
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
     async def iterate(
-        self, subject: str, *, after: int = 0, upto: int | None = None,
+        self,
+        subject: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
         first_page: int = PAGE,
     ) -> AsyncIterator[StoredBatch]:
         """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets
@@ -153,7 +170,8 @@ class EventStore:
                 request = {"seq": start, "next_by_subj": subject, "batch": page}
                 page = PAGE
                 await self.nc.publish(
-                    f"$JS.API.DIRECT.GET.{subjects.STREAM}", json.dumps(request).encode(),
+                    f"$JS.API.DIRECT.GET.{subjects.STREAM}",
+                    json.dumps(request).encode(),
                     reply=inbox,
                 )
                 pending = 0
@@ -177,8 +195,7 @@ class EventStore:
                         return
                     got += 1
                     start = seq + 1
-                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""),
-                                      headers.get("Nats-Subject", ""))
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
                 if not pending or not got or (upto is not None and start > upto):
                     return
         finally:
@@ -204,8 +221,13 @@ class EventStore:
                 room.clear()
                 await room.wait()
 
-        sub = await self.js.subscribe(subject, ordered_consumer=True, stream=subjects.STREAM,
-                                      deliver_policy=DeliverPolicy.ALL, cb=on_message)
+        sub = await self.js.subscribe(
+            subject,
+            ordered_consumer=True,
+            stream=subjects.STREAM,
+            deliver_policy=DeliverPolicy.ALL,
+            cb=on_message,
+        )
         try:
             while True:
                 if not arrived:
@@ -222,8 +244,7 @@ class EventStore:
                     seq = stream_seq(msg)
                     if seq > upto:
                         break
-                    run.append(StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""),
-                                           msg.subject))
+                    run.append(StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""), msg.subject))
                 if run:
                     yield run
                 if not run or run[-1].seq >= upto or len(run) < len(taken):
@@ -233,7 +254,13 @@ class EventStore:
             await sub.unsubscribe()
 
     async def append(
-        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int,
+        self,
+        game: str,
+        table: str,
+        data: bytes,
+        *,
+        command_id: str,
+        expected_seq: int,
     ) -> Appended:
         """Append one message if the table's last message is still at `expected_seq`."""
         headers = {
@@ -243,7 +270,10 @@ class EventStore:
         }
         try:
             ack = await self.js.publish(
-                subjects.evt_append(game, table), data, stream=subjects.STREAM, headers=headers,
+                subjects.evt_append(game, table),
+                data,
+                stream=subjects.STREAM,
+                headers=headers,
                 timeout=self.timeout,
             )
         except nats.js.errors.APIError as err:

@@ -51,7 +51,7 @@ def server_binary() -> str:
 
 def free_port(preferred: int = 0, host: str = "127.0.0.1") -> int:
     """`preferred` if nothing listens there, else a port the system picks."""
-    for port in ((preferred, 0) if preferred else (0,)):
+    for port in (preferred, 0) if preferred else (0,):
         with socket.socket() as s:
             try:
                 s.bind((host, port))
@@ -167,6 +167,7 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     APP holds the stream, the buckets, the services' static users (full access) and every
     player; AUTH holds only the callout service and the accounts bucket. Every other connection
     is decided by the callout, which signs a user JWT for APP with exact permissions."""
+
     def user(role: str) -> str:
         return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))} }}"
 
@@ -175,7 +176,9 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     websocket = (
         # plain on loopback only; TLS for anything else (docs/operations.md)
         f"websocket {{\n  host: {_quoted(websocket_host)}\n  port: {websocket_port}\n  no_tls: true\n}}\n"
-        if websocket_port else "")
+        if websocket_port
+        else ""
+    )
     return (
         f"accounts {{\n"
         f"  {AUTH_ACCOUNT} {{ jetstream: enabled, users: [ {user('auth')} ] }}\n"
@@ -197,8 +200,14 @@ class EmbeddedServer:
     """A nats-server child process whose JetStream store lives under `data_dir`."""
 
     def __init__(
-        self, data_dir: str | Path, *, port: int = 0, sync_always: bool = True,
-        host: str = "127.0.0.1", exact_port: bool = False, secrets: ServerSecrets | None = None,
+        self,
+        data_dir: str | Path,
+        *,
+        port: int = 0,
+        sync_always: bool = True,
+        host: str = "127.0.0.1",
+        exact_port: bool = False,
+        secrets: ServerSecrets | None = None,
         websocket_port: int | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
@@ -212,8 +221,7 @@ class EmbeddedServer:
             secrets = ServerSecrets.load_or_create(load_settings().credentials_folder)
         self.secrets = secrets
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
-        self.websocket_port = (
-            None if websocket_port is None else free_port(websocket_port, "127.0.0.1"))
+        self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
         self.sync_always = sync_always
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
@@ -236,8 +244,7 @@ class EmbeddedServer:
             f"listen: {self.host}:{self.port}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
-        ) + auth_config(self.secrets, websocket_host="127.0.0.1",
-                        websocket_port=self.websocket_port or 0)
+        ) + auth_config(self.secrets, websocket_host="127.0.0.1", websocket_port=self.websocket_port or 0)
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
@@ -248,8 +255,7 @@ class EmbeddedServer:
         try:
             strays = servers_using(conf)
             if strays:  # left by a version that took no lock
-                raise StoreInUse(f"{self.data_dir} is in use by a nats-server left running "
-                                 f"(pid {strays[0]})")
+                raise StoreInUse(f"{self.data_dir} is in use by a nats-server left running (pid {strays[0]})")
             self._spawn(conf)
         except BaseException:
             self._release()
@@ -260,8 +266,7 @@ class EmbeddedServer:
             if self.process.poll() is not None:
                 code = self.process.returncode
                 self.stop()
-                raise ServerFailed(
-                    f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
+                raise ServerFailed(f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.2):
                     return self
@@ -275,15 +280,19 @@ class EmbeddedServer:
         log = open(self.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
         arm = _stop_with_parent()
         self.process = subprocess.Popen(
-            [server_binary(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, preexec_fn=arm,
+            [server_binary(), "-c", str(conf)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=arm,
             pass_fds=() if self._lock is None else (self._lock,),
         )
         log.close()
         if arm is None:
             self._watchdog = subprocess.Popen(
                 [sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(self.process.pid)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
             )
 
     def _release(self) -> None:

@@ -40,7 +40,11 @@ def type_tag(cls: type[msgspec.Struct]) -> str:
 
 
 class Command(
-    msgspec.Struct, tag_field="type", tag=snake_case, frozen=True, kw_only=True,
+    msgspec.Struct,
+    tag_field="type",
+    tag=snake_case,
+    frozen=True,
+    kw_only=True,
     forbid_unknown_fields=True,
 ):
     """Base of every command: strict, because commands come from untrusted clients."""
@@ -98,6 +102,7 @@ def rank_players(
     `lower_is_better`); players equal on both share a rank, and every first is a winner.
     An `outright` winner ranks before everyone whatever the score (a game won at once).
     Ranks are 1, 1, 3 after a tie, or 1, 1, 2 when `dense`."""
+
     def key(p: PlayerId) -> tuple[bool, Any, Any]:
         s = score(p)
         return (not outright(p), (s if lower_is_better else -s), _neg(tiebreak(p)))
@@ -181,9 +186,7 @@ class Game(Generic[S, Opts]):
     # What `viewer` must not see in this state: values (card ids, words, numbers) that no
     # part of its view nor any event redacted for it may hold. The conformance suite checks
     # every view and redacted event against it; a game with nothing hidden keeps the default.
-    secrets: Callable[[S, PlayerId | None], AbstractSet[Hashable]] = (
-        lambda state, viewer: frozenset()
-    )
+    secrets: Callable[[S, PlayerId | None], AbstractSet[Hashable]] = lambda state, viewer: frozenset()
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 

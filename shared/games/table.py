@@ -35,6 +35,7 @@ Status = Literal["new", "open", "running", "ended"]
 
 # --- table commands -------------------------------------------------------------------------
 
+
 class Create(Command, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     seats: int | None = None  # the most players the table takes; the game's maximum if unset
@@ -66,6 +67,7 @@ MAX_OPTION_ITEMS = 32
 
 # --- table events ---------------------------------------------------------------------------
 
+
 class TableCreated(Event, frozen=True, kw_only=True):
     creator: PlayerId
     options: dict[str, Any]  # the full options, defaults filled in
@@ -93,7 +95,12 @@ class TableExpired(Event, frozen=True, kw_only=True):
 
 
 TABLE_EVENTS: tuple[type[Event], ...] = (
-    TableCreated, PlayerJoined, PlayerLeft, TableStarted, GameEnded, TableExpired,
+    TableCreated,
+    PlayerJoined,
+    PlayerLeft,
+    TableStarted,
+    GameEnded,
+    TableExpired,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(
@@ -192,8 +199,7 @@ class TableDecider:
         if not game.min_players <= seats <= game.max_players:
             return _reject(
                 "bad_option",
-                f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                f"not {seats}.",
+                f"{game.title} takes {game.min_players} to {game.max_players} players, not {seats}.",
             )
         try:
             options = msgspec.convert(command.options, game.options, strict=True)
@@ -221,8 +227,7 @@ class TableDecider:
         if len(table.players) < game.min_players:
             return _reject(
                 "not_enough_players",
-                f"{game.title} needs at least {game.min_players} players; "
-                f"{len(table.players)} seated.",
+                f"{game.title} needs at least {game.min_players} players; {len(table.players)} seated.",
             )
         options = msgspec.convert(table.options, game.options)
         # checked at create against the most seats; now against the players actually seated
@@ -248,7 +253,10 @@ class TableDecider:
         match event:
             case TableCreated():
                 return replace(
-                    table, status="open", creator=event.creator, seat_count=event.seats,
+                    table,
+                    status="open",
+                    creator=event.creator,
+                    seat_count=event.seats,
                     options=event.options,
                 )
             case PlayerJoined():
@@ -261,7 +269,9 @@ class TableDecider:
                 return replace(table, players=players, creator=creator)
             case TableStarted():
                 return replace(
-                    table, status="running", players=tuple(event.players),
+                    table,
+                    status="running",
+                    players=tuple(event.players),
                     game=self.game.initial_state,
                 )
             case GameEnded():
@@ -374,6 +384,8 @@ def _said_result(result: Result) -> str:
 
 def _number(value: float | int) -> str:
     return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
+
+
 def _choices(options: type[Any], err: msgspec.ValidationError) -> str:
     """The values a refused option takes, when its type lists them (a `Literal`), in the
     order the game declares them."""

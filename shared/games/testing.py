@@ -24,7 +24,11 @@ class Given(Generic[S]):
     state) and the commands tried on it."""
 
     def __init__(
-        self, game: Game[S, Any], events: Iterable[Event] = (), *, start: S | None = None,
+        self,
+        game: Game[S, Any],
+        events: Iterable[Event] = (),
+        *,
+        start: S | None = None,
     ) -> None:
         self.game = game
         self.start: S = game.initial_state if start is None else start
@@ -40,7 +44,10 @@ class Given(Generic[S]):
         return self
 
     def when(
-        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+        self,
+        actor: PlayerId,
+        command: Command,
+        rng: random.Random | None = None,
     ) -> Sequence[Event] | Rejection:
         """What `command` from `actor` decides now (an rng seeded 0 unless given); the log is
         unchanged."""
@@ -49,7 +56,10 @@ class Given(Generic[S]):
         return outcome if isinstance(outcome, Rejection) else list(outcome)
 
     def then(
-        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+        self,
+        actor: PlayerId,
+        command: Command,
+        rng: random.Random | None = None,
     ) -> list[Event]:
         """`command` must be accepted: its events, appended to the log."""
         outcome = self.when(actor, command, rng)
@@ -58,7 +68,10 @@ class Given(Generic[S]):
         return list(outcome)
 
     def refused(
-        self, actor: PlayerId, command: Command, rng: random.Random | None = None,
+        self,
+        actor: PlayerId,
+        command: Command,
+        rng: random.Random | None = None,
     ) -> str:
         """`command` must be refused, with a message for a person: the refusal's code."""
         outcome = self.when(actor, command, rng)

@@ -16,7 +16,11 @@ COMMON_VIEW_KEYS = ("active_player", "phase", "round")
 
 
 def common_terms(
-    *, active_player: str | None, phase: str, round: int, turn: int | None = None,
+    *,
+    active_player: str | None,
+    phase: str,
+    round: int,
+    turn: int | None = None,
 ) -> dict[str, Any]:
     """The shared view keys, to be spread first into a game's view."""
     terms: dict[str, Any] = {"active_player": active_player or None, "phase": phase, "round": round}

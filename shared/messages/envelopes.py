@@ -91,8 +91,12 @@ def _command_decoder(command_type: Any) -> tuple[msgspec.json.Decoder[Any], dict
     bases: dict[type, Any] = {}
     for base in typing.get_args(command_type):
         envelope = msgspec.defstruct(
-            f"{base.__name__}Envelope", [("id", str), ("expect", _Expect, None)], bases=(base,),
-            tag=base.__struct_config__.tag, kw_only=True)
+            f"{base.__name__}Envelope",
+            [("id", str), ("expect", _Expect, None)],
+            bases=(base,),
+            tag=base.__struct_config__.tag,
+            kw_only=True,
+        )
         bases[envelope] = base
     return msgspec.json.Decoder(typing.Union[tuple(bases)]), bases  # noqa: UP007
 
@@ -201,7 +205,9 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 def seen_events(
-    decider: TableDecider, events: list[Any], viewer: str | None,
+    decider: TableDecider,
+    events: list[Any],
+    viewer: str | None,
 ) -> tuple[list[Any], list[str]]:
     """`events` as `viewer` (a player, or None for a spectator) may see them, and the log
     lines they make: each text is said from the redacted event, so it tells no secret."""
@@ -212,8 +218,7 @@ def seen_events(
 def step_of(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:
     """One log message as a step of `viewer`'s pushes and replays (without the view)."""
     events, log = seen_events(decider, batch.events, viewer)
-    return ReplayStep(version=batch.version, player=batch.player, at=batch.at, events=events,
-                      log=log)
+    return ReplayStep(version=batch.version, player=batch.player, at=batch.at, events=events, log=log)
 
 
 def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:
@@ -221,7 +226,7 @@ def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:
     (`{"version", "view"}`) and the steps since that viewer's previous push. The stored reply is
     extended, not encoded again: the view is the largest part of the body."""
     assert view_reply.endswith(b"}"), "a view reply is a JSON object"
-    return b"%s,\"steps\":%s}" % (view_reply[:-1], encoder.encode(steps))
+    return b'%s,"steps":%s}' % (view_reply[:-1], encoder.encode(steps))
 
 
 def decode_request(body: bytes, request_type: type[T]) -> T:

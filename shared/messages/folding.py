@@ -60,12 +60,16 @@ class Folded(msgspec.Struct, frozen=True, gc=False):
     def then(self, decider: TableDecider, seq: int, batch: EventBatch[Any]) -> Folded:
         """This table after one more batch."""
         if batch.version != self.version + 1:
-            raise CorruptLog(
-                f"{batch.game}/{batch.table}: batch {batch.version} after {self.version}")
+            raise CorruptLog(f"{batch.game}/{batch.table}: batch {batch.version} after {self.version}")
         state = fold(decider.evolve, batch.events, self.state)  # raises before any change
         self.command_ids[batch.command_id] = Applied(batch.version, batch.player, batch.digest)
-        return Folded(state=state, version=batch.version, last_seq=seq,
-                      command_ids=self.command_ids, created_at=self.created_at or batch.at)
+        return Folded(
+            state=state,
+            version=batch.version,
+            last_seq=seq,
+            command_ids=self.command_ids,
+            created_at=self.created_at or batch.at,
+        )
 
     def skip(self, seq: int) -> Folded:
         """This table after a message that does not fit it: unchanged, but the next append
@@ -83,7 +87,12 @@ class Admitted(msgspec.Struct, frozen=True, gc=False):
 
 
 def admit(
-    decider: TableDecider, folded: Folded, game: str, table: str, seq: int, data: bytes,
+    decider: TableDecider,
+    folded: Folded,
+    game: str,
+    table: str,
+    seq: int,
+    data: bytes,
     writer: str,
 ) -> Admitted:
     """Fold one message of the table's subject, or skip it if it does not fit: written by
@@ -111,8 +120,7 @@ def admit(
             return Admitted(folded.then(decider, seq, batch), batch)
         except Exception:  # noqa: BLE001 - a forged event the rules cannot apply
             reason = "does_not_apply"
-    log.error("log_message_skipped", game=game, table=table, seq=seq, reason=reason,
-              writer=writer)
+    log.error("log_message_skipped", game=game, table=table, seq=seq, reason=reason, writer=writer)
     return Admitted(folded.skip(seq), None, reason)
 
 
@@ -133,14 +141,23 @@ class TableLog(Protocol):
     """What folding needs of the event store (shared/bus/event_store.py)."""
 
     async def read(
-        self, game: str, table: str, *, after: int = 0, upto: int | None = None,
+        self,
+        game: str,
+        table: str,
+        *,
+        after: int = 0,
+        upto: int | None = None,
         expect: int = ...,
     ) -> list[Any]: ...
 
 
 def fold_messages(
-    decider: TableDecider, folded: Folded, game: str, table: str,
-    messages: Iterable[LogMessage], on_admitted: Callable[[Admitted], None] | None = None,
+    decider: TableDecider,
+    folded: Folded,
+    game: str,
+    table: str,
+    messages: Iterable[LogMessage],
+    on_admitted: Callable[[Admitted], None] | None = None,
 ) -> Folded:
     """`folded` after `messages` (the ones that fit it); `on_admitted` sees each step."""
     for message in messages:
@@ -152,8 +169,14 @@ def fold_messages(
 
 
 async def fold_log(
-    store: TableLog, decider: TableDecider, game: str, table: str, *,
-    since: Folded | None = None, upto: int | None = None, version: int | None = None,
+    store: TableLog,
+    decider: TableDecider,
+    game: str,
+    table: str,
+    *,
+    since: Folded | None = None,
+    upto: int | None = None,
+    version: int | None = None,
     on_admitted: Callable[[Admitted], None] | None = None,
 ) -> Folded:
     """The table as its log has it up to `upto` (all of it by default): `since` plus the
@@ -163,9 +186,12 @@ async def fold_log(
     if upto is not None and upto <= folded.last_seq:
         return folded
     stored = await store.read(
-        game, table, after=folded.last_seq, upto=upto,
-        **({} if version is None or version <= folded.version else
-           {"expect": version - folded.version}))
+        game,
+        table,
+        after=folded.last_seq,
+        upto=upto,
+        **({} if version is None or version <= folded.version else {"expect": version - folded.version}),
+    )
     return fold_messages(decider, folded, game, table, stored, on_admitted)
 
 

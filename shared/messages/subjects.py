@@ -80,8 +80,7 @@ PARTITIONS = 16
 # `tabletop.evt.<partition>.<game>.<table>` (a subject transform with the server's own
 # `partition` function, which `partition()` below computes the same way).
 EVT_APPEND = f"{PREFIX}.evt.*.*"
-EVT_STORED = (
-    f"{PREFIX}.evt.{{{{partition({PARTITIONS},1,2)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}")
+EVT_STORED = f"{PREFIX}.evt.{{{{partition({PARTITIONS},1,2)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}"
 EVT_ALL = f"{PREFIX}.evt.>"
 
 
@@ -119,7 +118,7 @@ def parse_evt(subject: str) -> tuple[int, str, str] | None:
     head = f"{PREFIX}.evt."
     if not subject.startswith(head):
         return None
-    tokens = subject[len(head):].split(".")
+    tokens = subject[len(head) :].split(".")
     if len(tokens) != 3 or not tokens[0].isdigit() or not all(is_id(t) for t in tokens[1:]):
         return None
     return int(tokens[0]), tokens[1], tokens[2]
@@ -150,7 +149,7 @@ def parse(subject: str, kind: str) -> tuple[str, ...] | None:
     head = f"{PREFIX}.{kind}."
     if not subject.startswith(head):
         return None
-    tokens = tuple(subject[len(head):].split("."))
+    tokens = tuple(subject[len(head) :].split("."))
     return tokens if all(is_id(t) for t in tokens) else None
 
 

@@ -48,6 +48,7 @@ def deciders() -> dict[str, TableDecider]:
 
 # --- option sets ----------------------------------------------------------------------------
 
+
 def _field_values(info: msgspec.inspect.Type) -> list[Any]:
     """The values an option field can take, when they are few: a `Literal` or a bool."""
     if isinstance(info, msgspec.inspect.LiteralType):
@@ -56,7 +57,8 @@ def _field_values(info: msgspec.inspect.Type) -> list[Any]:
         return [False, True]
     if isinstance(info, msgspec.inspect.UnionType):
         return [v for t in info.types for v in _field_values(t)] + (
-            [None] if any(isinstance(t, msgspec.inspect.NoneType) for t in info.types) else [])
+            [None] if any(isinstance(t, msgspec.inspect.NoneType) for t in info.types) else []
+        )
     return []
 
 
@@ -89,11 +91,11 @@ def cases(decider: TableDecider, count: int) -> Iterator[tuple[int, dict[str, An
 def quick_cases(decider: TableDecider) -> list[tuple[int, dict[str, Any], int]]:
     """Each option set once and each player count once, for the default run."""
     sets, counts = option_sets(decider), player_counts(decider)
-    return [(i, sets[i % len(sets)], counts[i % len(counts)])
-            for i in range(max(len(sets), len(counts)))]
+    return [(i, sets[i % len(sets)], counts[i % len(counts)]) for i in range(max(len(sets), len(counts)))]
 
 
 # --- secrets ----------------------------------------------------------------------------------
+
 
 def leaves(value: Any, *, top: bool = True) -> Iterator[Hashable]:
     """Every leaf value of a JSON-ready value. Dict keys are the view's own words and player
@@ -123,6 +125,7 @@ def check_no_secret(value: Any, secrets: AbstractSet[Hashable], where: object) -
 
 # --- one game ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Tally:
     """What a run met, so a test can insist that its checks were not vacuous."""
@@ -149,8 +152,11 @@ def _mutants(command: Command, rng: random.Random) -> Iterator[Command]:
             changes = [not value]
         elif isinstance(value, int):
             changes = [value + 1, value - 1, -1, 99]
-        elif isinstance(value, list) and value and all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value):
+        elif (
+            isinstance(value, list)
+            and value
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
             changes = [[value[0] + 1, *value[1:]], value[:-1], [*value, value[-1]]]
         for change in changes:
             try:
@@ -163,7 +169,9 @@ class Run:
     """One seeded game, checked as it is played."""
 
     def __init__(
-        self, decider: TableDecider, tally: Tally | None = None,
+        self,
+        decider: TableDecider,
+        tally: Tally | None = None,
         invariants: Callable[[Table, Event], None] | None = None,
     ) -> None:
         self.decider = decider
@@ -246,7 +254,10 @@ class Run:
         self.tally.refused[outcome.code] = self.tally.refused.get(outcome.code, 0) + 1
 
     def check_others_refused(
-        self, table: Table, to_act: list[PlayerId], rng: random.Random,
+        self,
+        table: Table,
+        to_act: list[PlayerId],
+        rng: random.Random,
     ) -> None:
         player = rng.choice(to_act)
         legal = self.decider.legal_commands(table, player)
@@ -261,16 +272,19 @@ class Run:
 
 
 def play(
-    decider: TableDecider, seed: int, options: Mapping[str, Any], seats: int,
-    tally: Tally | None = None, invariants: Callable[[Table, Event], None] | None = None,
+    decider: TableDecider,
+    seed: int,
+    options: Mapping[str, Any],
+    seats: int,
+    tally: Tally | None = None,
+    invariants: Callable[[Table, Event], None] | None = None,
 ) -> Run | None:
     """Play and check one whole game; None when the options do not suit `seats` players.
     `invariants(table, event)`, a game's own checks, runs after every event."""
     players = [f"p{i}" for i in range(1, seats + 1)]
     created = decider.decide(
         decider.initial_state,
-        msgspec.convert({"type": "create", "options": dict(options), "seats": seats},
-                        decider.command_type),
+        msgspec.convert({"type": "create", "options": dict(options), "seats": seats}, decider.command_type),
         Context(actor=players[0], rng=random.Random(seed)),
     )
     if isinstance(created, Rejection):
@@ -288,8 +302,13 @@ def play(
     # simulate() decides every command through `decider.decide`: checking just before each
     # command is checking after the previous one.
     shim = _Checked(decider, checked)
-    sim = simulate(shim, players, random.Random(seed), options=options,  # type: ignore[arg-type]
-                   after_event=run.after_event)
+    sim = simulate(
+        shim,
+        players,
+        random.Random(seed),
+        options=options,  # type: ignore[arg-type]
+        after_event=run.after_event,
+    )
     run.after_command(sim.table, checks)
     assert sim.table.status == "ended" and sim.table.result is not None
     run.sim = sim

@@ -32,8 +32,7 @@ DECIDERS = deciders()
 def test_every_option_set_and_player_count_conforms(name):
     decider = DECIDERS[name]
     tally = Tally()
-    played = [play(decider, seed, options, seats, tally)
-              for seed, options, seats in quick_cases(decider)]
+    played = [play(decider, seed, options, seats, tally) for seed, options, seats in quick_cases(decider)]
     assert any(played), "no option set suits any player count"
     assert tally.accepted and tally.steps and tally.events
     assert "bad_command" in tally.refused
@@ -88,8 +87,7 @@ def test_a_legal_command_refused_or_an_illegal_one_accepted_is_caught():
     from tests.highcard import PlayCard, legal_commands
 
     def offering_more(state, player):
-        return [*legal_commands(state, player), PlayCard(card=999)] if legal_commands(
-            state, player) else []
+        return [*legal_commands(state, player), PlayCard(card=999)] if legal_commands(state, player) else []
 
     with pytest.raises(AssertionError, match=r"card_not_in_hand|999"):
         play(TableDecider(dataclasses.replace(HIGHCARD, legal_commands=offering_more)), 3, {}, 2)

@@ -89,7 +89,7 @@ def commands_in(text: str) -> list[dict]:
     start = next(i for i, line in enumerate(lines) if line.startswith("  you may send"))
     offered = []
     decoder = json.JSONDecoder()
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith("    "):
             break
         kind, _, rest = line.strip().partition("  ")
@@ -127,8 +127,9 @@ def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatc
     seats, options = TABLES[game]
     players = [f"{game[:3]}{i}" for i in range(seats)]
     option_args = [a for k, v in options.items() for a in ("--option", f"{k}={json.dumps(v)}")]
-    code, table = tabletop(monkeypatch, up, "new", game, "--as", players[0], "--seats",
-                           str(seats), *option_args)
+    code, table = tabletop(
+        monkeypatch, up, "new", game, "--as", players[0], "--seats", str(seats), *option_args
+    )
     table = table.strip()
     assert code == 0, table
     for player in players[1:]:
@@ -177,8 +178,9 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
         if table.game is not None and table.game.phase == "turns":
             break
     actor = decider.players_to_act(table)[0]
-    events = decider.decide(table, Develop(row="hand", position=1), Context(actor=actor,
-                                                                              rng=random.Random(0)))
+    events = decider.decide(
+        table, Develop(row="hand", position=1), Context(actor=actor, rng=random.Random(0))
+    )
     table = fold(decider.evolve, events, table)
     view = decider.player_view(table, actor)
     text = "\n".join(render({"version": 1, "view": view}))
@@ -192,14 +194,21 @@ def test_issue12_a_replay_piped_into_a_closed_reader_exits_quietly(up):
     """`tabletop replay TABLE | head`: the reader goes away; no traceback, exit 0."""
     done = up.run("play", "dozito", "--bots", "2", "--quiet", "--json", "--seed", "3")
     table = json.loads(done.stdout.splitlines()[-1])["table"]
-    replay = subprocess.Popen([*TABLETOP, "replay", table], env=up.env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    replay = subprocess.Popen(
+        [*TABLETOP, "replay", table], env=up.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     replay.stdout.close()  # before the first line is written: every write meets a closed pipe
     _, err = replay.communicate(timeout=120)
     assert replay.returncode == 0, err.decode()
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
-    head = subprocess.run(f"{' '.join(TABLETOP)} replay {table} | head -3", shell=True,
-                          env=up.env, capture_output=True, text=True, timeout=120)
+    head = subprocess.run(
+        f"{' '.join(TABLETOP)} replay {table} | head -3",
+        shell=True,
+        env=up.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr, head.stderr
 
 
@@ -222,7 +231,8 @@ def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
             view = decider.player_view(table, viewer)
             text = "\n".join(render({"version": 1, "view": view}))
             if view["status"] == "running":
-                assert not any(re.match(rf"  {key}\s*: [\[{{]", text, re.M)
-                               for key in view if key not in ("options",)), text
+                assert not any(
+                    re.match(rf"  {key}\s*: [\[{{]", text, re.M) for key in view if key not in ("options",)
+                ), text
             if view.get("legal"):
                 assert same_commands(commands_in(text), view["legal"]), text

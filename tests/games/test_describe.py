@@ -35,14 +35,26 @@ from tests.highcard import GAME as HIGHCARD
 PLAYS: dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]] = {
     "naishi": ((2,), ({}, {"first_player": "second_seat"})),
     "dozito": ((2, 4), ({"rounds": 1}, {"rounds": 3}, {"deck": "four_colours", "rounds": 1})),
-    "decrypto": ((4, 5, 8), ({}, {"max_rounds": 2}, {"max_rounds": 3, "last_round_tiebreak":
-                                                     "keywords", "language": "fr"})),
-    "diced_tomatoes": ((1, 2, 4), ({}, {"karma_overdose": True, "golden_sun": True},
-                                   {"tomato_dice": True, "reroll_passed_dice": False})),
-    "illustori": ((3, 4, 6), ({"deck_size": 31}, {"mode": "english_reverse",
-                                                  "no_used_letters": True},
-                               {"mode": "german_reverse", "no_repeated_letter": True,
-                                "reverse_direction": "end"})),
+    "decrypto": (
+        (4, 5, 8),
+        ({}, {"max_rounds": 2}, {"max_rounds": 3, "last_round_tiebreak": "keywords", "language": "fr"}),
+    ),
+    "diced_tomatoes": (
+        (1, 2, 4),
+        (
+            {},
+            {"karma_overdose": True, "golden_sun": True},
+            {"tomato_dice": True, "reroll_passed_dice": False},
+        ),
+    ),
+    "illustori": (
+        (3, 4, 6),
+        (
+            {"deck_size": 31},
+            {"mode": "english_reverse", "no_used_letters": True},
+            {"mode": "german_reverse", "no_repeated_letter": True, "reverse_direction": "end"},
+        ),
+    ),
     "highcard": ((2, 5), ({}, {"hand_size": 5})),
 }
 SEEDS = range(3)
@@ -64,7 +76,8 @@ def illustori_forms(token: str) -> tuple[str, ...]:
 
 # How each game's texts name what its views and events hold (by default, as they write it).
 FORMS: dict[str, Callable[[str], tuple[str, ...]]] = {
-    "naishi": naishi_forms, "illustori": illustori_forms,
+    "naishi": naishi_forms,
+    "illustori": illustori_forms,
 }
 
 
@@ -148,6 +161,7 @@ def test_every_event_is_said_to_every_viewer_and_tells_no_secret(game, seats, op
 @pytest.mark.parametrize("game", ["naishi", "decrypto", "illustori"])
 def test_the_check_finds_a_log_said_from_events_not_redacted(game):
     """The check can fail: the same games, said from the events as the log holds them."""
+
     def unredacted(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
         return [t for t in (decider.describe(e, viewer) for e in batch) if t]
 
@@ -157,20 +171,30 @@ def test_the_check_finds_a_log_said_from_events_not_redacted(game):
 
 def test_the_table_says_its_own_events_and_how_a_game_ended():
     decider = decider_of("highcard")
-    said_of = {type(e): decider.describe(e, None) for e in (
-        TableCreated(creator="ann", options={}, seats=3), PlayerJoined(player="bob"),
-        PlayerLeft(player="bob"), TableStarted(players=["ann", "bob", "cat"]), TableExpired())}
+    said_of = {
+        type(e): decider.describe(e, None)
+        for e in (
+            TableCreated(creator="ann", options={}, seats=3),
+            PlayerJoined(player="bob"),
+            PlayerLeft(player="bob"),
+            TableStarted(players=["ann", "bob", "cat"]),
+            TableExpired(),
+        )
+    }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
     assert said_of[TableStarted] == "The game started: ann, bob and cat, in seat order"
     ranking = [Standing("ann", 1, 2), Standing("bob", 1, 2), Standing("cat", 3, 0.5)]
     shared = Result(scores={}, ranking=ranking, winners=["ann", "bob"])
-    assert decider.describe(GameEnded(result=shared), None) == \
-        "Game over: ann and bob share the win (ann 2, bob 2, cat 0.5)"
-    won = Result(scores={}, ranking=[Standing("bob", 1, 7.0), Standing("ann", 2, 3)],
-                 winners=["bob"])
+    assert (
+        decider.describe(GameEnded(result=shared), None)
+        == "Game over: ann and bob share the win (ann 2, bob 2, cat 0.5)"
+    )
+    won = Result(scores={}, ranking=[Standing("bob", 1, 7.0), Standing("ann", 2, 3)], winners=["bob"])
     assert decider.describe(GameEnded(result=won), "ann") == "Game over: bob won (bob 7, ann 3)"
-    assert decider.describe(GameEnded(result=Result(scores={}, ranking=[], winners=[])), None) \
+    assert (
+        decider.describe(GameEnded(result=Result(scores={}, ranking=[], winners=[])), None)
         == "Game over: nobody won"
+    )
     expired = Result(scores={}, ranking=[], winners=[], details={"abandoned": True, "expired": True})
     assert decider.describe(GameEnded(result=expired), None) == said_of[TableExpired]
 
@@ -189,16 +213,21 @@ def test_the_events_random_play_seldom_reaches_are_said_too():
 
     rare = {
         "naishi": (TurnPassed(player="ann"), "ann had no main action and passed"),
-        "dozito": (DrawPileRebuilt(draw=[None] * 20),
-                   "The discard piles but their top cards were shuffled into a new draw pile "
-                   "of 20 cards"),
-        "illustori": (StartPenalised(player="ann", text="Maxx", reasons=["ends_with_xx"]),
-                      "ann's starting text “Maxx” is penalised (it ends in xx): name it again"),
+        "dozito": (
+            DrawPileRebuilt(draw=[None] * 20),
+            "The discard piles but their top cards were shuffled into a new draw pile of 20 cards",
+        ),
+        "illustori": (
+            StartPenalised(player="ann", text="Maxx", reasons=["ends_with_xx"]),
+            "ann's starting text “Maxx” is penalised (it ends in xx): name it again",
+        ),
     }
     for game, (event, text) in rare.items():
         assert get(game).describe(event, None) == text
-    assert get("dozito").describe(OneColourGridCompleted(player="bob"), "ann") == \
-        "bob completed a one-colour grid and wins at once"
+    assert (
+        get("dozito").describe(OneColourGridCompleted(player="bob"), "ann")
+        == "bob completed a one-colour grid and wins at once"
+    )
 
 
 # The games the docs' "How the log reads" examples come from: seats, options, seed 4, read by ann.

@@ -30,9 +30,9 @@ def package_of(game: Game) -> str:
 # A game package: one whose GAME lives in the package around its rules (a one-module game,
 # like the platform's test game, has no package to check).
 PACKAGES = {
-    name: decider.game for name, decider in games().items()
-    if getattr(importlib.import_module(package_of(decider.game) or "builtins"), "GAME", None)
-    is decider.game
+    name: decider.game
+    for name, decider in games().items()
+    if getattr(importlib.import_module(package_of(decider.game) or "builtins"), "GAME", None) is decider.game
 }
 
 

@@ -78,12 +78,11 @@ def flat(value: Any, prefix: str = "") -> dict[str, Any]:
 def shared_part(views: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The changes every viewer has in common stored once, under ALL."""
     first, *others = views.values()
-    common = {k: v for k, v in first.items()
-              if all(k in other and other[k] == v for other in others)}
-    return {ALL: common, **{
-        viewer: {k: v for k, v in change.items() if k not in common}
-        for viewer, change in views.items()
-    }}
+    common = {k: v for k, v in first.items() if all(k in other and other[k] == v for other in others)}
+    return {
+        ALL: common,
+        **{viewer: {k: v for k, v in change.items() if k not in common} for viewer, change in views.items()},
+    }
 
 
 def play(decider: TableDecider, golden: Golden) -> list[dict[str, Any]]:
@@ -114,8 +113,11 @@ def play(decider: TableDecider, golden: Golden) -> list[dict[str, Any]]:
 
 def record(decider: TableDecider, golden: Golden) -> dict[str, Any]:
     return {
-        "game": golden.game, "options": golden.options, "seats": golden.seats,
-        "seed": golden.seed, "steps": play(decider, golden),
+        "game": golden.game,
+        "options": golden.options,
+        "seats": golden.seats,
+        "seed": golden.seed,
+        "steps": play(decider, golden),
     }
 
 
@@ -139,8 +141,11 @@ def differences(decider: TableDecider, golden: Golden, limit: int = 60) -> str:
         for part in ("actor", "events", "views"):
             if old[part] != new[part]:
                 diff = difflib.unified_diff(
-                    _pretty(old[part]), _pretty(new[part]),
-                    f"recorded step {index} {part}", f"today's step {index} {part}", lineterm="",
+                    _pretty(old[part]),
+                    _pretty(new[part]),
+                    f"recorded step {index} {part}",
+                    f"today's step {index} {part}",
+                    lineterm="",
                 )
                 return "\n".join(list(diff)[:limit])
     if len(recorded) != len(current):

@@ -32,4 +32,4 @@ def test_a_changed_view_shows_as_a_readable_diff(tmp_path, monkeypatch):
     monkeypatch.setattr("tests.golden.golden.FOLDER", tmp_path)
     fake.path.write_text(json.dumps(recorded))
     diff = differences(DECIDERS[golden.game], fake)
-    assert "views" in diff and '99' in diff
+    assert "views" in diff and "99" in diff

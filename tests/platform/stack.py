@@ -43,7 +43,8 @@ class Stack:
         task = asyncio.create_task(service.serve(bus, stop))
         self.services[name] = (stop, task, bus)
         missing = await compose.until_answering(
-            self.probe, [service.answers_as], besides=before, running=[task])
+            self.probe, [service.answers_as], besides=before, running=[task]
+        )
         assert not missing, f"{name} did not answer"
 
     async def stop(self, name: str) -> None:

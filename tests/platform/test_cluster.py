@@ -24,13 +24,15 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
 
         log = await read_log(rig.bus)
         figures = check_log(log, acknowledged)
-        print(f"\n{fail_over}\n{figures}\nload: {rig.load.tables_ended} tables ended, "
-              f"given up: {dict(rig.load.failures)}")
+        print(
+            f"\n{fail_over}\n{figures}\nload: {rig.load.tables_ended} tables ended, "
+            f"given up: {dict(rig.load.failures)}"
+        )
         assert figures.acknowledged >= 300
         assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0)
         views = await settled_views(rig.bus, log, timeout=60)
         assert views.keys >= 2 * len(log)  # a seat and the spectator at least
         assert views.different == [], (
             f"{len(views.different)} keys on {len(views.tables)} tables differ from the log, e.g. "
-            + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3]))
-
+            + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3])
+        )

@@ -60,8 +60,11 @@ async def test_the_same_player_with_another_body_under_a_used_id_is_refused(bus,
     table = table_id()
     assert (await send(bus, table, "ann", id="c1", type="create", seats=3))["ok"]
     before = await log_of(bus, table)
-    for other in ({"type": "create", "seats": 2}, {"type": "leave"},
-                  {"type": "create", "seats": 3, "expect": 0}):
+    for other in (
+        {"type": "create", "seats": 2},
+        {"type": "leave"},
+        {"type": "create", "seats": 3, "expect": 0},
+    ):
         reply = await send(bus, table, "ann", id="c1", **other)
         assert reply["error"]["code"] == "id_reused", other
     assert await log_of(bus, table) == before
@@ -103,12 +106,16 @@ async def test_an_id_reused_on_a_stale_cache_is_refused_after_the_log_is_read(bu
 
 async def test_log_messages_written_before_digests_still_fold_and_compare_by_player(bus, worker):
     table = table_id()
-    old = {"game": "highcard", "table": table, "version": 1, "command_id": "old1",
-           "player": "ann", "at": "2026-01-01T00:00:00Z",
-           "events": [{"type": "table_created", "creator": "ann", "options": {"hand_size": 3},
-                       "seats": 4}]}
-    await bus.events.append("highcard", table, encoder.encode(old), command_id="old1",
-                            expected_seq=0)
+    old = {
+        "game": "highcard",
+        "table": table,
+        "version": 1,
+        "command_id": "old1",
+        "player": "ann",
+        "at": "2026-01-01T00:00:00Z",
+        "events": [{"type": "table_created", "creator": "ann", "options": {"hand_size": 3}, "seats": 4}],
+    }
+    await bus.events.append("highcard", table, encoder.encode(old), command_id="old1", expected_seq=0)
     batch = decode_batch(HIGHCARD, (await log_of(bus, table))[0])
     assert isinstance(batch, EventBatch) and batch.digest == ""
     # the same player: taken for a retry whatever the body, as before digests

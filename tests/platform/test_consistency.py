@@ -32,9 +32,17 @@ def played(table: str, commands) -> list[Logged]:
     for i, (player, command) in enumerate(commands, start=1):
         events = HIGHCARD.decide(folded.state, command, Context(actor=player, rng=random.Random(i)))
         assert isinstance(events, list), events
-        data = encoder.encode(EventBatch(
-            game="highcard", table=table, version=i, command_id=f"{table}-c{i}", player=player,
-            at="2026-01-01T00:00:00.000Z", events=events))
+        data = encoder.encode(
+            EventBatch(
+                game="highcard",
+                table=table,
+                version=i,
+                command_id=f"{table}-c{i}",
+                player=player,
+                at="2026-01-01T00:00:00.000Z",
+                events=events,
+            )
+        )
         folded = folded.then(HIGHCARD, i, decode_batch(HIGHCARD, data))
         log.append(Logged(i, i, f"{table}-c{i}", player, data))
     return log
@@ -47,7 +55,8 @@ def bucket_as_projected(table: str, log: list[Logged]) -> dict[str, bytes]:
     for folded in fold_versions("highcard", log):
         for viewer in (*folded.state.players, subjects.SPECTATOR):
             bucket[subjects.view_key("highcard", table, viewer)] = encoder.encode(
-                expected_view("highcard", folded, viewer))
+                expected_view("highcard", folded, viewer)
+            )
     entry = expected_lobby("highcard", table, folded)
     if entry is not None:
         bucket[subjects.lobby_key("highcard", table)] = encoder.encode(entry)
@@ -81,8 +90,10 @@ def test_a_log_with_every_acknowledged_command_once_passes_and_each_fault_is_cou
 
 def test_views_equal_to_the_fold_pass_and_every_kind_of_difference_is_found():
     log = {("highcard", "t1"): played("t1", LIFE), ("highcard", "t2"): played("t2", LIFE[:2])}
-    bucket = {**bucket_as_projected("t1", log[("highcard", "t1")]),
-              **bucket_as_projected("t2", log[("highcard", "t2")])}
+    bucket = {
+        **bucket_as_projected("t1", log[("highcard", "t1")]),
+        **bucket_as_projected("t2", log[("highcard", "t2")]),
+    }
     assert "view.highcard.t1.cat" in bucket  # a left player's view stays
     assert set(bucket) <= keys_to_read(log)  # the keys read from the bucket include them all
     figures = compare_views(log, bucket)
@@ -92,7 +103,8 @@ def test_views_equal_to_the_fold_pass_and_every_kind_of_difference_is_found():
     behind = dict(bucket)  # the spectator's view one version behind
     one_before = fold_versions("highcard", log[("highcard", "t1")])[-2]
     behind["view.highcard.t1.spectator"] = encoder.encode(
-        expected_view("highcard", one_before, subjects.SPECTATOR))
+        expected_view("highcard", one_before, subjects.SPECTATOR)
+    )
     assert [d.key for d in compare_views(log, behind).different] == ["view.highcard.t1.spectator"]
 
     missing = {k: v for k, v in bucket.items() if k != "view.highcard.t2.bob"}

@@ -59,14 +59,17 @@ def test_any_undecodable_command_is_a_bad_command(body):
     assert str(caught.value)
 
 
-@pytest.mark.parametrize(("body", "says"), [
-    (nested(100_000), "at most"),
-    (nested(1_500), "Expected `object`"),
-    (b'{"from": 1, "x": ' + nested(1_500) + b"}", "nested too deeply"),
-    (b'\xff\xfe{}', "not valid JSON"),
-    (b'{"from": "one"}', "Expected `int`"),
-    (b'{"from": 1, "pad": "' + b"x" * 5000 + b'"}', "at most"),
-])
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (nested(100_000), "at most"),
+        (nested(1_500), "Expected `object`"),
+        (b'{"from": 1, "x": ' + nested(1_500) + b"}", "nested too deeply"),
+        (b"\xff\xfe{}", "not valid JSON"),
+        (b'{"from": "one"}', "Expected `int`"),
+        (b'{"from": 1, "pad": "' + b"x" * 5000 + b'"}', "at most"),
+    ],
+)
 def test_any_undecodable_request_is_a_bad_request(body, says):
     with pytest.raises(BadRequest) as caught:
         decode_request(body, ReplayRequest)
@@ -86,7 +89,9 @@ async def assert_still_serves(bus):
 
 @pytest.mark.parametrize("body", NESTED_COMMANDS)
 async def test_a_deeply_nested_or_badly_encoded_command_is_refused_and_the_worker_serves_on(
-    bus, worker, body,
+    bus,
+    worker,
+    body,
 ):
     table = table_id()
     reply = await ask(bus, subjects.cmd("highcard", table, "ann"), body)
@@ -97,7 +102,8 @@ async def test_a_deeply_nested_or_badly_encoded_command_is_refused_and_the_worke
 
 
 async def test_a_deeply_nested_replay_request_is_a_bad_request_and_the_service_serves_on(
-    bus, nats_url,
+    bus,
+    nats_url,
 ):
     async with stack(nats_url, "worker:highcard", "history-projector"):
         client, table = Client(bus), table_id()
@@ -119,9 +125,12 @@ async def test_a_body_over_one_mebibyte_is_refused_at_publish(bus, worker):
     url = urlsplit(bus.nc.connected_url.geturl())
     with socket.create_connection((url.hostname, url.port), timeout=10) as raw:
         raw.recv(4096)  # INFO
-        raw.sendall(b'CONNECT {"verbose": false}\r\n'
-                    + f"PUB {subject} {MAX_PAYLOAD + 1}\r\n".encode()
-                    + b"x" * (MAX_PAYLOAD + 1) + b"\r\n")
+        raw.sendall(
+            b'CONNECT {"verbose": false}\r\n'
+            + f"PUB {subject} {MAX_PAYLOAD + 1}\r\n".encode()
+            + b"x" * (MAX_PAYLOAD + 1)
+            + b"\r\n"
+        )
         answer = b""
         while b"\r\n" not in answer:
             chunk = raw.recv(4096)
@@ -144,9 +153,9 @@ async def test_concurrent_large_bodies_do_not_knock_the_worker_off(bus, worker):
     reconnects = worker_bus.nc.stats["reconnects"]
     body = b'{"id": "big", "type": "join", "pad": "' + b"x" * (MAX_PAYLOAD - 2048) + b'"}'
     for _ in range(8):
-        replies = await asyncio.gather(*(
-            ask(bus, subjects.cmd("highcard", table_id(), "ann"), body, timeout=30)
-            for _ in range(12)))
+        replies = await asyncio.gather(
+            *(ask(bus, subjects.cmd("highcard", table_id(), "ann"), body, timeout=30) for _ in range(12))
+        )
         assert {r["error"]["code"] for r in replies} == {"bad_command"}
     assert worker_bus.nc.is_connected and worker_bus.nc.stats["reconnects"] == reconnects
     await assert_still_serves(bus)
@@ -160,7 +169,9 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
         raise RuntimeError("a bug")
 
     service = await bus.add_service(
-        name="tabletop-test-broken", version="0.0.1", description="fails on purpose",
+        name="tabletop-test-broken",
+        version="0.0.1",
+        description="fails on purpose",
         endpoints=[
             # the server maps commands onto partition subjects, as the workers take them
             ("commands", "tabletop.cmdp.brokengame.>", "broken-commands", broken),
@@ -210,4 +221,3 @@ async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, n
     assert projector.folded_messages == folded == len(history.batches)
     tiny = page(decider, history, "b1", ReplayRequest(views="every"), 100)
     assert msgspec.json.decode(tiny)["error"]["code"] == "internal_error"
-

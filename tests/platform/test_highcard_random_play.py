@@ -31,8 +31,17 @@ def hidden_cards(table, viewer):
 
 def numbers_in(value):
     text = msgspec.json.encode(value).decode()
-    return {int(t) for t in text.replace("[", " ").replace("]", " ").replace(",", " ")
-            .replace(":", " ").replace("{", " ").replace("}", " ").split() if t.isdigit()}
+    return {
+        int(t)
+        for t in text.replace("[", " ")
+        .replace("]", " ")
+        .replace(",", " ")
+        .replace(":", " ")
+        .replace("{", " ")
+        .replace("}", " ")
+        .split()
+        if t.isdigit()
+    }
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -47,8 +56,7 @@ def test_random_tables_end_fold_exactly_and_leak_nothing(seed):
             played.extend(event.cards.values())
         game = table.game
         if game is not None and game.players:  # invariant: every card exactly once
-            cards = [*game.deck, *played, *game.chosen.values(),
-                     *(c for h in game.hands.values() for c in h)]
+            cards = [*game.deck, *played, *game.chosen.values(), *(c for h in game.hands.values() for c in h)]
             assert sorted(cards) == list(range(1, options["deck_size"] + 1))
         for viewer in (*players, None):
             view = HIGHCARD.player_view(table, viewer)
@@ -58,8 +66,15 @@ def test_random_tables_end_fold_exactly_and_leak_nothing(seed):
             private = [view.get("hand"), view.get("my_choice"), view.get("chosen")]
             assert numbers_in(private) <= own | own_choice, viewer
             assert not numbers_in(view) & hidden_cards(table, viewer) - numbers_in(
-                [view.get("tricks"), view.get("hand_sizes"), view.get("deck_size"),
-                 view.get("seat_count"), view.get("options"), view.get("result")]), viewer
+                [
+                    view.get("tricks"),
+                    view.get("hand_sizes"),
+                    view.get("deck_size"),
+                    view.get("seat_count"),
+                    view.get("options"),
+                    view.get("result"),
+                ]
+            ), viewer
             redacted = HIGHCARD.redact(event, viewer)
             if isinstance(event, HandsDealt):
                 assert all(not h for p, h in redacted.hands.items() if p != viewer)
@@ -80,6 +95,5 @@ def test_the_same_seed_gives_the_same_log_whatever_global_random_does():
     for _ in range(2):
         random.seed()  # noise in the global generator must change nothing
         random.random()
-        logs.append(msgspec.json.encode(
-            simulate(HIGHCARD, ["a", "b", "c"], random.Random(42)).events))
+        logs.append(msgspec.json.encode(simulate(HIGHCARD, ["a", "b", "c"], random.Random(42)).events))
     assert logs[0] == logs[1]

@@ -81,8 +81,7 @@ async def test_every_replay_step_equals_the_live_view_at_that_version(bus, servi
     ended = {viewer: asyncio.Event() for viewer in live}
 
     async def record(viewer):
-        async for update in client.updates("highcard", table, viewer,
-                                           subscribed=subscribed[viewer]):
+        async for update in client.updates("highcard", table, viewer, subscribed=subscribed[viewer]):
             live[viewer][update["version"]] = update["view"]
             if update["view"]["status"] == "ended":
                 ended[viewer].set()
@@ -97,8 +96,7 @@ async def test_every_replay_step_equals_the_live_view_at_that_version(bus, servi
         steps = await client.replay("highcard", table, viewer, views="every")
         assert [s["version"] for s in steps] == list(range(1, final["version"] + 1))
         assert_replay_equals_live(steps, live, viewer)
-        assert steps[-1]["view"] == normalize(
-            (await client.view("highcard", table, viewer))["view"])
+        assert steps[-1]["view"] == normalize((await client.view("highcard", table, viewer))["view"])
     partial = await client.replay("highcard", table, "b1", first=3, last=5)
     assert [s["version"] for s in partial] == [3, 4, 5]
 
@@ -127,8 +125,7 @@ async def test_seat_and_spectator_views_never_hold_another_seats_cards(bus, serv
 
     async def check(viewer):
         nonlocal checked
-        async for update in client.updates("highcard", table, viewer,
-                                           subscribed=subscribed[viewer]):
+        async for update in client.updates("highcard", table, viewer, subscribed=subscribed[viewer]):
             view = update["view"]
             state = (await folded_at(bus, table, update["version"])).state
             if state.game is None:
@@ -144,8 +141,7 @@ async def test_seat_and_spectator_views_never_hold_another_seats_cards(bus, serv
 
     watchers = [asyncio.create_task(check(v)) for v in subscribed]
     await asyncio.gather(*(e.wait() for e in subscribed.values()))
-    await play_with_bots(client, "highcard", table, bots, rng,
-                         options={"hand_size": rng.randint(1, 4)})
+    await play_with_bots(client, "highcard", table, bots, rng, options={"hand_size": rng.randint(1, 4)})
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ended.values())), 30)
     for task in watchers:
         task.cancel()
@@ -167,17 +163,21 @@ async def folded_at(bus, table, version):
 
 async def all_views(bus, tables):
     """The views of these tables (other tests share the bucket)."""
-    return {k: msgspec.json.decode(v) for k, v in (await bus.view_entries("view.>")).items()
-            if k.split(".")[2] in tables}
+    return {
+        k: msgspec.json.decode(v)
+        for k, v in (await bus.view_entries("view.>")).items()
+        if k.split(".")[2] in tables
+    }
 
 
 async def test_a_restarted_projector_ends_equal_to_a_fresh_rebuild(bus, nats_url):
     client = Client(bus, timeout=20)
     async with stack(nats_url, "worker:highcard", "table-projector") as s:
         tables = [table_id() for _ in range(6)]
-        games = [asyncio.create_task(play_with_bots(client, "highcard", t, ["x", "y", "z"],
-                                                    random.Random(i)))
-                 for i, t in enumerate(tables[:3])]
+        games = [
+            asyncio.create_task(play_with_bots(client, "highcard", t, ["x", "y", "z"], random.Random(i)))
+            for i, t in enumerate(tables[:3])
+        ]
         await client.wait_view("highcard", tables[0], subjects.SPECTATOR, 3)
         await s.stop("table-projector")  # in the middle of the stream
         for t in tables[3:]:  # commands keep coming while it is down
@@ -223,8 +223,7 @@ async def test_a_table_whose_views_fail_does_not_stop_the_others(bus, nats_url):
         client, broken, fine = Client(bus), table_id(), table_id()
         with capture_logs() as logs:
             for i, player in enumerate(("a", "b", "c", "d")):
-                await client.command("crashy", broken, player,
-                                     {"type": "create" if i == 0 else "join"})
+                await client.command("crashy", broken, player, {"type": "create" if i == 0 else "join"})
             assert (await client.command("crashy", broken, "a", {"type": "start"}))["ok"]
             await client.command("highcard", fine, "ann", {"type": "create"})
             view = await client.wait_view("highcard", fine, "ann", 1)
@@ -248,8 +247,7 @@ async def test_a_replay_that_fails_is_answered_and_the_service_goes_on(bus, nats
 
 
 async def test_messages_no_worker_wrote_are_skipped(bus, services):
-    await bus.events.append("highcard", table_id(), b"not a batch", command_id="x",
-                            expected_seq=0)
+    await bus.events.append("highcard", table_id(), b"not a batch", command_id="x", expected_seq=0)
     client, table = Client(bus), table_id()
     await client.command("highcard", table, "ann", {"type": "create"})
     assert (await client.wait_view("highcard", table, "ann", 1))["view"]["seats"] == ["ann"]
@@ -265,8 +263,7 @@ async def pushes_until(updates, version):
     raise AssertionError("the updates stopped")
 
 
-async def test_updates_written_while_the_projector_was_away_come_as_one_push_with_every_step(
-        bus, nats_url):
+async def test_updates_written_while_the_projector_was_away_come_as_one_push_with_every_step(bus, nats_url):
     client, table = Client(bus), table_id()
     subscribed = asyncio.Event()
     updates = client.updates("highcard", table, subjects.SPECTATOR, subscribed=subscribed)
@@ -287,8 +284,9 @@ async def test_updates_written_while_the_projector_was_away_come_as_one_push_wit
     assert [s["version"] for s in steps] == [1, 2, 3, 4]
     assert [push["version"] for push in pushed] == [push["steps"][-1]["version"] for push in pushed]
     assert pushed[-1]["view"]["seats"] == ["ann", "cy"]
-    assert [{k: s[k] for k in ("version", "player", "at", "events")} for s in steps] == \
-        [{k: s[k] for k in ("version", "player", "at", "events")} for s in replay]
+    assert [{k: s[k] for k in ("version", "player", "at", "events")} for s in steps] == [
+        {k: s[k] for k in ("version", "player", "at", "events")} for s in replay
+    ]
 
 
 async def test_every_push_carries_the_steps_since_the_previous_one(bus, services):

@@ -65,8 +65,11 @@ async def test_every_push_carries_its_step_as_the_replay_gives_it(bus, services,
 async def test_a_seat_reads_its_own_secret_and_the_others_do_not(bus, services):
     """High Card: a chosen card is named to its player only, until the trick reveals it."""
     client, table = Client(bus), f"t{uuid.uuid4().hex[:12]}"
-    for player, command in (("ann", {"type": "create", "seats": 2, "options": {"hand_size": 1}}),
-                            ("bob", {"type": "join"}), ("ann", {"type": "start"})):
+    for player, command in (
+        ("ann", {"type": "create", "seats": 2, "options": {"hand_size": 1}}),
+        ("bob", {"type": "join"}),
+        ("ann", {"type": "start"}),
+    ):
         assert (await client.command("highcard", table, player, command))["ok"]
     card = (await client.wait_view("highcard", table, "ann", 3))["view"]["hand"][0]
     viewers = ("ann", "bob", subjects.SPECTATOR)
@@ -81,8 +84,7 @@ async def test_a_seat_reads_its_own_secret_and_the_others_do_not(bus, services):
 
     played = {v: asyncio.create_task(log_of_version_4(v)) for v in viewers}
     await asyncio.gather(*(e.wait() for e in subscribed.values()))
-    assert (await client.command("highcard", table, "ann",
-                                 {"type": "play_card", "card": card}))["ok"]
+    assert (await client.command("highcard", table, "ann", {"type": "play_card", "card": card}))["ok"]
     said = {v: await asyncio.wait_for(task, 10) for v, task in played.items()}
     assert said["ann"] == [f"ann chose the {card}"]
     assert said["bob"] == said[subjects.SPECTATOR] == ["ann chose a card"]
@@ -103,8 +105,7 @@ async def test_watch_fills_a_gap_in_the_pushes_from_the_replay(bus, services):
     assert [_without_view(s) for s in filled[:-1]] == [_without_view(s) for s in steps[2:-1]]
     assert filled[-1] == last
     # no gap: the push's own steps only
-    assert await missed_steps(client, "highcard", table, "b1", final["version"] - 1, pushed) \
-        == [last]
+    assert await missed_steps(client, "highcard", table, "b1", final["version"] - 1, pushed) == [last]
 
 
 def _without_view(step):

@@ -21,8 +21,13 @@ def table_id() -> str:
     return f"t{uuid.uuid4().hex[:12]}"
 
 
-async def load(client: Client, tables: list[str], players: int, rounds=("join", "leave", "join"),
-               answered: list[int] | None = None) -> dict[str, dict[str, int]]:
+async def load(
+    client: Client,
+    tables: list[str],
+    players: int,
+    rounds=("join", "leave", "join"),
+    answered: list[int] | None = None,
+) -> dict[str, dict[str, int]]:
     """Every player of every table joins and leaves; each command keeps its id through retries.
     Returns table -> {command id: version} for the accepted ones."""
     accepted: dict[str, dict[str, int]] = {t: {} for t in tables}
@@ -68,9 +73,12 @@ async def check_log(bus: Bus, tables: list[str], accepted: dict[str, dict[str, i
 
 async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url):
     env = cli_env(NATS_URL=nats_url, TABLETOP_LOG_LEVEL="warning")
-    workers = [subprocess.Popen([*TABLETOP, "worker", "highcard"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for _ in range(2)]
+    workers = [
+        subprocess.Popen(
+            [*TABLETOP, "worker", "highcard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for _ in range(2)
+    ]
     try:
         client = Client(bus, timeout=2, attempts=20)
         tables = [table_id() for _ in range(10)]
@@ -103,7 +111,8 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
 
 
 async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(
-    tmp_path, secure_server,
+    tmp_path,
+    secure_server,
 ):
     server = EmbeddedServer(tmp_path / "nats").start()
     port = server.port
@@ -117,8 +126,9 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(
                 assert (await client.command("highcard", table, "ann", {"type": "create"}))["ok"]
 
             answered = [0]
-            loading = asyncio.create_task(load(
-                client, tables, players=6, rounds=("join", "leave") * 4, answered=answered))
+            loading = asyncio.create_task(
+                load(client, tables, players=6, rounds=("join", "leave") * 4, answered=answered)
+            )
             await until(lambda: answered[0] >= 40)
             assert not loading.done()  # the restart lands in the middle of the load
             server.kill()  # abrupt: acknowledged writes must be on disk already
@@ -144,15 +154,17 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(
 
 
 async def test_a_worker_started_before_nats_waits_for_it_then_serves(
-    tmp_path, secure_server,
+    tmp_path,
+    secure_server,
 ):
     from shared.bus.server import free_port
 
     port = free_port()
     url = f"nats://127.0.0.1:{port}"
     env = cli_env(NATS_URL=url, TABLETOP_LOG_LEVEL="warning")
-    worker = subprocess.Popen([*TABLETOP, "worker", "highcard"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [*TABLETOP, "worker", "highcard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     server = None
     try:
         await asyncio.sleep(2.0)

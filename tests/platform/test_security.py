@@ -46,8 +46,9 @@ async def services(nats_url):
 
 
 async def sign_in(url: str, name: str, password: str) -> Bus:
-    return await Bus.connect(url, load_settings(), name=f"test-{name}", wait=10,
-                             credentials=Credentials.player(name, password))
+    return await Bus.connect(
+        url, load_settings(), name=f"test-{name}", wait=10, credentials=Credentials.player(name, password)
+    )
 
 
 async def until(condition, timeout: float = 5.0) -> bool:
@@ -75,15 +76,24 @@ class Attacker:
         async def on_error(err: Exception) -> None:
             refusals.append(str(err))
 
-        nc = await nats.connect(url, user=name, password=password, inbox_prefix=inbox_prefix(name),
-                                error_cb=on_error, allow_reconnect=False, name="mallory")
+        nc = await nats.connect(
+            url,
+            user=name,
+            password=password,
+            inbox_prefix=inbox_prefix(name),
+            error_cb=on_error,
+            allow_reconnect=False,
+            name="mallory",
+        )
         return cls(nc, refusals)
 
     def refused(self, kind: str, subject: str) -> bool:
         # nats-py lowercases the server's whole notice, the subject included; a command is
         # refused under the subject the account maps it to
-        wanted = {f'permissions violation for {kind} to "{s}"'.lower()
-                  for s in (subject, subjects.as_mapped(subject))}
+        wanted = {
+            f'permissions violation for {kind} to "{s}"'.lower()
+            for s in (subject, subjects.as_mapped(subject))
+        }
         return any(w in r.lower() for r in self.refusals for w in wanted)
 
     async def publish(self, subject: str, body: bytes = b"{}") -> bool:
@@ -125,8 +135,9 @@ async def table(nats_url, services) -> AsyncIterator[Table]:
     ann = Client(await sign_in(nats_url, ann_name, "ann's long password"))
     bob = Client(await sign_in(nats_url, bob_name, "bob's long password"))
     table = unique("t")
-    assert (await ann.command(GAME, table, ann_name,
-                              {"type": "create", "options": {"hand_size": 2}, "seats": 2}))["ok"]
+    assert (
+        await ann.command(GAME, table, ann_name, {"type": "create", "options": {"hand_size": 2}, "seats": 2})
+    )["ok"]
     assert (await bob.command(GAME, table, bob_name, {"type": "join"}))["ok"]
     assert (await ann.command(GAME, table, ann_name, {"type": "start"}))["ok"]
     await ann.wait_view(GAME, table, ann_name, 3)
@@ -164,8 +175,7 @@ async def honest_players_are_served(t: Table) -> None:
     version = 0
     for client, name in ((t.ann, ann_name), (t.bob, bob_name)):
         view = await client.wait_view(GAME, t.id, name, 3)
-        reply = await client.command(GAME, t.id, name,
-                                     {"type": "play_card", "card": view["view"]["hand"][0]})
+        reply = await client.command(GAME, t.id, name, {"type": "play_card", "card": view["view"]["hand"][0]})
         assert reply["ok"], reply
         version = reply["version"]
     assert (await t.ann.wait_view(GAME, t.id, ann_name, version))["version"] >= version
@@ -189,15 +199,22 @@ async def test_acting_for_another_seat_is_refused_and_the_log_is_unchanged(bus, 
 async def test_another_seats_view_and_replay_are_refused(table, mallory):
     ann_name, _ = table.names
     assert await mallory.publish(subjects.view(GAME, table.id, ann_name))
-    assert await mallory.publish(subjects.replay(GAME, table.id, ann_name),
-                                 b'{"from": 0, "to": null}')
+    assert await mallory.publish(subjects.replay(GAME, table.id, ann_name), b'{"from": 0, "to": null}')
     await honest_players_are_served(table)
 
 
-@pytest.mark.parametrize("pattern", [
-    "tabletop.update.>", "tabletop.update.*.*.{ann}", "tabletop.cmd.>", "tabletop.view.>",
-    "_INBOX.>", "_INBOX_{ann}.>", ">",
-])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "tabletop.update.>",
+        "tabletop.update.*.*.{ann}",
+        "tabletop.cmd.>",
+        "tabletop.view.>",
+        "_INBOX.>",
+        "_INBOX_{ann}.>",
+        ">",
+    ],
+)
 async def test_following_others_updates_commands_or_replies_is_refused(table, mallory, pattern):
     ann_name, _ = table.names
     refused, got = await mallory.subscribe(pattern.format(ann=ann_name))
@@ -207,13 +224,21 @@ async def test_following_others_updates_commands_or_replies_is_refused(table, ma
     assert got == []
 
 
-@pytest.mark.parametrize("subject", [
-    f"$JS.API.DIRECT.GET.{subjects.STREAM}", f"$JS.API.STREAM.MSG.GET.{subjects.STREAM}",
-    f"$JS.API.STREAM.INFO.{subjects.STREAM}", "$JS.API.INFO", "$JS.API.STREAM.LIST",
-    f"$JS.API.CONSUMER.CREATE.{subjects.STREAM}",
-    f"$JS.API.DIRECT.GET.KV_{subjects.VIEWS_BUCKET}", f"$KV.{subjects.VIEWS_BUCKET}.view.x.y.z",
-    "$SRV.PING", "$SYS.REQ.USER.AUTH",
-])
+@pytest.mark.parametrize(
+    "subject",
+    [
+        f"$JS.API.DIRECT.GET.{subjects.STREAM}",
+        f"$JS.API.STREAM.MSG.GET.{subjects.STREAM}",
+        f"$JS.API.STREAM.INFO.{subjects.STREAM}",
+        "$JS.API.INFO",
+        "$JS.API.STREAM.LIST",
+        f"$JS.API.CONSUMER.CREATE.{subjects.STREAM}",
+        f"$JS.API.DIRECT.GET.KV_{subjects.VIEWS_BUCKET}",
+        f"$KV.{subjects.VIEWS_BUCKET}.view.x.y.z",
+        "$SRV.PING",
+        "$SYS.REQ.USER.AUTH",
+    ],
+)
 async def test_reading_the_log_or_the_jetstream_api_is_refused(table, mallory, subject):
     assert await mallory.publish(subject, b'{"last_by_subj": "tabletop.evt.highcard.x"}')
 
@@ -228,10 +253,17 @@ async def test_subscribing_to_the_log_is_refused(table, mallory):
 async def test_a_forged_event_cannot_be_appended(bus, table, mallory):
     ann_name, _ = table.names
     before = await log_of(bus, table.id)
-    forged = msgspec.json.encode({
-        "game": GAME, "table": table.id, "version": len(before) + 1, "command_id": "x",
-        "player": "mallory", "at": "2026-01-01T00:00:00Z",
-        "events": [{"type": "player_joined", "player": "mallory"}]})
+    forged = msgspec.json.encode(
+        {
+            "game": GAME,
+            "table": table.id,
+            "version": len(before) + 1,
+            "command_id": "x",
+            "player": "mallory",
+            "at": "2026-01-01T00:00:00Z",
+            "events": [{"type": "player_joined", "player": "mallory"}],
+        }
+    )
     assert await mallory.publish(subjects.evt(GAME, table.id), forged)
     gap = msgspec.json.encode({**msgspec.json.decode(forged), "version": len(before) + 50})
     assert await mallory.publish(subjects.evt(GAME, table.id), gap)
@@ -244,9 +276,17 @@ async def test_a_forged_event_cannot_be_appended(bus, table, mallory):
 async def test_a_forged_event_naming_another_table_cannot_be_appended(bus, table, mallory):
     other = unique("t")
     before = await log_of(bus, table.id)
-    forged = msgspec.json.encode({
-        "game": GAME, "table": other, "version": 1, "command_id": "x", "player": "mallory",
-        "at": "2026-01-01T00:00:00Z", "events": [{"type": "table_created", "creator": "mallory"}]})
+    forged = msgspec.json.encode(
+        {
+            "game": GAME,
+            "table": other,
+            "version": 1,
+            "command_id": "x",
+            "player": "mallory",
+            "at": "2026-01-01T00:00:00Z",
+            "events": [{"type": "table_created", "creator": "mallory"}],
+        }
+    )
     assert await mallory.publish(subjects.evt(GAME, table.id), forged)
     assert await log_of(bus, table.id) == before
     assert await log_of(bus, other) == []
@@ -269,9 +309,11 @@ async def test_forging_a_reply_into_anothers_inbox_is_refused(table, mallory):
 
 
 async def test_deleting_the_bucket_or_the_stream_is_refused_and_both_survive(bus, table, mallory):
-    for subject in (f"$JS.API.STREAM.DELETE.KV_{subjects.VIEWS_BUCKET}",
-                    f"$JS.API.STREAM.DELETE.{subjects.STREAM}",
-                    f"$JS.API.STREAM.PURGE.{subjects.STREAM}"):
+    for subject in (
+        f"$JS.API.STREAM.DELETE.KV_{subjects.VIEWS_BUCKET}",
+        f"$JS.API.STREAM.DELETE.{subjects.STREAM}",
+        f"$JS.API.STREAM.PURGE.{subjects.STREAM}",
+    ):
         assert await mallory.publish(subject)
     assert (await bus.js.stream_info(subjects.STREAM)).config.name == subjects.STREAM
     assert (await bus.js.stream_info(f"KV_{subjects.VIEWS_BUCKET}")) is not None
@@ -282,8 +324,15 @@ async def test_browsers_sign_in_over_websocket_bound_by_the_same_permissions(sec
     ann_name, bob_name = table.names
     url = secure_server.websocket_url
     assert url.startswith("ws://127.0.0.1:")  # plain only on loopback
-    browser = Client(await Bus.connect(url, load_settings(), name="test-browser", wait=10,
-                                       credentials=Credentials.player(ann_name, "ann's long password")))
+    browser = Client(
+        await Bus.connect(
+            url,
+            load_settings(),
+            name="test-browser",
+            wait=10,
+            credentials=Credentials.player(ann_name, "ann's long password"),
+        )
+    )
     try:
         assert (await browser.view(GAME, table.id, ann_name))["view"]["hand"]
         with pytest.raises(Forbidden):
@@ -291,8 +340,13 @@ async def test_browsers_sign_in_over_websocket_bound_by_the_same_permissions(sec
     finally:
         await browser.bus.close()
     with pytest.raises(SignInRefused):
-        await Bus.connect(url, load_settings(), name="test-browser", wait=10,
-                          credentials=Credentials.player(bob_name, "not bob's password"))
+        await Bus.connect(
+            url,
+            load_settings(),
+            name="test-browser",
+            wait=10,
+            credentials=Credentials.player(bob_name, "not bob's password"),
+        )
 
 
 # --- what players and guests may do -----------------------------------------------------------
@@ -309,9 +363,9 @@ async def test_a_player_sees_its_own_and_the_spectator_view_acts_and_follows_its
     assert await ann.replay(GAME, table.id)
     own_updates, own_sub = await follow(ann.bus, subjects.update(GAME, table.id, ann_name))
     spectator_updates, spectator_sub = await follow(
-        ann.bus, subjects.update(GAME, table.id, subjects.SPECTATOR))
-    reply = await ann.command(GAME, table.id, ann_name,
-                              {"type": "play_card", "card": own["view"]["hand"][0]})
+        ann.bus, subjects.update(GAME, table.id, subjects.SPECTATOR)
+    )
+    reply = await ann.command(GAME, table.id, ann_name, {"type": "play_card", "card": own["view"]["hand"][0]})
     assert reply["ok"]
     for updates in (own_updates, spectator_updates):
         pushed = msgspec.json.decode(await asyncio.wait_for(updates.get(), 10))
@@ -327,8 +381,15 @@ async def test_a_player_sees_its_own_and_the_spectator_view_acts_and_follows_its
 
 async def test_a_guest_watches_but_cannot_act(nats_url, table):
     ann_name, _ = table.names
-    guest = Client(await Bus.connect(nats_url, load_settings(), name="test-guest", wait=10,
-                                     credentials=Credentials.guest(unique("guest"))))
+    guest = Client(
+        await Bus.connect(
+            nats_url,
+            load_settings(),
+            name="test-guest",
+            wait=10,
+            credentials=Credentials.guest(unique("guest")),
+        )
+    )
     try:
         assert table.id in [t["table"] for t in (await guest.lobby(GAME))["tables"]]
         assert (await guest.view(GAME, table.id))["version"] >= 3
@@ -374,9 +435,19 @@ async def test_repeated_failures_for_one_name_are_slowed_down(nats_url):
             await asyncio.sleep(0.25)
 
 
-@pytest.mark.parametrize("name", [
-    "spectator", "Spectator", "guest", "guest-7", "Guest_x", *SERVICE_ROLES, "no.dots", "a" * 65,
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "spectator",
+        "Spectator",
+        "guest",
+        "guest-7",
+        "Guest_x",
+        *SERVICE_ROLES,
+        "no.dots",
+        "a" * 65,
+    ],
+)
 async def test_reserved_or_malformed_names_are_refused(nats_url, name):
     with pytest.raises(SignInRefused):
         await sign_in(nats_url, name, "a perfectly fine password")
@@ -392,8 +463,13 @@ async def test_passwords_are_never_stored_or_logged_in_clear(nats_url, secure_se
     await (await sign_in(nats_url, name, password)).close()
     with pytest.raises(SignInRefused):
         await sign_in(nats_url, name, f"{password}-wrong")
-    auth = await Bus.connect(nats_url, load_settings(), name="test-auth-scan", wait=10,
-                             credentials=secure_server.secrets.credentials("auth"))
+    auth = await Bus.connect(
+        nats_url,
+        load_settings(),
+        name="test-auth-scan",
+        wait=10,
+        credentials=secure_server.secrets.credentials("auth"),
+    )
     try:
         entries = await Bucket(await auth.js.key_value(ACCOUNTS_BUCKET)).entries()
     finally:

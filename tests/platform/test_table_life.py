@@ -37,15 +37,23 @@ CREATED = [("ann", Create(options={"hand_size": 2}, seats=3))]
 
 def test_create_seats_the_creator_with_the_options_filled_in():
     events = when(HIGHCARD.initial_state, "ann", Create(options={"hand_size": 2}, seats=3))
-    assert events == [TableCreated(creator="ann", options={"hand_size": 2, "deck_size": 30}, seats=3),
-                      PlayerJoined(player="ann")]
+    assert events == [
+        TableCreated(creator="ann", options={"hand_size": 2, "deck_size": 30}, seats=3),
+        PlayerJoined(player="ann"),
+    ]
 
 
-@pytest.mark.parametrize("command", [
-    Create(options={"hand_size": 0}), Create(options={"colour": "red"}),
-    Create(options={"hand_size": "2"}), Create(seats=1), Create(seats=6),
-    Create(options={"hand_size": 10, "deck_size": 20}, seats=3),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        Create(options={"hand_size": 0}),
+        Create(options={"colour": "red"}),
+        Create(options={"hand_size": "2"}),
+        Create(seats=1),
+        Create(seats=6),
+        Create(options={"hand_size": 10, "deck_size": 20}, seats=3),
+    ],
+)
 def test_bad_options_or_seat_counts_are_refused(command):
     assert code(when(HIGHCARD.initial_state, "ann", command)) == "bad_option"
 
@@ -134,11 +142,13 @@ def test_options_are_checked_again_against_the_players_seated_at_the_start():
     from shared.games.table import TableDecider
     from tests.highcard import GAME
 
-    picky = TableDecider(dataclasses.replace(
-        GAME, check_options=lambda options, seats: None if seats >= 3 else "Needs 3 players."))
+    picky = TableDecider(
+        dataclasses.replace(
+            GAME, check_options=lambda options, seats: None if seats >= 3 else "Needs 3 players."
+        )
+    )
     table = picky.initial_state
     for actor, command in (("ann", Create(seats=3)), ("bob", Join())):
-        table = fold(picky.evolve, picky.decide(table, command, Context(actor=actor, rng=None)),
-                     table)
+        table = fold(picky.evolve, picky.decide(table, command, Context(actor=actor, rng=None)), table)
     refused = picky.decide(table, Start(), Context(actor="ann", rng=random.Random(1)))
     assert refused == Rejection("bad_option", "Needs 3 players.")

@@ -31,8 +31,7 @@ def table_id() -> str:
     return f"t{uuid.uuid4().hex[:12]}"
 
 
-async def until_exact(bus: Bus, tables=None, *, game: str = "highcard",
-                      within: float = 60.0) -> None:
+async def until_exact(bus: Bus, tables=None, *, game: str = "highcard", within: float = 60.0) -> None:
     """Wait until every view (or those of `tables`) equals a fold of the log; fail with the
     differences if not. Tests sharing the session's server name their tables: other tests
     leave tables whose views fail on purpose."""
@@ -62,7 +61,8 @@ async def create_tables(client: Client, count: int, players: int = 2) -> list[st
 
 
 async def test_a_view_write_failing_under_a_killed_server_is_retried(
-    tmp_path, secure_server,
+    tmp_path,
+    secure_server,
 ):
     """The nats-server is killed (and started again) at the moment the projector writes a
     view: that write fails for real; the projector must store it later, not drop it. (A
@@ -138,16 +138,24 @@ async def test_a_projector_killed_between_fetch_and_ack_loses_nothing(bus, nats_
 
 async def test_two_shards_split_the_partitions_and_the_views_are_exact(bus, nats_url):
     client = Client(bus, timeout=10, attempts=20)
-    async with stack(nats_url, "worker:highcard", "table-projector@0/2",
-                     "table-projector@1/2", "history-projector") as s:
+    async with stack(
+        nats_url, "worker:highcard", "table-projector@0/2", "table-projector@1/2", "history-projector"
+    ) as s:
         tables = [table_id() for _ in range(12)]
-        await asyncio.gather(*(play_with_bots(client, "highcard", t, ["a", "b"],
-                                              random.Random(i)) for i, t in enumerate(tables)))
+        await asyncio.gather(
+            *(
+                play_with_bots(client, "highcard", t, ["a", "b"], random.Random(i))
+                for i, t in enumerate(tables)
+            )
+        )
         await until_exact(bus, tables)
         stats = await maintenance.service_stats(bus)
-        shards = {e["data"]["shard"]: e["data"]
-                  for r in stats["tabletop-table-projector"] for e in r["endpoints"]
-                  if e["name"] == "views"}
+        shards = {
+            e["data"]["shard"]: e["data"]
+            for r in stats["tabletop-table-projector"]
+            for e in r["endpoints"]
+            if e["name"] == "views"
+        }
         assert set(shards) == {"0/2", "1/2"}
         assert set(shards["0/2"]["partitions"]) == {str(p) for p in range(0, 16, 2)}
         assert set(shards["1/2"]["partitions"]) == {str(p) for p in range(1, 16, 2)}
@@ -180,14 +188,28 @@ async def test_the_stored_subject_carries_the_servers_partition(bus):
 # --- forged messages in the log --------------------------------------------------------------
 
 
-async def forge(bus: Bus, table: str, *, version: int, body_table: str | None = None,
-                writer: str | None = subjects.writer("highcard"), player: str = "mallory") -> None:
-    batch = EventBatch(game="highcard", table=body_table or table, version=version,
-                       command_id=uuid.uuid4().hex, player=player, at="2026-01-01T00:00:00Z",
-                       events=[{"type": "player_joined", "player": player}])
+async def forge(
+    bus: Bus,
+    table: str,
+    *,
+    version: int,
+    body_table: str | None = None,
+    writer: str | None = subjects.writer("highcard"),
+    player: str = "mallory",
+) -> None:
+    batch = EventBatch(
+        game="highcard",
+        table=body_table or table,
+        version=version,
+        command_id=uuid.uuid4().hex,
+        player=player,
+        at="2026-01-01T00:00:00Z",
+        events=[{"type": "player_joined", "player": player}],
+    )
     headers = {WRITER: writer} if writer else {}
-    await bus.js.publish(subjects.evt_append("highcard", table), encoder.encode(batch),
-                         stream=subjects.STREAM, headers=headers)
+    await bus.js.publish(
+        subjects.evt_append("highcard", table), encoder.encode(batch), stream=subjects.STREAM, headers=headers
+    )
 
 
 async def test_forged_log_messages_are_skipped_and_the_table_goes_on(bus, nats_url):
@@ -226,7 +248,8 @@ async def test_a_huge_option_is_refused_and_nothing_is_appended(bus, services_hi
     client, table = Client(bus), table_id()
     for white in (["x" * 60_000], ["a" * 65], [f"p{i}" for i in range(40)]):
         reply = await client.command(
-            "decrypto", table, "ann", {"type": "create", "options": {"white": white}})
+            "decrypto", table, "ann", {"type": "create", "options": {"white": white}}
+        )
         assert not reply["ok"] and reply["error"]["code"] == "bad_option", reply
     assert await bus.events.read("decrypto", table) == []
     assert (await client.command("decrypto", table, "ann", {"type": "create"}))["ok"]
@@ -234,8 +257,9 @@ async def test_a_huge_option_is_refused_and_nothing_is_appended(bus, services_hi
 
 @pytest.fixture
 async def services_highcard(nats_url):
-    async with stack(nats_url, "worker:highcard", "worker:decrypto", "table-projector",
-                     "history-projector") as s:
+    async with stack(
+        nats_url, "worker:highcard", "worker:decrypto", "table-projector", "history-projector"
+    ) as s:
         yield s
 
 
@@ -248,12 +272,20 @@ async def test_ten_thousand_open_tables_are_paged_newest_first(bus, nats_url):
 
     async def put(i: int, name: str) -> None:  # as a projector writes them
         created = f"2030-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
-        entry = {"table": name, "version": 1, "created_at": created, "status": "open",
-                 "seats": ["ann"], "seat_count": 4, "creator": "ann", "options": {"hand_size": 3}}
+        entry = {
+            "table": name,
+            "version": 1,
+            "created_at": created,
+            "status": "open",
+            "seats": ["ann"],
+            "seat_count": 4,
+            "creator": "ann",
+            "options": {"hand_size": 3},
+        }
         await bus.view_put(subjects.lobby_key(game, name), encoder.encode(entry))
 
     for start in range(0, len(names), 500):
-        await asyncio.gather(*(put(i, n) for i, n in enumerate(names[start:start + 500], start)))
+        await asyncio.gather(*(put(i, n) for i, n in enumerate(names[start : start + 500], start)))
     client = Client(bus, timeout=10)
     async with stack(nats_url, "table-projector"):
         deadline = time.monotonic() + 60
@@ -274,8 +306,10 @@ async def test_ten_thousand_open_tables_are_paged_newest_first(bus, nats_url):
             page = await client.lobby(game, limit=100, status="open", after=page["next"])
         assert seen == list(reversed(names))
         assert len((await client.lobby(game))["tables"]) == 50  # the default page
-        assert all(t["status"] == "running"
-                   for t in (await client.lobby(game, status="running", limit=100))["tables"])
+        assert all(
+            t["status"] == "running"
+            for t in (await client.lobby(game, status="running", limit=100))["tables"]
+        )
         with pytest.raises(RequestFailed) as caught:
             await client.lobby(game, status="finished")
         assert caught.value.code == "bad_request"
@@ -313,8 +347,7 @@ async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, 
 # --- pipelined writes ------------------------------------------------------------------------
 
 
-async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messages_are_acked(
-        bus, nats_url):
+async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messages_are_acked(bus, nats_url):
     """One fetched batch over six tables: their writes are in flight together; the one table
     whose views cannot be stored has its messages handed back (and only its), the others are
     exact at once, and the messages handed back make that table exact when they come again."""
@@ -323,9 +356,13 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
         tables = await create_tables(client, 6, players=3)
     failing = tables[2]
     messages = sorted(
-        [Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0)
-         for t in tables for m in await bus.events.read("highcard", t)],
-        key=lambda m: m.seq)
+        [
+            Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0)
+            for t in tables
+            for m in await bus.events.read("highcard", t)
+        ],
+        key=lambda m: m.seq,
+    )
     projector = TableProjector(bus)
     real_put = bus.put_views
 

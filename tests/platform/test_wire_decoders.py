@@ -33,26 +33,30 @@ GAMES = sorted(games())
 IDS = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                               max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
 
 
 def command_tags(game: str) -> list[str]:
     """The `type` of every command the game's worker takes (table commands included)."""
-    return sorted(member.__struct_config__.tag
-                  for member in typing.get_args(games()[game].command_type))
+    return sorted(member.__struct_config__.tag for member in typing.get_args(games()[game].command_type))
 
 
 def objects_like_commands(game: str) -> st.SearchStrategy[dict[str, Any]]:
     """JSON objects with a fair chance of an id, a known type and an `expect`, and any fields."""
     return st.fixed_dictionaries(
         {},
-        optional={"id": IDS | JSON, "type": st.sampled_from(command_tags(game)) | JSON,
-                  "expect": st.integers(min_value=-2) | JSON},
-    ).flatmap(lambda known: (st.just({}) | st.dictionaries(st.text(max_size=8), JSON, max_size=3))
-              .map(lambda extra: {**extra, **known}))
+        optional={
+            "id": IDS | JSON,
+            "type": st.sampled_from(command_tags(game)) | JSON,
+            "expect": st.integers(min_value=-2) | JSON,
+        },
+    ).flatmap(
+        lambda known: (st.just({}) | st.dictionaries(st.text(max_size=8), JSON, max_size=3)).map(
+            lambda extra: {**extra, **known}
+        )
+    )
 
 
 def decoded_or_refused(body: bytes, game: str) -> CommandEnvelope | None:
@@ -86,8 +90,11 @@ def test_any_json_object_is_a_command_or_refused_and_a_command_decodes_to_itself
 
 
 @patient
-@given(command_id=IDS, card=st.integers(min_value=-(2**63), max_value=2**63 - 1),
-       expect=st.none() | st.integers(min_value=0, max_value=2**63 - 1))
+@given(
+    command_id=IDS,
+    card=st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    expect=st.none() | st.integers(min_value=0, max_value=2**63 - 1),
+)
 def test_a_valid_command_decodes_to_itself(command_id, card, expect):
     envelope = CommandEnvelope(id=command_id, command=PlayCard(card=card), expect=expect)
     assert decode_command(as_body(envelope), games()["highcard"].command_type) == envelope
@@ -113,16 +120,39 @@ def test_any_bytes_are_a_request_or_refused_and_a_request_decodes_to_itself(requ
 
 
 @patient
-@given(after=st.none() | st.text(max_size=40), limit=st.none() | st.integers(1, 100),
-       status=st.sampled_from([None, "open", "running"]))
+@given(
+    after=st.none() | st.text(max_size=40),
+    limit=st.none() | st.integers(1, 100),
+    status=st.sampled_from([None, "open", "running"]),
+)
 def test_a_valid_lobby_request_decodes_to_itself(after, limit, status):
     request = LobbyRequest(after=after, limit=limit, status=status)
     assert decode_request(encoder.encode(request), LobbyRequest) == request
 
 
-HEADER_LINE = st.lists(st.sampled_from(
-    [b"Nats-Msg-Id", b"Tabletop-Writer", b" Name ", b"Na me", b"N\x1cm", b"\xff\xfe", b"",
-     b":", b": ", b"\r", b"\n", b"\t", b"v\xc3\xa9", b"\xe9", b"a:b", b"x"]), max_size=6).map(b"".join)
+HEADER_LINE = st.lists(
+    st.sampled_from(
+        [
+            b"Nats-Msg-Id",
+            b"Tabletop-Writer",
+            b" Name ",
+            b"Na me",
+            b"N\x1cm",
+            b"\xff\xfe",
+            b"",
+            b":",
+            b": ",
+            b"\r",
+            b"\n",
+            b"\t",
+            b"v\xc3\xa9",
+            b"\xe9",
+            b"a:b",
+            b"x",
+        ]
+    ),
+    max_size=6,
+).map(b"".join)
 
 
 @patient

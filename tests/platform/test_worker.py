@@ -49,18 +49,21 @@ async def test_an_accepted_command_appends_one_message_with_all_its_events(bus, 
     assert start["player"] == "ann" and start["game"] == "highcard" and start["table"] == table
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    (b"{not json", "bad_command"),
-    (b'{"id": "x1", "type": "teleport"}', "bad_command"),
-    (b'{"id": "x2", "type": "play_card"}', "bad_command"),
-    (b'{"id": "x3", "type": "play_card", "card": "one"}', "bad_command"),
-    (b'{"id": "bad id!", "type": "join"}', "bad_command"),
-    (b'{"id": "x4", "type": "join", "spare": true}', "bad_command"),
-    (b'{"id": "x5", "type": "join", "pad": "' + b"x" * 70_000 + b'"}', "bad_command"),
-    (b'{"id": "x6", "type": "play_card", "card": 999}', "card_not_in_hand"),
-    (b'{"id": "x7", "type": "start"}', "already_started"),
-    (b'{"id": "x8", "type": "join", "expect": 1}', "stale_version"),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (b"{not json", "bad_command"),
+        (b'{"id": "x1", "type": "teleport"}', "bad_command"),
+        (b'{"id": "x2", "type": "play_card"}', "bad_command"),
+        (b'{"id": "x3", "type": "play_card", "card": "one"}', "bad_command"),
+        (b'{"id": "bad id!", "type": "join"}', "bad_command"),
+        (b'{"id": "x4", "type": "join", "spare": true}', "bad_command"),
+        (b'{"id": "x5", "type": "join", "pad": "' + b"x" * 70_000 + b'"}', "bad_command"),
+        (b'{"id": "x6", "type": "play_card", "card": 999}', "card_not_in_hand"),
+        (b'{"id": "x7", "type": "start"}', "already_started"),
+        (b'{"id": "x8", "type": "join", "expect": 1}', "stale_version"),
+    ],
+)
 async def test_refused_commands_append_nothing_and_the_worker_goes_on(bus, worker, body, code):
     client, table = Client(bus), table_id()
     await started_table(client, table)
@@ -130,8 +133,9 @@ async def test_a_crash_in_the_rules_is_answered_and_logged_and_the_worker_serves
     crash = [e for e in logs if e["event"] == "command_crashed"]
     assert crash and crash[0]["exc_info"]
     assert len(await log_of(bus, table, game="crashy")) == 3
-    assert (await client.command("crashy", table, "bob", {"type": "leave"}))["error"]["code"] \
-        == "already_started"
+    assert (await client.command("crashy", table, "bob", {"type": "leave"}))["error"][
+        "code"
+    ] == "already_started"
 
 
 async def test_one_log_line_per_command(bus, worker):
@@ -141,7 +145,9 @@ async def test_one_log_line_per_command(bus, worker):
         await client.command("highcard", table, "ann", {"type": "create"})
     lines = [e for e in logs if e["event"] == "command_handled"]
     assert [(e["outcome"], e.get("code")) for e in lines] == [
-        ("accepted", None), ("rejected", "table_exists")]
+        ("accepted", None),
+        ("rejected", "table_exists"),
+    ]
     for line in lines:
         assert {"game", "table", "player", "command", "retries", "duration_ms"} <= set(line)
 
@@ -157,8 +163,7 @@ async def test_two_workers_and_200_concurrent_commands_never_fork_a_table(bus, n
         async def player(table: str, name: str) -> None:
             for kind in ("join", "leave", "join"):
                 command_id = new_id()
-                reply = await client.command(
-                    "highcard", table, name, {"id": command_id, "type": kind})
+                reply = await client.command("highcard", table, name, {"id": command_id, "type": kind})
                 if reply["ok"]:
                     accepted[table][command_id] = reply["version"]
 
@@ -209,26 +214,28 @@ async def until_partitions_shared(bus, replicas: int) -> list[dict]:
     while True:
         found = await worker_replicas(bus)
         owned = [set(r["partitions"]) for r in found]
-        if len(found) == replicas and all(r["replicas"] == replicas for r in found) and \
-                sum(map(len, owned)) == subjects.CMD_PARTITIONS and \
-                set().union(*owned) == set(range(subjects.CMD_PARTITIONS)):
+        if (
+            len(found) == replicas
+            and all(r["replicas"] == replicas for r in found)
+            and sum(map(len, owned)) == subjects.CMD_PARTITIONS
+            and set().union(*owned) == set(range(subjects.CMD_PARTITIONS))
+        ):
             return found
         assert asyncio.get_running_loop().time() < deadline, found
 
 
-async def test_two_replicas_each_answer_their_own_tables_and_a_stopped_one_hands_them_over(
-        bus, nats_url):
+async def test_two_replicas_each_answer_their_own_tables_and_a_stopped_one_hands_them_over(bus, nats_url):
     async with stack(nats_url, "worker:highcard", "worker:highcard#2") as s:
         await until_partitions_shared(bus, 2)
         client = Client(bus, timeout=20)
         tables = [table_id() for _ in range(24)]
 
         async def play(table: str) -> None:
-            assert (await client.command("highcard", table, "ann", {"type": "create",
-                                                                   "seats": 5}))["ok"]
+            assert (await client.command("highcard", table, "ann", {"type": "create", "seats": 5}))["ok"]
             # players of one table at once: one replica takes them in turn, none conflicts
-            replies = await asyncio.gather(*(
-                client.command("highcard", table, f"p{i}", {"type": "join"}) for i in range(4)))
+            replies = await asyncio.gather(
+                *(client.command("highcard", table, f"p{i}", {"type": "join"}) for i in range(4))
+            )
             assert all(r["ok"] for r in replies)
 
         await asyncio.gather(*(play(t) for t in tables))

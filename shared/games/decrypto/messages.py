@@ -44,6 +44,7 @@ class DecryptoOptions(Options, frozen=True, kw_only=True):
 
 # --- commands -------------------------------------------------------------------------------
 
+
 class GiveClues(Command, frozen=True, kw_only=True):
     """The encryptor's three clues, one per digit of the code, in order."""
 
@@ -67,6 +68,7 @@ COMMANDS: tuple[type[Command], ...] = (GiveClues, SubmitGuess, GuessKeywords)
 
 
 # --- events ---------------------------------------------------------------------------------
+
 
 class GameSetUp(Event, frozen=True, kw_only=True):
     players: list[PlayerId]  # seat order
@@ -141,6 +143,13 @@ class GameDecided(Event, frozen=True, kw_only=True):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    GameSetUp, RoundStarted, CluesGiven, CluesRevealed, GuessSubmitted, CodeRevealed,
-    KeywordGuessingStarted, KeywordsGuessed, GameDecided,
+    GameSetUp,
+    RoundStarted,
+    CluesGiven,
+    CluesRevealed,
+    GuessSubmitted,
+    CodeRevealed,
+    KeywordGuessingStarted,
+    KeywordsGuessed,
+    GameDecided,
 )

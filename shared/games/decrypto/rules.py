@@ -69,6 +69,7 @@ PHASE_NAMES = {
 
 # --- options and setup ----------------------------------------------------------------------
 
+
 def check_options(options: DecryptoOptions, seats: int) -> str | None:
     """The options' problems (a message for a person), else None. The platform calls it at
     `create` with the table's seats and again at the start with the seated count; it cannot
@@ -85,7 +86,9 @@ def check_options(options: DecryptoOptions, seats: int) -> str | None:
 
 
 def setup(
-    options: DecryptoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: DecryptoOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Decrypto 1-4: teams, 4 keywords each, then round 1's encryptors and codes."""
     teams = _deal_teams(options, players, rng)
@@ -99,12 +102,17 @@ def setup(
             )
     chosen = rng.sample(WORDS[options.language], KEYWORD_COUNT * len(TEAMS))
     keywords: dict[str, list[str] | None] = {
-        t: chosen[i * KEYWORD_COUNT:(i + 1) * KEYWORD_COUNT] for i, t in enumerate(TEAMS)
+        t: chosen[i * KEYWORD_COUNT : (i + 1) * KEYWORD_COUNT] for i, t in enumerate(TEAMS)
     }
     set_up = GameSetUp(
-        players=list(players), teams=teams, keywords=keywords, language=options.language,
-        max_rounds=options.max_rounds, clue_uniqueness=options.clue_uniqueness,
-        code_draw=options.code_draw, timer_seconds=options.timer_seconds,
+        players=list(players),
+        teams=teams,
+        keywords=keywords,
+        language=options.language,
+        max_rounds=options.max_rounds,
+        clue_uniqueness=options.clue_uniqueness,
+        code_draw=options.code_draw,
+        timer_seconds=options.timer_seconds,
         last_round_tiebreak=options.last_round_tiebreak,
     )
     state = evolve(State(), set_up)
@@ -112,7 +120,9 @@ def setup(
 
 
 def _deal_teams(
-    options: DecryptoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: DecryptoOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> dict[str, list[PlayerId]]:
     """Named players where the creator put them (if seated); the others dealt at random,
     each to the smaller team (a coin decides between equal teams)."""
@@ -140,6 +150,7 @@ def _start_round(state: State, round_: int, rng: random.Random) -> RoundStarted:
 
 
 # --- decide ---------------------------------------------------------------------------------
+
 
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     if state.phase == "over":
@@ -173,13 +184,15 @@ def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | N
     """Decrypto 13 and 15: three non-empty, new clues, none of them one of the own keywords."""
     if len(clues) != CODE_LENGTH:
         return Rejection(
-            "wrong_clue_count", f"Give exactly {CODE_LENGTH} clues, one per digit of the code.",
+            "wrong_clue_count",
+            f"Give exactly {CODE_LENGTH} clues, one per digit of the code.",
         )
     texts = [c.strip() for c in clues]
     long = [c for c in texts if len(c) > CLUE_MAX_CHARS]
     if long:
         return Rejection(
-            "clue_too_long", f"A clue is at most {CLUE_MAX_CHARS} characters: {long[0]!r}.",
+            "clue_too_long",
+            f"A clue is at most {CLUE_MAX_CHARS} characters: {long[0]!r}.",
         )
     norms = [normalize(c) for c in texts]
     if any(not n for n in norms):  # blank, or only invisible characters and lone accents
@@ -191,7 +204,8 @@ def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | N
         if norm in used:
             scope = "by your team" if state.clue_uniqueness == "team" else "in this game"
             return Rejection(
-                "clue_already_used", f"{text!r} was already given as a clue {scope}.",
+                "clue_already_used",
+                f"{text!r} was already given as a clue {scope}.",
             )
     own = {keyword_key(k) for k in state.keywords[team]}
     for text in texts:
@@ -217,9 +231,14 @@ def _give_clues(state: State, command: GiveClues, actor: PlayerId) -> list[Event
     if problem:
         return problem
     clues = [c.strip() for c in command.clues]
-    events: list[Event] = [CluesGiven(
-        team=team, player=actor, clues=clues, visible_to=list(state.teams[team]),
-    )]
+    events: list[Event] = [
+        CluesGiven(
+            team=team,
+            player=actor,
+            clues=clues,
+            visible_to=list(state.teams[team]),
+        )
+    ]
     # Decrypto 7 (ruling 2026-11-30): written at the same time, so shown once both are in.
     if all(t in state.clues for t in TEAMS if t != team):
         written = {**{t: list(c) for t, c in state.clues.items()}, team: clues}
@@ -248,7 +267,8 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
     assert target is not None
     if command.team != target:
         return Rejection(
-            "wrong_team", f"The {target} code is being decoded now, not the {command.team} one.",
+            "wrong_team",
+            f"The {target} code is being decoded now, not the {command.team} one.",
         )
     team = state.team_of(actor)
     assert team is not None
@@ -265,20 +285,30 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
             "invalid_code",
             "A code is 3 different digits from 1 to 4, such as [3, 1, 4].",
         )
-    events: list[Event] = [GuessSubmitted(
-        team=target, guessing_team=team, player=actor, code=list(command.code),
-        visible_to=list(state.teams[team]),
-    )]
+    events: list[Event] = [
+        GuessSubmitted(
+            team=target,
+            guessing_team=team,
+            player=actor,
+            code=list(command.code),
+            visible_to=list(state.teams[team]),
+        )
+    ]
     answers = {**state.answers, team: tuple(command.code)}
     needed = {target} | ({other(target)} if state.round >= FIRST_INTERCEPTION_ROUND else set())
     if needed - set(answers):
         return events
     code = state.codes[target]
     intercepted = answers.get(other(target))
-    events.append(CodeRevealed(
-        team=target, code=list(code), guesses={t: list(a) for t, a in answers.items()},
-        interception=intercepted == code, miscommunication=answers[target] != code,
-    ))
+    events.append(
+        CodeRevealed(
+            team=target,
+            code=list(code),
+            guesses={t: list(a) for t, a in answers.items()},
+            interception=intercepted == code,
+            miscommunication=answers[target] != code,
+        )
+    )
     if target == TEAMS[-1]:
         batch = Batch(evolve, state)
         batch.add(*events)
@@ -294,7 +324,8 @@ def _end_of_round(state: State, rng: random.Random) -> Event:
     if len(raised) == 1:
         winner = raised[0]
         reason = (
-            "two_interceptions" if state.tokens[winner].interceptions >= WIN_INTERCEPTIONS
+            "two_interceptions"
+            if state.tokens[winner].interceptions >= WIN_INTERCEPTIONS
             else "two_miscommunications"
         )
         return _decided(state, winner, reason, None)
@@ -317,12 +348,18 @@ def _tiebreak(state: State, cause: str, by_score: bool = True) -> Event:
 
 
 def _decided(
-    state: State, winner: str | None, reason: str, tiebreak: str | None,
+    state: State,
+    winner: str | None,
+    reason: str,
+    tiebreak: str | None,
     guesses: dict[str, tuple[str, ...]] | None = None,
 ) -> GameDecided:
     guesses = guesses or {}
     return GameDecided(
-        winner=winner, reason=reason, tiebreak=tiebreak, scores=state.scores(),
+        winner=winner,
+        reason=reason,
+        tiebreak=tiebreak,
+        scores=state.scores(),
         keywords={t: list(state.keywords[t]) for t in TEAMS},
         keyword_guesses={t: list(g) for t, g in guesses.items()},
         keywords_found={t: keywords_found(state, t, guesses[t]) for t in TEAMS if t in guesses},
@@ -334,13 +371,16 @@ def keywords_found(state: State, team: str, guesses: Sequence[str]) -> int:
     the same letters in the same order (ruling 2026-11-30: case, accents, spaces, hyphens and
     apostrophes aside)."""
     return sum(
-        1 for guess, word in zip(guesses, state.keywords[other(team)])
+        1
+        for guess, word in zip(guesses, state.keywords[other(team)])
         if keyword_key(guess) == keyword_key(word)
     )
 
 
 def _guess_keywords(
-    state: State, command: GuessKeywords, actor: PlayerId,
+    state: State,
+    command: GuessKeywords,
+    actor: PlayerId,
 ) -> list[Event] | Rejection:
     """Decrypto 12: equal scores -> each team names the other's 4 keywords, by position."""
     if state.phase != "keywords":
@@ -352,16 +392,22 @@ def _guess_keywords(
     if len(command.words) != KEYWORD_COUNT:
         return Rejection(
             "wrong_word_count",
-            f"Name {KEYWORD_COUNT} words, one per position 1-{KEYWORD_COUNT} (\"\" to pass).",
+            f'Name {KEYWORD_COUNT} words, one per position 1-{KEYWORD_COUNT} ("" to pass).',
         )
     words = [w.strip() for w in command.words]
     if any(len(w) > KEYWORD_GUESS_MAX_CHARS for w in words):
         return Rejection(
-            "word_too_long", f"A keyword guess is at most {KEYWORD_GUESS_MAX_CHARS} characters.",
+            "word_too_long",
+            f"A keyword guess is at most {KEYWORD_GUESS_MAX_CHARS} characters.",
         )
-    events: list[Event] = [KeywordsGuessed(
-        team=team, player=actor, words=words, visible_to=list(state.teams[team]),
-    )]
+    events: list[Event] = [
+        KeywordsGuessed(
+            team=team,
+            player=actor,
+            words=words,
+            visible_to=list(state.teams[team]),
+        )
+    ]
     guesses = {**state.keyword_guesses, team: tuple(words)}
     if len(guesses) < len(TEAMS):
         return events
@@ -377,6 +423,7 @@ def _guess_keywords(
 
 # --- queries --------------------------------------------------------------------------------
 
+
 def is_terminal(state: State) -> bool:
     return state.phase == "over"
 
@@ -389,9 +436,7 @@ def players_to_act(state: State) -> list[PlayerId]:
     elif state.phase == "decode":
         acting = {p for p in state.players if guess_role(state, p)}
     elif state.phase == "keywords":
-        acting = {
-            p for t in TEAMS if t not in state.keyword_guesses for p in state.teams[t]
-        }
+        acting = {p for t in TEAMS if t not in state.keyword_guesses for p in state.teams[t]}
     else:
         acting = set()
     return [p for p in state.players if p in acting]
@@ -405,17 +450,11 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
     assert team is not None
     if state.phase == "clues":
         words = _example_words(state, team, used_clues(state, team), CLUE_EXAMPLES * CODE_LENGTH)
-        return [
-            GiveClues(clues=words[i:i + CODE_LENGTH])
-            for i in range(0, len(words), CODE_LENGTH)
-        ]
+        return [GiveClues(clues=words[i : i + CODE_LENGTH]) for i in range(0, len(words), CODE_LENGTH)]
     if state.phase == "decode":
         return [SubmitGuess(team=state.decoding or "", code=list(c)) for c in CODES]
     words = _example_words(state, team, set(), KEYWORD_EXAMPLES * KEYWORD_COUNT)
-    return [
-        GuessKeywords(words=words[i:i + KEYWORD_COUNT])
-        for i in range(0, len(words), KEYWORD_COUNT)
-    ]
+    return [GuessKeywords(words=words[i : i + KEYWORD_COUNT]) for i in range(0, len(words), KEYWORD_COUNT)]
 
 
 def _example_words(state: State, team: str, used: set[str], count: int) -> list[str]:
@@ -450,14 +489,18 @@ def _candidates(state: State, team: str) -> Iterator[str]:
 
 # --- result ---------------------------------------------------------------------------------
 
+
 def result(state: State) -> Result:
     """The winning team's players rank first (score 1), the others second (score 0); in a draw
     everyone shares rank 1 and nobody wins. Token scores and keyword counts are in details."""
+
     def points(p: PlayerId) -> int:
         return 1 if state.winner is not None and state.team_of(p) == state.winner else 0
 
     ranked = rank_players(
-        state.players, points, dense=True,
+        state.players,
+        points,
+        dense=True,
         details={
             "outcome": "draw" if state.winner is None else f"{state.winner}_wins",
             "winning_team": state.winner,
@@ -468,9 +511,7 @@ def result(state: State) -> Result:
             "tokens": {t: msgspec.to_builtins(state.tokens[t]) for t in TEAMS},
             "token_scores": state.scores(),
             "keywords_found": dict(state.keywords_found),
-            "players": {
-                p: {"team": state.team_of(p), "won": bool(points(p))} for p in state.players
-            },
+            "players": {p: {"team": state.team_of(p), "won": bool(points(p))} for p in state.players},
         },
     )
     # a draw: everyone shares rank 1, and nobody wins

@@ -114,10 +114,7 @@ def normalize(text: str) -> str:
     Invisible characters (zero-width spaces and joiners, soft hyphens: Unicode format
     characters) are dropped too, so that they cannot make a used clue or a keyword look new."""
     decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(
-        c for c in decomposed
-        if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
-    )
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
     return " ".join(bare.casefold().split())
 
 
@@ -142,7 +139,7 @@ def contains_word(longer: str, shorter: str) -> bool:
     """Whether the words of `shorter` appear, in a row, among those of `longer`
     ("pomme de terre" contains "pomme"; "pirate" does not contain "rat")."""
     whole, part = word_parts(longer), word_parts(shorter)
-    return any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
+    return any(whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1))
 
 
 def end_flags(tokens: dict[str, Tokens]) -> dict[str, bool]:
@@ -159,6 +156,7 @@ replace = msgspec.structs.replace
 
 # --- evolve ---------------------------------------------------------------------------------
 
+
 def evolve(state: State, event: Event) -> State:
     replace = msgspec.structs.replace
     match event:
@@ -169,9 +167,12 @@ def evolve(state: State, event: Event) -> State:
                 teams={t: tuple(m) for t, m in event.teams.items()},
                 player_teams={p: t for t, m in event.teams.items() for p in m},
                 keywords={t: tuple(k or ()) for t, k in event.keywords.items()},
-                language=event.language, max_rounds=event.max_rounds,
-                clue_uniqueness=event.clue_uniqueness, code_draw=event.code_draw,
-                timer_seconds=event.timer_seconds, last_round_tiebreak=event.last_round_tiebreak,
+                language=event.language,
+                max_rounds=event.max_rounds,
+                clue_uniqueness=event.clue_uniqueness,
+                code_draw=event.code_draw,
+                timer_seconds=event.timer_seconds,
+                last_round_tiebreak=event.last_round_tiebreak,
                 tokens={t: Tokens() for t in TEAMS},
                 used_clues={t: () for t in TEAMS},
                 code_pools={t: CODES for t in TEAMS},
@@ -182,8 +183,15 @@ def evolve(state: State, event: Event) -> State:
             if state.code_draw == "without_replacement":
                 pools = {t: _without(pools.get(t) or CODES, codes[t]) for t in TEAMS}
             return replace(
-                state, phase="clues", round=event.round, encryptors=dict(event.encryptors),
-                codes=codes, code_pools=pools, clues={}, decoding=None, answers={},
+                state,
+                phase="clues",
+                round=event.round,
+                encryptors=dict(event.encryptors),
+                codes=codes,
+                code_pools=pools,
+                clues={},
+                decoding=None,
+                answers={},
             )
         case CluesGiven():
             clues = {**state.clues, event.team: tuple(event.clues or ())}
@@ -192,39 +200,48 @@ def evolve(state: State, event: Event) -> State:
             both = len(clues) == len(TEAMS)
             used = state.used_clues
             if both:
-                used = {
-                    t: (*used.get(t, ()), *(normalize(c) for c in clues[t])) for t in TEAMS
-                }
+                used = {t: (*used.get(t, ()), *(normalize(c) for c in clues[t])) for t in TEAMS}
             return replace(
-                state, clues=clues, used_clues=used,
+                state,
+                clues=clues,
+                used_clues=used,
                 phase="decode" if both else state.phase,
                 decoding=TEAMS[0] if both else state.decoding,
             )
         case GuessSubmitted():
             return replace(
-                state, answers={**state.answers, event.guessing_team: tuple(event.code or ())},
+                state,
+                answers={**state.answers, event.guessing_team: tuple(event.code or ())},
             )
         case CodeRevealed():
             team, opponent = event.team, other(event.team)
             tokens = dict(state.tokens)
             if event.interception:
                 tokens[opponent] = replace(
-                    tokens[opponent], interceptions=tokens[opponent].interceptions + 1,
+                    tokens[opponent],
+                    interceptions=tokens[opponent].interceptions + 1,
                 )
             if event.miscommunication:
                 tokens[team] = replace(
-                    tokens[team], miscommunications=tokens[team].miscommunications + 1,
+                    tokens[team],
+                    miscommunications=tokens[team].miscommunications + 1,
                 )
             intercepted = event.guesses.get(opponent)
             reveal = Reveal(
-                round=state.round, team=team, encryptor=state.encryptors[team],
-                clues=state.clues[team], code=tuple(event.code),
+                round=state.round,
+                team=team,
+                encryptor=state.encryptors[team],
+                clues=state.clues[team],
+                code=tuple(event.code),
                 guess=tuple(event.guesses[team]),
                 interception=tuple(intercepted) if intercepted is not None else None,
             )
             last = team == TEAMS[-1]
             return replace(
-                state, tokens=tokens, reveals=(*state.reveals, reveal), answers={},
+                state,
+                tokens=tokens,
+                reveals=(*state.reveals, reveal),
+                answers={},
                 decoding=None if last else TEAMS[TEAMS.index(team) + 1],
             )
         case KeywordGuessingStarted():
@@ -236,8 +253,12 @@ def evolve(state: State, event: Event) -> State:
             )
         case GameDecided():
             return replace(
-                state, phase="over", winner=event.winner, reason=event.reason,
-                tiebreak=event.tiebreak, keywords_found=dict(event.keywords_found),
+                state,
+                phase="over",
+                winner=event.winner,
+                reason=event.reason,
+                tiebreak=event.tiebreak,
+                keywords_found=dict(event.keywords_found),
                 keywords={t: tuple(k) for t, k in event.keywords.items()},
                 decoding=None,
             )
@@ -245,10 +266,10 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _without(
-    pool: tuple[tuple[int, ...], ...], code: tuple[int, ...],
+    pool: tuple[tuple[int, ...], ...],
+    code: tuple[int, ...],
 ) -> tuple[tuple[int, ...], ...]:
     left = list(pool)
     if code in left:
         left.remove(code)
     return tuple(left) or CODES
-

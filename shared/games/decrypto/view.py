@@ -56,14 +56,11 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "teams": {t: list(m) for t, m in state.teams.items()},
         "my_team": team,
         "encryptors": dict(state.encryptors),
-        "keywords": {
-            t: list(k) if (over or t == team) else None for t, k in state.keywords.items()
-        },
+        "keywords": {t: list(k) if (over or t == team) else None for t, k in state.keywords.items()},
         "my_code": my_code,
         # Decrypto 7 (ruling 2026-11-30): the other team's clues once both teams' are in.
         "clues": {
-            t: list(state.clues[t]) if t in state.clues and (t == team or revealed) else None
-            for t in TEAMS
+            t: list(state.clues[t]) if t in state.clues and (t == team or revealed) else None for t in TEAMS
         },
         "clues_written": {t: t in state.clues for t in TEAMS},
         "decoding": state.decoding,
@@ -76,7 +73,9 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
             t: list(g) if (over or t == team) else None for t, g in state.keyword_guesses.items()
         },
         "free_text": FREE_TEXT,
-        "outcome": None if not over else {
+        "outcome": None
+        if not over
+        else {
             "winner": state.winner,
             "reason": state.reason,
             "tiebreak": state.tiebreak,
@@ -102,15 +101,11 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     match event:
         case GameSetUp():
             keywords = {
-                t: (k if viewer in event.teams.get(t, ()) else None)
-                for t, k in event.keywords.items()
+                t: (k if viewer in event.teams.get(t, ()) else None) for t, k in event.keywords.items()
             }
             return replace(event, keywords=keywords)
         case RoundStarted():
-            codes = {
-                t: (c if event.encryptors.get(t) == viewer else None)
-                for t, c in event.codes.items()
-            }
+            codes = {t: (c if event.encryptors.get(t) == viewer else None) for t, c in event.codes.items()}
             return replace(event, codes=codes)
         case CluesGiven() if event.visible_to is not None and viewer not in event.visible_to:
             return replace(event, clues=None)
@@ -151,12 +146,13 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             said = "; ".join(f"{t}: {spoken_list(m)}" for t, m in teams.items())
             known = "; ".join(
                 f"{t}'s keywords: " + ", ".join(f"{i} {w}" for i, w in enumerate(k, start=1))
-                for t, k in keywords.items() if k is not None)
+                for t, k in keywords.items()
+                if k is not None
+            )
             return f"Teams, in encryptor order: {said}" + (f". {known}" if known else "")
         case RoundStarted(round=n, encryptors=encryptors, codes=codes):
             who = ", ".join(f"{p} for {t}" for t, p in encryptors.items())
-            own = "; ".join(
-                f"{encryptors[t]}'s code: {_code(c)}" for t, c in codes.items() if c is not None)
+            own = "; ".join(f"{encryptors[t]}'s code: {_code(c)}" for t, c in codes.items() if c is not None)
             return f"Round {n}: the encryptors are {who}" + (f"; {own}" if own else "")
         case CluesGiven(team=team, player=p, clues=clues):
             if clues is None:
@@ -165,34 +161,37 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case CluesRevealed(round=n, clues=clues):
             return f"Round {n} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in clues.items())
         case GuessSubmitted(team=team, guessing_team=guessing, player=p, code=code):
-            what = f"answered {team}'s code" if guessing == team else \
-                f"tried to intercept {team}'s code"
+            what = f"answered {team}'s code" if guessing == team else f"tried to intercept {team}'s code"
             return f"{p} {what}" + (f": {_code(code)}" if code is not None else "")
-        case CodeRevealed(team=team, code=code, guesses=guesses, interception=caught,
-                          miscommunication=missed):
+        case CodeRevealed(
+            team=team, code=code, guesses=guesses, interception=caught, miscommunication=missed
+        ):
             said = ", ".join(f"{t} {_code(g)}" for t, g in guesses.items())
             tokens = [f"{t} takes an Interception token" for t in guesses if t != team and caught]
             if missed:
                 tokens.append(f"{team} takes a Miscommunication token")
-            return f"{team}'s code was {_code(code)} (answers: {said})" + \
-                "".join(f"; {t}" for t in tokens)
+            return f"{team}'s code was {_code(code)} (answers: {said})" + "".join(f"; {t}" for t in tokens)
         case KeywordGuessingStarted(cause=cause, scores=scores):
-            why = "both teams reached two tokens" if cause == "both_flags" else \
-                "the last round is over"
-            return (f"Tie-break: {why} with equal scores ({_scores(scores)}); each team guesses "
-                    f"the other's keywords")
+            why = "both teams reached two tokens" if cause == "both_flags" else "the last round is over"
+            return (
+                f"Tie-break: {why} with equal scores ({_scores(scores)}); each team guesses "
+                f"the other's keywords"
+            )
         case KeywordsGuessed(team=team, player=p, words=words):
             if words is None:
                 return f"{p} wrote {team}'s keyword guesses"
             return f"{p} guessed for {team}: {_quoted(words)}"
-        case GameDecided(winner=winner, reason=reason, scores=scores, keywords=keywords,
-                         keywords_found=found):
+        case GameDecided(
+            winner=winner, reason=reason, scores=scores, keywords=keywords, keywords_found=found
+        ):
             how = _REASONS.get(reason, reason)
             outcome = "A draw" if winner is None else f"{winner} wins by {how}"
             said = "; ".join(f"{t}'s keywords: {', '.join(k)}" for t, k in keywords.items())
             hits = "".join(f"; {t} found {n}" for t, n in found.items())
             return f"{outcome} (token scores {_scores(scores)}{hits}). {said}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """The keywords of the team `viewer` is not in (both, for a spectator) until the game is
     over. A keyword somebody wrote as a clue or the viewer's team guessed, or that the viewer's

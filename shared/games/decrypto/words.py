@@ -31,7 +31,9 @@ def contained_pairs(words: list[str] | tuple[str, ...]) -> list[tuple[str, str]]
     "pomme"): two such keywords in one game would give one away (issue point 3)."""
     several = [w for w in words if len(word_parts(w)) > 1]  # only these can hold another
     return [
-        (longer, shorter) for longer in several for shorter in words
+        (longer, shorter)
+        for longer in several
+        for shorter in words
         if longer != shorter and contains_word(longer, shorter)
     ]
 

@@ -55,6 +55,7 @@ def bot(view: View, rng: random.Random) -> dict[str, Any]:
         if kind == "end_turn":
             return 0.0
         return -1.0  # karma: only on a random whim
+
     scores = [score(c) for c in legal]
     best = max(scores)
     return dict(rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.25]))

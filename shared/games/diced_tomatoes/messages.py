@@ -83,7 +83,15 @@ class EndTurn(Command, frozen=True, kw_only=True):
 
 
 COMMANDS = (
-    TakeDice, PlaceDie, RerollDie, AdjustDie, UprootPlant, InvertDie, FlipSeed, SetDie, EndTurn,
+    TakeDice,
+    PlaceDie,
+    RerollDie,
+    AdjustDie,
+    UprootPlant,
+    InvertDie,
+    FlipSeed,
+    SetDie,
+    EndTurn,
 )
 
 
@@ -104,8 +112,6 @@ class GameSetUp(Event, frozen=True, kw_only=True):
 class GameStartedLogged(GameSetUp, frozen=True, kw_only=True, tag="game_started"):
     """`game_set_up` as logs written before the setup events had one name call it: still
     decoded, and folded like `game_set_up`."""
-
-
 
 
 class DiceRolled(Event, frozen=True, kw_only=True):
@@ -187,6 +193,16 @@ class PlayEnded(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, GameStartedLogged, DiceRolled, DiePlaced, PlantHarvested, PlantUprooted,
-    DieChanged, SeedFlipped, KarmaGained, FinalRoundTriggered, TurnEnded, PlayEnded,
+    GameSetUp,
+    GameStartedLogged,
+    DiceRolled,
+    DiePlaced,
+    PlantHarvested,
+    PlantUprooted,
+    DieChanged,
+    SeedFlipped,
+    KarmaGained,
+    FinalRoundTriggered,
+    TurnEnded,
+    PlayEnded,
 )

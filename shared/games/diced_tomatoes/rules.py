@@ -65,7 +65,9 @@ def roll(rng: random.Random) -> int:
 
 
 def setup(
-    options: DicedTomatoesOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: DicedTomatoesOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """The bushel of every player's dice, and the starting roll (Diced Tomatoes 1-2)."""
     per_player = [(data.RED, data.RED_DICE_PER_PLAYER), (data.BLACK, data.BLACK_DICE_PER_PLAYER)]
@@ -84,35 +86,47 @@ def setup(
             break
     last = rolling[0]
     first = players[(players.index(last) + 1) % len(players)]
-    return [GameSetUp(
-        players=list(players), options=options, dice=dice, start_rolls=rolls,
-        last_player=last, first_player=first,
-    )]
+    return [
+        GameSetUp(
+            players=list(players),
+            options=options,
+            dice=dice,
+            start_rolls=rolls,
+            last_player=last,
+            first_player=first,
+        )
+    ]
 
 
 # --- placement -------------------------------------------------------------------------------
 
 
 def placement_problem(
-    state: State, die: Die, owner: PlayerId, token: int,
+    state: State,
+    die: Die,
+    owner: PlayerId,
+    token: int,
 ) -> Rejection | None:
     """Why `die` may not go on `owner`'s token `token`, or None when it may (3.1-4, 3.3-5)."""
     if owner not in state.plants:
         return Rejection("no_such_player", f"{owner!r} has no seat at this table.")
     if not 0 <= token < data.TOKENS_PER_PLAYER:
         return Rejection(
-            "no_such_token", f"Tomato tokens are numbered 0 to {data.TOKENS_PER_PLAYER - 1}.",
+            "no_such_token",
+            f"Tomato tokens are numbered 0 to {data.TOKENS_PER_PLAYER - 1}.",
         )
     if state.track_full(owner):
         return Rejection(
-            "track_full", f"{owner}'s score track is full: their plants accept no more dice.",
+            "track_full",
+            f"{owner}'s score track is full: their plants accept no more dice.",
         )
     plant = state.plants[owner][token]
     colour = state.colours[die.id]
     if not plant:
         if colour not in data.SEED_COLOURS:
             return Rejection(
-                "seed_must_be_red", f"A {colour} die cannot be a seed; only red dice are sown.",
+                "seed_must_be_red",
+                f"A {colour} die cannot be a seed; only red dice are sown.",
             )
         return None
     if not is_pattern((*plant, die), state.colours):
@@ -134,7 +148,7 @@ def placements(state: State, die: Die) -> list[tuple[PlayerId, int]]:
         if len(state.tracks[owner]) >= data.TRACK_SLOTS:
             continue
         for token, plant in enumerate(state.plants[owner]):
-            if (seedable if not plant else is_pattern((*plant, die), colours)):
+            if seedable if not plant else is_pattern((*plant, die), colours):
                 found.append((owner, token))
     return found
 
@@ -179,7 +193,8 @@ def decide(state: State, command: Command, ctx: Context) -> list[Event] | Reject
                 return Rejection("bad_adjustment", "A die can be adjusted by +1 or -1 only.")
             if die.face + by not in data.FACES:
                 return Rejection(
-                    "no_wrap", f"A {die.face} cannot become {die.face + by}: no wrapping 6<->1.",
+                    "no_wrap",
+                    f"A {die.face} cannot become {die.face + by}: no wrapping 6<->1.",
                 )
             return _change_die(state, actor, die_id, "adjust", die.face + by)
         case InvertDie(die=die_id):
@@ -198,7 +213,8 @@ def decide(state: State, command: Command, ctx: Context) -> list[Event] | Reject
             die = state.hand_die(die_id)
             if die is not None and die.face == value:
                 return Rejection(
-                    "no_change", f"This die already shows {value}: setting it changes nothing.",
+                    "no_change",
+                    f"This die already shows {value}: setting it changes nothing.",
                 )
             return _change_die(state, actor, die_id, "set", value)
         case EndTurn():
@@ -219,15 +235,19 @@ def _take(state: State, command: TakeDice, ctx: Context) -> list[Event] | Reject
     count = min(data.DICE_TAKEN_PER_TURN, len(state.bushel))
     if any(n < 0 for n in wanted.values()) or sum(wanted.values()) != count:
         return Rejection(
-            "bad_dice_choice", f"Take exactly {count} dice from the bushel (red, black, golden).",
+            "bad_dice_choice",
+            f"Take exactly {count} dice from the bushel (red, black, golden).",
         )
     for colour, n in wanted.items():
         if n > available[colour]:
             return Rejection(
-                "bad_dice_choice", f"The bushel holds only {available[colour]} {colour} dice.",
+                "bad_dice_choice",
+                f"The bushel holds only {available[colour]} {colour} dice.",
             )
     taken = [
-        d for colour, n in wanted.items() if n
+        d
+        for colour, n in wanted.items()
+        if n
         for d in [d for d in state.bushel if state.colours[d] == colour][:n]
     ]
     rolled = taken + ([d.id for d in state.passed] if state.options.reroll_passed_dice else [])
@@ -236,7 +256,11 @@ def _take(state: State, command: TakeDice, ctx: Context) -> list[Event] | Reject
 
 
 def _place(
-    state: State, actor: PlayerId, die_id: int, owner: PlayerId, token: int,
+    state: State,
+    actor: PlayerId,
+    die_id: int,
+    owner: PlayerId,
+    token: int,
 ) -> list[Event] | Rejection:
     """Sow or grow (Diced Tomatoes 4); a 4th die harvests (6); overdose thirds (16)."""
     die = state.hand_die(die_id)
@@ -256,17 +280,29 @@ def _place(
         value = plant_value(plant, state.colours)
         if value_survives(value):
             slot = len(state.tracks[owner]) + 1
-            events.append(PlantHarvested(
-                owner=owner, token=token, seed=plant[0].id, value=value, slot=slot,
-                star=star_for(value, slot, state.options), returned=[d.id for d in plant[1:]],
-                completer=actor,
-            ))
+            events.append(
+                PlantHarvested(
+                    owner=owner,
+                    token=token,
+                    seed=plant[0].id,
+                    value=value,
+                    slot=slot,
+                    star=star_for(value, slot, state.options),
+                    returned=[d.id for d in plant[1:]],
+                    completer=actor,
+                )
+            )
             harvested = value
         else:  # 3.3-4: uprooted instead of harvested
-            events.append(PlantUprooted(
-                owner=owner, token=token, dice=[d.id for d in plant], cause=uproot_cause(value),
-                player=actor,
-            ))
+            events.append(
+                PlantUprooted(
+                    owner=owner,
+                    token=token,
+                    dice=[d.id for d in plant],
+                    cause=uproot_cause(value),
+                    player=actor,
+                )
+            )
     if state.options.karma_overdose and owner != actor:  # 3.1-16: a third per die given
         thirds += 1
         gained = 0
@@ -274,15 +310,27 @@ def _place(
             thirds -= data.THIRDS_PER_KARMA
             gained = min(1, data.KARMA_TURN_MAX - karma)
             karma += gained
-        events.append(KarmaGained(
-            player=actor, amount=gained, karma=karma, thirds=thirds, reason="thirds",
-        ))
+        events.append(
+            KarmaGained(
+                player=actor,
+                amount=gained,
+                karma=karma,
+                thirds=thirds,
+                reason="thirds",
+            )
+        )
     if harvested and (owner != actor or state.solo):
         gained = min(harvest_karma(harvested, state.options), data.KARMA_TURN_MAX - karma)
         karma += gained
-        events.append(KarmaGained(
-            player=actor, amount=gained, karma=karma, thirds=thirds, reason="harvest",
-        ))
+        events.append(
+            KarmaGained(
+                player=actor,
+                amount=gained,
+                karma=karma,
+                thirds=thirds,
+                reason="harvest",
+            )
+        )
     if harvested and len(state.tracks[owner]) + 1 == data.TRACK_SLOTS and state.first_full is None:
         events.append(FinalRoundTriggered(player=owner))
     return events
@@ -299,7 +347,11 @@ def _spend(state: State, actor: PlayerId, effect: str) -> tuple[int, Rejection |
 
 
 def _change_die(
-    state: State, actor: PlayerId, die_id: int, effect: str, face: int,
+    state: State,
+    actor: PlayerId,
+    die_id: int,
+    effect: str,
+    face: int,
 ) -> list[Event] | Rejection:
     """Karma on a rolled, unplaced die: re-roll, +/-1, 6<->1, set (Diced Tomatoes 5)."""
     if state.hand_die(die_id) is None:
@@ -315,7 +367,8 @@ def _plant_target(state: State, owner: PlayerId, token: int) -> Rejection | None
         return Rejection("no_such_player", f"{owner!r} has no seat at this table.")
     if not 0 <= token < data.TOKENS_PER_PLAYER:
         return Rejection(
-            "no_such_token", f"Tomato tokens are numbered 0 to {data.TOKENS_PER_PLAYER - 1}.",
+            "no_such_token",
+            f"Tomato tokens are numbered 0 to {data.TOKENS_PER_PLAYER - 1}.",
         )
     if not state.plants[owner][token]:
         return Rejection("no_plant", f"{owner}'s tomato token {token} holds no plant.")
@@ -331,9 +384,16 @@ def _uproot(state: State, actor: PlayerId, owner: PlayerId, token: int) -> list[
     if problem:
         return problem
     dice = [d.id for d in state.plants[owner][token]]
-    return [PlantUprooted(
-        owner=owner, token=token, dice=dice, cause="karma", player=actor, cost=cost,
-    )]
+    return [
+        PlantUprooted(
+            owner=owner,
+            token=token,
+            dice=dice,
+            cause="karma",
+            player=actor,
+            cost=cost,
+        )
+    ]
 
 
 def flipped(state: State, owner: PlayerId, token: int) -> tuple[Die, ...]:
@@ -343,7 +403,10 @@ def flipped(state: State, owner: PlayerId, token: int) -> tuple[Die, ...]:
 
 
 def _flip_seed(
-    state: State, actor: PlayerId, owner: PlayerId, token: int,
+    state: State,
+    actor: PlayerId,
+    owner: PlayerId,
+    token: int,
 ) -> list[Event] | Rejection:
     """5 karma: a planted seed to its opposite face (Diced Tomatoes 5); the plant must stay a
     set or a straight."""
@@ -368,7 +431,8 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
     turn (10), and end the game when it is over (11, 12, 18)."""
     if can_place_any(state):
         return Rejection(
-            "must_place", "A rolled die can still be placed: you must place it before ending.",
+            "must_place",
+            "A rolled die can still be placed: you must place it before ending.",
         )
     batch = Batch(evolve, state)
     for owner in state.players:
@@ -376,15 +440,24 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
             if plant:
                 value = plant_value(plant, state.colours)
                 if not value_survives(value):
-                    batch.add(PlantUprooted(
-                        owner=owner, token=token, dice=[d.id for d in plant],
-                        cause=uproot_cause(value), player=actor,
-                    ))
+                    batch.add(
+                        PlantUprooted(
+                            owner=owner,
+                            token=token,
+                            dice=[d.id for d in plant],
+                            cause=uproot_cause(value),
+                            player=actor,
+                        )
+                    )
     nxt = state.next_player(actor)
-    batch.add(TurnEnded(
-        player=actor, passed=[d.id for d in state.hand],
-        karma=min(state.karma[actor], data.KARMA_MAX), next_player=nxt,
-    ))
+    batch.add(
+        TurnEnded(
+            player=actor,
+            passed=[d.id for d in state.hand],
+            karma=min(state.karma[actor], data.KARMA_MAX),
+            next_player=nxt,
+        )
+    )
     reason = _end_reason(state, batch.state, actor)
     if reason:
         batch.add(PlayEnded(reason=reason))
@@ -413,8 +486,7 @@ def could_ever_place(state: State, dice: tuple[Die, ...]) -> bool:
     dice are re-rolled (3.1-3), else the face it shows."""
     reroll = state.options.reroll_passed_dice
     return any(
-        placements(state, Die(d.id, face))
-        for d in dice for face in (data.FACES if reroll else (d.face,))
+        placements(state, Die(d.id, face)) for d in dice for face in (data.FACES if reroll else (d.face,))
     )
 
 
@@ -452,9 +524,7 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
         commands += take_choices(state)
     else:
         for die in state.hand:
-            commands += [
-                PlaceDie(die=die.id, owner=o, token=t) for o, t in placements(state, die)
-            ]
+            commands += [PlaceDie(die=die.id, owner=o, token=t) for o, t in placements(state, die)]
         if not commands:
             commands.append(EndTurn())
         for die in state.hand:
@@ -462,15 +532,12 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
                 commands.append(RerollDie(die=die.id))
             if karma >= costs["adjust"]:
                 commands += [
-                    AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS
-                    if die.face + by in data.FACES
+                    AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS if die.face + by in data.FACES
                 ]
             if karma >= costs["invert"] and die.face in data.INVERT_PAIRS:
                 commands.append(InvertDie(die=die.id))
             if karma >= costs["set"]:
-                commands += [
-                    SetDie(die=die.id, value=v) for v in data.FACES if v != die.face
-                ]
+                commands += [SetDie(die=die.id, value=v) for v in data.FACES if v != die.face]
     for owner in state.players:
         for token, plant in enumerate(state.plants[owner]):
             if not plant:
@@ -478,7 +545,8 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
             if karma >= costs["uproot"]:
                 commands.append(UprootPlant(owner=owner, token=token))
             if karma >= costs["flip_seed"] and is_pattern(
-                flipped(state, owner, token), state.colours,
+                flipped(state, owner, token),
+                state.colours,
             ):
                 commands.append(FlipSeed(owner=owner, token=token))
     return commands
@@ -493,8 +561,9 @@ def result(state: State) -> Result:
         total = breakdown[p]["total"]
         won = breakdown[p]["won"]
         return Result(
-            scores={p: total}, ranking=[Standing(player=p, rank=1, score=total)],
-            winners=[p] if won else [], details={**details, "solo": True, "won": won},
+            scores={p: total},
+            ranking=[Standing(player=p, rank=1, score=total)],
+            winners=[p] if won else [],
+            details={**details, "solo": True, "won": won},
         )
     return rank_players(state.players, lambda p: breakdown[p]["total"], details=details)
-

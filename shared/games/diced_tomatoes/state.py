@@ -181,8 +181,7 @@ def score_breakdown(state: State, player: PlayerId) -> dict[str, Any]:
         "plant_dice": dice_bonus,
         # 3.1-13 (ruling 2026-11-30): base game only; the Tomato Dice variant has no +2.
         "first_full_track": (
-            data.FIRST_FULL_TRACK_BONUS
-            if state.first_full == player and not state.options.tomato_dice else 0
+            data.FIRST_FULL_TRACK_BONUS if state.first_full == player and not state.options.tomato_dice else 0
         ),
     }
     parts["total"] = sum(parts.values())
@@ -196,7 +195,10 @@ replace = msgspec.structs.replace
 
 
 def _set_plant(
-    state: State, owner: PlayerId, token: int, plant: tuple[Die, ...],
+    state: State,
+    owner: PlayerId,
+    token: int,
+    plant: tuple[Die, ...],
 ) -> dict[PlayerId, tuple[Plant, ...]]:
     plants = list(state.plants[owner])
     plants[token] = plant
@@ -230,14 +232,20 @@ def evolve(state: State, event: Event) -> State:
             kept = tuple(d for d in state.passed if d.id not in rolled)
             hand = kept + tuple(Die(d, f) for d, f in zip(dice, faces))
             return replace(
-                state, bushel=tuple(d for d in state.bushel if d not in gone), hand=hand,
-                passed=(), phase="place", taken=len(taken),
+                state,
+                bushel=tuple(d for d in state.bushel if d not in gone),
+                hand=hand,
+                passed=(),
+                phase="place",
+                taken=len(taken),
             )
         case DiePlaced(die=die_id, face=face, owner=owner, token=token):
             plant = (*state.plants[owner][token], Die(die_id, face))
             return replace(
-                state, hand=tuple(d for d in state.hand if d.id != die_id),
-                plants=_set_plant(state, owner, token, plant), placed=state.placed + 1,
+                state,
+                hand=tuple(d for d in state.hand if d.id != die_id),
+                plants=_set_plant(state, owner, token, plant),
+                placed=state.placed + 1,
             )
         case PlantHarvested(owner=owner, token=token, seed=seed, value=value, star=star):
             returned = tuple(event.returned)
@@ -262,12 +270,14 @@ def evolve(state: State, event: Event) -> State:
             plant = state.plants[owner][token]
             plant = (Die(plant[0].id, face), *plant[1:])
             return replace(
-                state, plants=_set_plant(state, owner, token, plant),
+                state,
+                plants=_set_plant(state, owner, token, plant),
                 karma={**state.karma, player: state.karma[player] - cost},
             )
         case KarmaGained(player=player, karma=karma, thirds=thirds):
             return replace(
-                state, karma={**state.karma, player: karma},
+                state,
+                karma={**state.karma, player: karma},
                 thirds={**state.thirds, player: thirds},
             )
         case FinalRoundTriggered(player=player):
@@ -275,9 +285,15 @@ def evolve(state: State, event: Event) -> State:
         case TurnEnded(player=player, passed=passed, karma=karma, next_player=nxt):
             keep = set(passed)
             return replace(
-                state, passed=tuple(d for d in state.hand if d.id in keep), hand=(),
-                karma={**state.karma, player: karma}, active=nxt, phase="take",
-                turn=state.turn + 1, taken=0, placed=0,
+                state,
+                passed=tuple(d for d in state.hand if d.id in keep),
+                hand=(),
+                karma={**state.karma, player: karma},
+                active=nxt,
+                phase="take",
+                turn=state.turn + 1,
+                taken=0,
+                placed=0,
             )
         case PlayEnded(reason=reason):
             return replace(state, phase="over", end_reason=reason)

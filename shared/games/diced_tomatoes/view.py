@@ -47,7 +47,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "solo": state.solo,
         **common_terms(
             active_player=None if state.phase in ("setup", "over") else state.active,
-            phase=state.phase, round=round_of_turn(state.turn, len(state.players)),
+            phase=state.phase,
+            round=round_of_turn(state.turn, len(state.players)),
             turn=state.turn,
         ),
         "first_player": state.first_player,
@@ -89,7 +90,9 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 # --- the game log ---------------------------------------------------------------------------
 
 _CHANGES = {  # effect -> what was done to die {}
-    "reroll": "re-roll die {}", "adjust": "move die {} by one", "invert": "turn die {} over",
+    "reroll": "re-roll die {}",
+    "adjust": "move die {} by one",
+    "invert": "turn die {} over",
     "set": "set die {}",
 }
 _ENDS = {
@@ -108,8 +111,7 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
     match event:
         case GameSetUp(start_rolls=rolls, first_player=first, last_player=last):
             said = "; then ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in rolls)
-            return (f"Starting rolls: {said}. {first} plays first; {last} holds the last-player "
-                    f"marker")
+            return f"Starting rolls: {said}. {first} plays first; {last} holds the last-player marker"
         case DiceRolled(player=p, taken=taken, dice=dice, faces=faces):
             rolled = spoken_list(f"{f} (die {d})" for d, f in zip(dice, faces))
             count = "1 die" if len(taken) == 1 else f"{len(taken)} dice"
@@ -117,11 +119,12 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             return f"{p} {took}rolled {rolled}"
         case DiePlaced(player=p, die=die, face=face, owner=owner, token=token):
             return f"{p} placed a {face} (die {die}) on {_tomato(owner, token)}"
-        case PlantHarvested(owner=owner, token=token, value=value, slot=slot, star=star,
-                            completer=completer):
+        case PlantHarvested(owner=owner, token=token, value=value, slot=slot, star=star, completer=completer):
             bonus = f", with a golden star worth {star}" if star else ""
-            return (f"{completer} harvested {_tomato(owner, token)}: value {value} in slot "
-                    f"{slot} of {owner}'s score track{bonus}")
+            return (
+                f"{completer} harvested {_tomato(owner, token)}: value {value} in slot "
+                f"{slot} of {owner}'s score track{bonus}"
+            )
         case PlantUprooted(owner=owner, token=token, cause=cause, player=p, cost=cost):
             if cause == "karma":
                 return f"{p} spent {cost} karma to uproot {_tomato(owner, token)}"
@@ -144,6 +147,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case PlayEnded(reason=reason):
             return f"Play is over: {_ENDS.get(reason, reason)}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> frozenset[str]:
     """Nothing: every die is public, and the next roll is in no state."""
     return frozenset()

@@ -14,16 +14,13 @@ from shared.games.dozito.cards import NEIGHBOURS
 _as_dict = msgspec.structs.asdict
 
 
-
-
 EXPLORE = 0.1  # how often the bot plays a random legal command instead of its best guess
 
 
 def _matches(grid: list[dict[str, Any] | None], slot: int, colour: str) -> int:
     """Face-up neighbours of `slot` of `colour`."""
     return sum(
-        1 for n in NEIGHBOURS[slot]
-        if (other := grid[n - 1]) is not None and other["colour"] == colour
+        1 for n in NEIGHBOURS[slot] if (other := grid[n - 1]) is not None and other["colour"] == colour
     )
 
 

@@ -52,7 +52,17 @@ DISCARD_PILES = 2  # seed 002
 CARDS_PER_DISCARD_PILE_AT_SETUP = 1  # ASSUMED (Dozito 2)
 # Group size -> points (Dozito 11, seed 002). A group of 12 wins the game instead.
 GROUP_POINTS: dict[int, int] = {
-    1: 0, 2: 2, 3: 5, 4: 10, 5: 16, 6: 25, 7: 35, 8: 45, 9: 55, 10: 65, 11: 75,
+    1: 0,
+    2: 2,
+    3: 5,
+    4: 10,
+    5: 16,
+    6: 25,
+    7: 35,
+    8: 45,
+    9: 55,
+    10: 65,
+    11: 75,
 }
 STOP_SUNS = 3  # seed 002: "STOP cards always have three suns" (checked on every deck)
 Rounds = Literal[1, 3]  # seed 002: "1 or 3 rounds"
@@ -97,7 +107,7 @@ def _load_decks() -> dict[str, tuple[Card, ...]]:
         problem = check_deck(cards)
         if problem:  # a broken data file is a programming error, not a player's
             raise ValueError(f"dozito {name}: {problem}")
-        decks[name[len(_DECK_PREFIX):-len(".json")]] = tuple(cards)
+        decks[name[len(_DECK_PREFIX) : -len(".json")]] = tuple(cards)
     return decks
 
 

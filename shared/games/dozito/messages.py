@@ -138,8 +138,17 @@ class RoundScored(Event, frozen=True, kw_only=True):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    GameSetUp, RoundDealt, DiscardTaken, DrawPileRebuilt, CardDrawn, CardPlaced, CardDiscarded,
-    OneColourGridCompleted, RoundEndTriggered, TurnStarted, RoundScored,
+    GameSetUp,
+    RoundDealt,
+    DiscardTaken,
+    DrawPileRebuilt,
+    CardDrawn,
+    CardPlaced,
+    CardDiscarded,
+    OneColourGridCompleted,
+    RoundEndTriggered,
+    TurnStarted,
+    RoundScored,
 )
 
 HandFrom = Literal["discard", "draw", "grid"]

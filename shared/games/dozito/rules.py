@@ -72,7 +72,9 @@ def check_options(options: DozitoOptions, seats: int) -> str | None:
 
 
 def setup(
-    options: DozitoOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: DozitoOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Dozito 1-3 for round 1: the deck table, a shuffled deal, a random first player."""
     deck = list(DECKS[options.deck])
@@ -82,7 +84,10 @@ def setup(
 
 
 def _deal(
-    players: Sequence[PlayerId], card_ids: list[str], round_: int, first: PlayerId,
+    players: Sequence[PlayerId],
+    card_ids: list[str],
+    round_: int,
+    first: PlayerId,
     rng: random.Random,
 ) -> RoundDealt:
     """Dozito 1-2: shuffle all cards, 12 face down per player (slot by slot), one card face up
@@ -91,12 +96,12 @@ def _deal(
     rng.shuffle(order)
     n = len(SLOTS)
     grids: dict[PlayerId, list[str | None]] = {
-        p: list(order[i * n:(i + 1) * n]) for i, p in enumerate(players)
+        p: list(order[i * n : (i + 1) * n]) for i, p in enumerate(players)
     }
-    rest = order[len(players) * n:]
+    rest = order[len(players) * n :]
     k = CARDS_PER_DISCARD_PILE_AT_SETUP
-    discards = [rest[i * k:(i + 1) * k] for i in range(DISCARD_PILES)]
-    draw: list[str | None] = list(rest[DISCARD_PILES * k:])
+    discards = [rest[i * k : (i + 1) * k] for i in range(DISCARD_PILES)]
+    draw: list[str | None] = list(rest[DISCARD_PILES * k :])
     return RoundDealt(round=round_, first_player=first, grids=grids, discards=discards, draw=draw)
 
 
@@ -131,7 +136,8 @@ def _holding(state: State) -> Rejection:
         case _:
             todo = "place it or discard it"
     return Rejection(
-        "card_in_hand", f"You already hold {state.hand}; {todo} before anything else.",
+        "card_in_hand",
+        f"You already hold {state.hand}; {todo} before anything else.",
     )
 
 
@@ -139,7 +145,8 @@ def _bad_pile(pile: int) -> Rejection | None:
     if 0 <= pile < DISCARD_PILES:
         return None
     return Rejection(
-        "bad_pile", f"There is no discard pile {pile}; the piles are 0 to {DISCARD_PILES - 1}.",
+        "bad_pile",
+        f"There is no discard pile {pile}; the piles are 0 to {DISCARD_PILES - 1}.",
     )
 
 
@@ -163,8 +170,7 @@ def _draw(state: State, actor: PlayerId, rng: random.Random) -> list[Event] | Re
     if not state.can_rebuild_draw():
         return Rejection(
             "draw_pile_empty",
-            "The draw pile is empty and the discard piles hold only their top cards; "
-            "take a discard instead.",
+            "The draw pile is empty and the discard piles hold only their top cards; take a discard instead.",
         )
     under = sorted(c for pile in state.discards for c in pile[:-1])
     rng.shuffle(under)
@@ -177,7 +183,8 @@ def _place(state: State, actor: PlayerId, slot: int) -> list[Event] | Rejection:
         return Rejection("no_card_in_hand", "Take a discard or draw a card first.")
     if state.phase == "must_discard":
         return Rejection(
-            "must_discard", f"{state.hand} was replaced and must go onto a discard pile.",
+            "must_discard",
+            f"{state.hand} was replaced and must go onto a discard pile.",
         )
     if slot not in SLOTS:
         return Rejection("bad_slot", f"There is no slot {slot}; the slots are 1 to {len(SLOTS)}.")
@@ -185,16 +192,25 @@ def _place(state: State, actor: PlayerId, slot: int) -> list[Event] | Rejection:
     card = state.card(state.hand)
     if slot not in targets(card):
         return Rejection(
-            "wrong_slot", f"{card.id} can only go into slot {card.number}, not slot {slot}.",
+            "wrong_slot",
+            f"{card.id} can only go into slot {card.number}, not slot {slot}.",
         )
-    return [CardPlaced(
-        player=actor, slot=slot, card=card.id, replaced=state.grids[actor][slot - 1],
-        replaced_was_face_up=state.face_up[actor][slot - 1],
-    )]
+    return [
+        CardPlaced(
+            player=actor,
+            slot=slot,
+            card=card.id,
+            replaced=state.grids[actor][slot - 1],
+            replaced_was_face_up=state.face_up[actor][slot - 1],
+        )
+    ]
 
 
 def _discard(
-    state: State, actor: PlayerId, pile: int, rng: random.Random,
+    state: State,
+    actor: PlayerId,
+    pile: int,
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Put the card in hand onto a discard pile (2.3-5: the player's choice); the turn ends."""
     if state.phase == "turn_start":
@@ -232,8 +248,7 @@ def _end_turn(batch: Batch[State], rng: random.Random) -> None:
         batch.add(OneColourGridCompleted(player=player), _scored(state))
         return
     if state.ending_by is None and state.all_face_up(player):  # Dozito 10
-        state = batch.add(
-            RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player)))
+        state = batch.add(RoundEndTriggered(player=player, last_turns=_seats_after(state.players, player)))
     if state.extra_turn:  # Dozito 8, also during the last turns (2.3-7)
         batch.add(TurnStarted(player=player, extra_turn=True))
     elif state.ending_by is None:
@@ -242,9 +257,15 @@ def _end_turn(batch: Batch[State], rng: random.Random) -> None:
         batch.add(TurnStarted(player=state.last_turns[0]))
     elif batch.add(_scored(state)).phase == "round_over":
         state = batch.state
-        batch.add(_deal(
-            state.players, list(state.cards), state.round + 1, _next_first_player(state), rng,
-        ))
+        batch.add(
+            _deal(
+                state.players,
+                list(state.cards),
+                state.round + 1,
+                _next_first_player(state),
+                rng,
+            )
+        )
 
 
 def _scored(state: State) -> RoundScored:
@@ -307,6 +328,9 @@ def result(state: State) -> Result:
         "one_colour_grid": winner,
     }
     return rank_players(
-        state.players, lambda p: totals[p], lambda p: best[p], details=details,
+        state.players,
+        lambda p: totals[p],
+        lambda p: best[p],
+        details=details,
         outright=lambda p: p == winner,
     )

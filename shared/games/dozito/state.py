@@ -38,8 +38,14 @@ from shared.games.dozito.messages import (
 # turn_over: between the last discard and the next TurnStarted (inside one command only);
 # round_over: between RoundScored and the next RoundDealt; game_over: the end.
 Phase = Literal[
-    "setup", "turn_start", "place_or_discard", "must_place", "must_discard", "turn_over",
-    "round_over", "game_over",
+    "setup",
+    "turn_start",
+    "place_or_discard",
+    "must_place",
+    "must_discard",
+    "turn_over",
+    "round_over",
+    "game_over",
 ]
 
 
@@ -150,33 +156,51 @@ def evolve(state: State, event: Event) -> State:
     match event:
         case GameSetUp():
             return State(
-                players=tuple(event.players), rounds=event.rounds,
+                players=tuple(event.players),
+                rounds=event.rounds,
                 cards={c.id: c for c in event.deck},
             )
         case RoundDealt():
             return replace(
-                state, round=event.round, first_player=event.first_player,
+                state,
+                round=event.round,
+                first_player=event.first_player,
                 grids={p: logged(g) for p, g in event.grids.items()},
                 face_up={p: (False,) * len(g) for p, g in event.grids.items()},
-                draw=logged(event.draw), discards=tuple(tuple(d) for d in event.discards),
-                current=event.first_player, phase="turn_start", hand=None, hand_from=None,
-                extra_turn=False, in_extra_turn=False, ending_by=None, last_turns=(),
+                draw=logged(event.draw),
+                discards=tuple(tuple(d) for d in event.discards),
+                current=event.first_player,
+                phase="turn_start",
+                hand=None,
+                hand_from=None,
+                extra_turn=False,
+                in_extra_turn=False,
+                ending_by=None,
+                last_turns=(),
             )
         case DiscardTaken(pile=pile, card=card):
             discards = list(state.discards)
             discards[pile] = discards[pile][:-1]
             return replace(
-                state, discards=tuple(discards), hand=card, hand_from="discard",
+                state,
+                discards=tuple(discards),
+                hand=card,
+                hand_from="discard",
                 phase="must_place",
             )
         case DrawPileRebuilt(draw=draw):
             return replace(
-                state, draw=logged(draw),
+                state,
+                draw=logged(draw),
                 discards=tuple(pile[-1:] for pile in state.discards),
             )
         case CardDrawn(card=card):
             return replace(
-                state, draw=state.draw[1:], hand=card, hand_from="draw", phase="place_or_discard",
+                state,
+                draw=state.draw[1:],
+                hand=card,
+                hand_from="draw",
+                phase="place_or_discard",
             )
         case CardPlaced(player=p, slot=slot, card=card, replaced=replaced):
             i = slot - 1
@@ -185,15 +209,22 @@ def evolve(state: State, event: Event) -> State:
             grid[i], up[i] = card, True
             ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
             return replace(
-                state, grids={**state.grids, p: tuple(grid)}, face_up={**state.face_up, p: tuple(up)},
-                hand=replaced, hand_from="grid",
+                state,
+                grids={**state.grids, p: tuple(grid)},
+                face_up={**state.face_up, p: tuple(up)},
+                hand=replaced,
+                hand_from="grid",
                 phase="must_discard" if ends else "place_or_discard",
             )
         case CardDiscarded(pile=pile, card=card, extra_turn=extra):
             discards = list(state.discards)
             discards[pile] = (*discards[pile], card)
             return replace(
-                state, discards=tuple(discards), hand=None, hand_from=None, extra_turn=extra,
+                state,
+                discards=tuple(discards),
+                hand=None,
+                hand_from=None,
+                extra_turn=extra,
                 phase="turn_over",
             )
         case OneColourGridCompleted(player=p):
@@ -205,13 +236,18 @@ def evolve(state: State, event: Event) -> State:
             if not extra and p in remaining:
                 remaining = tuple(x for x in remaining if x != p)
             return replace(
-                state, current=p, phase="turn_start", extra_turn=False, in_extra_turn=extra,
+                state,
+                current=p,
+                phase="turn_start",
+                extra_turn=False,
+                in_extra_turn=extra,
                 last_turns=remaining,
             )
         case RoundScored(round=round_, scores=scores):
             over = state.one_colour_winner is not None or round_ >= state.rounds
             return replace(
-                state, round_scores=(*state.round_scores, dict(scores)),
+                state,
+                round_scores=(*state.round_scores, dict(scores)),
                 phase="game_over" if over else "round_over",
             )
     return state

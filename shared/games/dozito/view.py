@@ -55,7 +55,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     return {
         **common_terms(
             active_player=None if state.phase in IDLE_PHASES else state.current,
-            phase=state.phase, round=state.round,
+            phase=state.phase,
+            round=state.round,
         ),
         "you": viewer,
         "rounds": state.rounds,
@@ -75,9 +76,7 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         ],
         "round_end_triggered_by": state.ending_by,  # Dozito 10: whose full grid, or null
         "last_turns": list(state.last_turns),
-        "round_scores": {
-            p: [r[p].total for r in state.round_scores] for p in state.players
-        },
+        "round_scores": {p: [r[p].total for r in state.round_scores] for p in state.players},
         "totals": state.totals() if state.players else {},
         "one_colour_winner": state.one_colour_winner,
     }
@@ -120,13 +119,17 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             return f"Dozito in {rounds} round{'s' if rounds != 1 else ''}, with {len(deck)} cards"
         case RoundDealt(round=n, first_player=first, discards=discards, draw=draw):
             tops = " and ".join(_said(pile[-1]) for pile in discards if pile)
-            return (f"Round {n}: 12 face-down cards dealt to each grid; the discard piles show "
-                    f"{tops}; {len(draw)} cards in the draw pile; {first} plays first")
+            return (
+                f"Round {n}: 12 face-down cards dealt to each grid; the discard piles show "
+                f"{tops}; {len(draw)} cards in the draw pile; {first} plays first"
+            )
         case DiscardTaken(player=p, pile=pile, card=card):
             return f"{p} took {_said(card)} from discard pile {pile}"
         case DrawPileRebuilt(draw=draw):
-            return (f"The discard piles but their top cards were shuffled into a new draw pile "
-                    f"of {len(draw)} cards")
+            return (
+                f"The discard piles but their top cards were shuffled into a new draw pile "
+                f"of {len(draw)} cards"
+            )
         case CardDrawn(player=p, card=card):
             return f"{p} drew {_said(card)}"
         case CardPlaced(player=p, slot=slot, card=card, replaced=out, replaced_was_face_up=up):
@@ -146,9 +149,12 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             said = "; ".join(
                 f"{p} {s.total} ({s.group_points} for groups of {'+'.join(map(str, s.groups))}, "
                 f"{s.suns} sun{'s' if s.suns != 1 else ''})"
-                for p, s in scores.items())
+                for p, s in scores.items()
+            )
             return f"Round {n} scores: {said}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """Every face-down grid card and every card of the draw pile, from everyone."""
     hidden = set(state.draw)

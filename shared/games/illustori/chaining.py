@@ -175,7 +175,7 @@ def _ends_with_penalty(text: str, mode: str) -> bool:
     body = text
     while body and fold(body[-1], mode) is None:
         body = body[:-1]
-    tail = "".join(fold(c, mode) or "_" for c in body[-len(ENGLISH_PENALTY_ENDING):])
+    tail = "".join(fold(c, mode) or "_" for c in body[-len(ENGLISH_PENALTY_ENDING) :])
     return tail == ENGLISH_PENALTY_ENDING
 
 

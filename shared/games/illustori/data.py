@@ -23,10 +23,12 @@ _PACKAGE = Path(__file__).parent
 
 # The illustrated cards: id -> a short description of the picture. The deck of a table is the
 # first `deck_size` cards of this catalogue.
-CARDS: MappingProxyType[str, str] = MappingProxyType({
-    card["id"]: card["picture"]
-    for card in json.loads(_PACKAGE.joinpath("cards.json").read_text(encoding="utf-8"))
-})
+CARDS: MappingProxyType[str, str] = MappingProxyType(
+    {
+        card["id"]: card["picture"]
+        for card in json.loads(_PACKAGE.joinpath("cards.json").read_text(encoding="utf-8"))
+    }
+)
 CARD_IDS: tuple[str, ...] = tuple(CARDS)
 
 # --- texts and letters ----------------------------------------------------------------------
@@ -65,9 +67,9 @@ def _load_words(language: str) -> tuple[str, ...]:
     """A word list, checked at import: every letter starts a word and ends one, so that an
     example can always chain, whatever the letter asked."""
     text = _PACKAGE.joinpath(_WORD_FILES[language]).read_text(encoding="utf-8")
-    words = tuple(sorted({
-        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
-    }))
+    words = tuple(
+        sorted({line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")})
+    )
     for end in (0, -1):
         missing = set(ALPHABET) - {_first_letter_of(w[end]) for w in words}
         if missing:

@@ -42,7 +42,8 @@ def start_examples(rules: Rules, k: int) -> list[str]:
     words = WORDS_BY_LANGUAGE[rules.language]
     texts = [_text(_pick(words, k * 7 + i * 61)) for i in range(3)]
     return [
-        t for t in texts
+        t
+        for t in texts
         if not (text_problem(t, rules.mode, start=True) or penalties(rules, t, (), start=True))
     ]
 
@@ -74,9 +75,9 @@ def chain_examples(rules: Rules, current: str, used: Iterable[str], k: int) -> l
                 texts.append(_text(tail))
     # Offered as examples of what may be sent: never a text the rules penalise (issue 12).
     return [
-        t for t in dict.fromkeys(texts)
-        if not (text_problem(t, rules.mode) or chain_problem(rules, current, t)
-                or penalties(rules, t, used))
+        t
+        for t in dict.fromkeys(texts)
+        if not (text_problem(t, rules.mode) or chain_problem(rules, current, t) or penalties(rules, t, used))
     ]
 
 

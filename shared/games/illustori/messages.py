@@ -18,6 +18,7 @@ class IllustoriOptions(Options, frozen=True, kw_only=True):
 
 # --- commands -------------------------------------------------------------------------------
 
+
 class ProposeStart(Command, frozen=True, kw_only=True):
     """The first player names the starting card (Illustori 2)."""
 
@@ -51,6 +52,7 @@ COMMANDS: tuple[type[Command], ...] = (ProposeStart, PlayCard, SwapCards, PassTu
 
 
 # --- events ---------------------------------------------------------------------------------
+
 
 class GameSetUp(Event, frozen=True, kw_only=True):
     """Cards shuffled and dealt, the top card revealed as the starting card (Illustori 1-2)."""
@@ -143,7 +145,18 @@ class UsedLettersCleared(Event, frozen=True, kw_only=True):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    GameSetUp, StartProposed, StartPenalised, CardPlayed, CardPenalised, VoteCast, VoteClosed,
-    CardsSwapped, StackReshuffled, CardsDrawn, TurnPassed, LastRoundStarted, TurnEnded,
+    GameSetUp,
+    StartProposed,
+    StartPenalised,
+    CardPlayed,
+    CardPenalised,
+    VoteCast,
+    VoteClosed,
+    CardsSwapped,
+    StackReshuffled,
+    CardsDrawn,
+    TurnPassed,
+    LastRoundStarted,
+    TurnEnded,
     UsedLettersCleared,
 )

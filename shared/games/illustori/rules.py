@@ -58,6 +58,7 @@ replace = msgspec.structs.replace
 
 # --- options and setup ----------------------------------------------------------------------
 
+
 def check_options(options: IllustoriOptions, seats: int) -> str | None:
     """A clear message for a bad option, else None."""
     least = seats * HAND_SIZE + 1
@@ -80,22 +81,30 @@ def rules_of(options: IllustoriOptions) -> Rules:
 
 
 def setup(
-    options: IllustoriOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: IllustoriOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Illustori 1-2: shuffle, deal 5 each, reveal the top card of the stack."""
-    deck = list(CARD_IDS[:options.deck_size])
+    deck = list(CARD_IDS[: options.deck_size])
     rng.shuffle(deck)
     hands: dict[PlayerId, list[str | None]] = {
-        p: list(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i, p in enumerate(players)
+        p: list(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i, p in enumerate(players)
     }
-    rest = deck[len(players) * HAND_SIZE:]
-    return [GameSetUp(
-        players=list(players), rules=rules_of(options), hands=hands,
-        stack=list(rest[1:]), start_card=rest[0],
-    )]
+    rest = deck[len(players) * HAND_SIZE :]
+    return [
+        GameSetUp(
+            players=list(players),
+            rules=rules_of(options),
+            hands=hands,
+            stack=list(rest[1:]),
+            start_card=rest[0],
+        )
+    ]
 
 
 # --- decide ---------------------------------------------------------------------------------
+
 
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
@@ -165,7 +174,11 @@ def _propose_start(state: State, actor: PlayerId, text: str) -> list[Event] | Re
 
 
 def _play_card(
-    state: State, actor: PlayerId, card: str, text: str, rng: random.Random,
+    state: State,
+    actor: PlayerId,
+    card: str,
+    text: str,
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Illustori 4, 7, 8: refused (nothing changes), penalised (no vote) or put to the vote."""
     rules = state.rules
@@ -185,7 +198,10 @@ def _play_card(
 
 
 def _swap(
-    state: State, actor: PlayerId, cards: list[str], rng: random.Random,
+    state: State,
+    actor: PlayerId,
+    cards: list[str],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     """Illustori 5: discard one or more cards, draw as many."""
     if not cards:
@@ -197,7 +213,8 @@ def _swap(
         return Rejection("card_not_in_hand", f"Card {missing[0]} is not in your hand.")
     if not state.stack and not state.discard:
         return Rejection(
-            "stack_empty", "The stack and the discard pile are empty: play a card or pass.",
+            "stack_empty",
+            "The stack and the discard pile are empty: play a card or pass.",
         )
     batch = Batch(evolve, state)
     batch.add(CardsSwapped(player=actor, cards=list(cards)))
@@ -252,9 +269,13 @@ def _end_turn(batch: Batch[State], player: PlayerId, *, accepted: bool) -> None:
         batch.add(LastRoundStarted(player=player))
     state = batch.state
     done = state.last_round and player == state.first_player
-    batch.add(TurnEnded(
-        player=player, accepted=accepted, next_player=None if done else state.next_player(player),
-    ))
+    batch.add(
+        TurnEnded(
+            player=player,
+            accepted=accepted,
+            next_player=None if done else state.next_player(player),
+        )
+    )
     state = batch.state
     if done or not state.rules.no_used_letters:
         return
@@ -265,6 +286,7 @@ def _end_turn(batch: Batch[State], player: PlayerId, *, accepted: bool) -> None:
 
 
 # --- queries --------------------------------------------------------------------------------
+
 
 def is_terminal(state: State) -> bool:
     return state.phase == "over"
@@ -312,7 +334,9 @@ def result(state: State) -> Result:
     left = {p: len(state.hands[p]) for p in state.players}
     placed = {p: sum(1 for c in state.chain[1:] if c.player == p) for p in state.players}
     res = rank_players(
-        state.players, lambda p: left[p], lower_is_better=True,
+        state.players,
+        lambda p: left[p],
+        lower_is_better=True,
         details={"cards_left": left, "cards_placed": placed, "chain_length": len(state.chain)},
     )
     winners = [p for p in res.winners if left[p] == 0]

@@ -91,6 +91,7 @@ replace = msgspec.structs.replace
 
 # --- evolve ---------------------------------------------------------------------------------
 
+
 def _without(cards: tuple[str, ...], gone: list[str] | list[str | None]) -> tuple[str, ...]:
     rest = list(cards)
     for card in gone:
@@ -112,16 +113,26 @@ def evolve(state: State, event: Event) -> State:
             )
         case StartProposed(player=p, text=text):
             return replace(
-                state, phase="voting", votes={},
+                state,
+                phase="voting",
+                votes={},
                 pending=Placed(player=p, card=state.start_card, text=text),
             )
         case StartPenalised(player=p, text=text, reasons=reasons):
-            return replace(state, last_outcome={
-                "kind": "start_penalised", "player": p, "text": text, "reasons": list(reasons),
-            })
+            return replace(
+                state,
+                last_outcome={
+                    "kind": "start_penalised",
+                    "player": p,
+                    "text": text,
+                    "reasons": list(reasons),
+                },
+            )
         case CardPlayed(player=p, card=card, text=text):
             return replace(
-                state, phase="voting", votes={},
+                state,
+                phase="voting",
+                votes={},
                 hands={**state.hands, p: _without(state.hands[p], [card])},
                 pending=Placed(player=p, card=card, text=text),
             )
@@ -131,7 +142,10 @@ def evolve(state: State, event: Event) -> State:
                 hands={**state.hands, p: _without(state.hands[p], [card])},
                 discard=(*state.discard, card),
                 last_outcome={
-                    "kind": "penalised", "player": p, "card": card, "text": text,
+                    "kind": "penalised",
+                    "player": p,
+                    "card": card,
+                    "text": text,
                     "reasons": list(reasons),
                 },
             )
@@ -177,7 +191,9 @@ def _close_vote(state: State, votes: dict[PlayerId, bool], accepted: bool) -> St
     starting = not state.chain
     outcome: dict[str, Any] = {
         "kind": ("start_" if starting else "") + ("accepted" if accepted else "rejected"),
-        "player": pending.player, "card": pending.card, "text": pending.text,
+        "player": pending.player,
+        "card": pending.card,
+        "text": pending.text,
         "votes": dict(votes),
     }
     changes: dict[str, Any] = {"pending": None, "votes": {}, "last_outcome": outcome}

@@ -52,8 +52,10 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     turn = state.turns if state.phase == "over" else state.turns + 1
     view: dict[str, Any] = {
         **common_terms(
-            active_player=state.active, phase=state.phase,
-            round=round_of_turn(turn, len(state.players)), turn=turn,
+            active_player=state.active,
+            phase=state.phase,
+            round=round_of_turn(turn, len(state.players)),
+            turn=turn,
         ),
         "turn_order": list(state.players),
         "first_player": state.first_player,
@@ -71,7 +73,8 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "used_letters": list(state.used),
         "must_chain": (
             {"end": forced_end(state.rules), "letters": list(allowed_letters(state.rules, current))}
-            if current else None
+            if current
+            else None
         ),
         "failed_turns": state.failed_turns,
         "last_round": state.last_round,
@@ -134,8 +137,9 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             held = ""
             if own and all(c is not None for c in own):
                 held = f"; {viewer}'s hand: " + ", ".join(_said(c) for c in own if c)
-            return (f"The cards were dealt; the starting card is {_said(start)}, "
-                    f"for {players[0]} to name{held}")
+            return (
+                f"The cards were dealt; the starting card is {_said(start)}, for {players[0]} to name{held}"
+            )
         case StartProposed(player=p, text=text):
             return f"{p} named the starting card “{text}”; the others vote"
         case StartPenalised(player=p, text=text, reasons=reasons):
@@ -143,15 +147,16 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case CardPlayed(player=p, card=card, text=text):
             return f"{p} played {_said(card)} as “{text}”; the others vote"
         case CardPenalised(player=p, card=card, text=text, reasons=reasons):
-            return (f"{p}'s “{text}” on {_said(card)} is penalised ({_why(reasons)}): "
-                    f"the card is discarded")
+            return f"{p}'s “{text}” on {_said(card)} is penalised ({_why(reasons)}): the card is discarded"
         case VoteCast(player=p, yes=yes):
             return f"{p} voted" + ("" if yes is None else (" yes" if yes else " no"))
         case VoteClosed(votes=votes, accepted=accepted):
             ayes = [p for p, v in votes.items() if v]
             noes = [p for p, v in votes.items() if not v]
-            return (f"The text is {'accepted' if accepted else 'rejected'} (yes: "
-                    f"{', '.join(ayes) or 'nobody'}; no: {', '.join(noes) or 'nobody'})")
+            return (
+                f"The text is {'accepted' if accepted else 'rejected'} (yes: "
+                f"{', '.join(ayes) or 'nobody'}; no: {', '.join(noes) or 'nobody'})"
+            )
         case CardsSwapped(player=p, cards=cards):
             return f"{p} discarded {_cards(cards)} to swap: " + ", ".join(map(_said, cards))
         case StackReshuffled(stack=stack):
@@ -169,6 +174,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
         case UsedLettersCleared(reason=reason):
             return f"The used letters are cleared: {_CLEARED.get(reason, reason)}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """The other players' hands and the stack: their card ids. The card(s) of `last_outcome`
     were shown face up when played; a reshuffle may bring them back into the stack, where

@@ -61,8 +61,7 @@ TIE_BREAKS: Final = ("colours",)
 
 def development_deck() -> list[str]:
     """The 34 Development card ids, in a fixed order (shuffled by setup)."""
-    return [f"{kind}_{n}" for kind, (copies, _, _) in CARD_KINDS.items()
-            for n in range(1, copies + 1)]
+    return [f"{kind}_{n}" for kind, (copies, _, _) in CARD_KINDS.items() for n in range(1, copies + 1)]
 
 
 def mountain_ids() -> list[str]:

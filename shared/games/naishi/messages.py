@@ -18,6 +18,7 @@ class NaishiOptions(Options, frozen=True, kw_only=True):
 
 # --- commands -------------------------------------------------------------------------------
 
+
 class GiveCard(Command, frozen=True, kw_only=True):
     """Opening exchange (Naishi 5): the Development card given to the opponent."""
 
@@ -77,12 +78,20 @@ class ChooseNinjaCopy(Command, frozen=True, kw_only=True):
 
 
 COMMANDS = (
-    GiveCard, Develop, SwapCards, DiscardRiverCards, ImposeDecree, RecallEmissaries, DeclareEnd,
-    EndTurn, ChooseNinjaCopy,
+    GiveCard,
+    Develop,
+    SwapCards,
+    DiscardRiverCards,
+    ImposeDecree,
+    RecallEmissaries,
+    DeclareEnd,
+    EndTurn,
+    ChooseNinjaCopy,
 )
 
 
 # --- events ---------------------------------------------------------------------------------
+
 
 class GameSetUp(Event, frozen=True, kw_only=True):
     """Setup (Naishi 1-4). `hands`: each player's 5 Hand cards before the exchange (3 Mountains
@@ -98,8 +107,6 @@ class GameSetUp(Event, frozen=True, kw_only=True):
 class CardsDealtLogged(GameSetUp, frozen=True, kw_only=True, tag="cards_dealt"):
     """`game_set_up` as logs written before the setup events had one name call it: still
     decoded, and folded like `game_set_up`."""
-
-
 
 
 class CardGiven(Event, frozen=True, kw_only=True):
@@ -183,7 +190,18 @@ class NinjaCopied(Event, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, CardsDealtLogged, CardGiven, HandsShuffled, Developed, CardsSwapped,
-    RiverCardsDiscarded, DecreeImposed, EmissariesRecalled, EndTriggered, TurnPassed, TurnEnded,
-    HandsRevealed, NinjaCopied,
+    GameSetUp,
+    CardsDealtLogged,
+    CardGiven,
+    HandsShuffled,
+    Developed,
+    CardsSwapped,
+    RiverCardsDiscarded,
+    DecreeImposed,
+    EmissariesRecalled,
+    EndTriggered,
+    TurnPassed,
+    TurnEnded,
+    HandsRevealed,
+    NinjaCopied,
 )

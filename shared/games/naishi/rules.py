@@ -72,11 +72,18 @@ replace = msgspec.structs.replace
 
 POSITIONS = range(1, LINE_SIZE + 1)
 TURN_COMMANDS = (
-    Develop, SwapCards, DiscardRiverCards, ImposeDecree, RecallEmissaries, DeclareEnd, EndTurn,
+    Develop,
+    SwapCards,
+    DiscardRiverCards,
+    ImposeDecree,
+    RecallEmissaries,
+    DeclareEnd,
+    EndTurn,
 )
 
 
 # --- options and setup (Naishi 1-4) ---------------------------------------------------------
+
 
 def check_options(options: NaishiOptions, seats: int) -> str | None:
     if seats != 2:
@@ -85,7 +92,9 @@ def check_options(options: NaishiOptions, seats: int) -> str | None:
 
 
 def setup(
-    options: NaishiOptions, players: tuple[PlayerId, ...], rng: random.Random,
+    options: NaishiOptions,
+    players: tuple[PlayerId, ...],
+    rng: random.Random,
 ) -> list[Event] | Rejection:
     if len(players) != 2:
         return Rejection("bad_player_count", "Naishi is played by exactly 2 players.")
@@ -100,19 +109,19 @@ def setup(
     lines: dict[PlayerId, list[str]] = {}
     hands: dict[PlayerId, list[str | None]] = {}
     for i, p in enumerate(players):
-        own = mountains[i * per_player:(i + 1) * per_player]
+        own = mountains[i * per_player : (i + 1) * per_player]
         lines[p] = own[:LINE_MOUNTAINS]
-        dealt = deck[i * DEALT_PER_PLAYER:(i + 1) * DEALT_PER_PLAYER]
+        dealt = deck[i * DEALT_PER_PLAYER : (i + 1) * DEALT_PER_PLAYER]
         hands[p] = [*own[LINE_MOUNTAINS:], *dealt]
-    rest = deck[len(players) * DEALT_PER_PLAYER:]
+    rest = deck[len(players) * DEALT_PER_PLAYER :]
     river: list[list[str | None]] = [
-        list(rest[i * PILE_SIZE:(i + 1) * PILE_SIZE]) for i in range(RIVER_PILES)
+        list(rest[i * PILE_SIZE : (i + 1) * PILE_SIZE]) for i in range(RIVER_PILES)
     ]
-    return [GameSetUp(players=list(players), first_player=first, lines=lines, hands=hands,
-                       river=river)]
+    return [GameSetUp(players=list(players), first_player=first, lines=lines, hands=hands, river=river)]
 
 
 # --- decide ---------------------------------------------------------------------------------
+
 
 def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
@@ -185,7 +194,7 @@ def _giveable(state: State, player: PlayerId) -> list[str]:
 
 def _bad_place(row: str | None, position: int) -> Rejection | None:
     if row is not None and row not in ROWS:
-        return Rejection("bad_row", f"The row must be \"line\" or \"hand\", not {row!r}.")
+        return Rejection("bad_row", f'The row must be "line" or "hand", not {row!r}.')
     if not isinstance(position, int) or not 1 <= position <= LINE_SIZE:
         return Rejection("bad_position", f"Positions go from 1 to {LINE_SIZE}, not {position}.")
     return None
@@ -206,8 +215,7 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
     if not state.developed:
         return Rejection(
             "no_main_action_yet",
-            "Take a main action first (develop, impose a decree, recall your emissaries or "
-            "declare the end).",
+            "Take a main action first (develop, impose a decree, recall your emissaries or declare the end).",
         )
     return _finish_turn(state, actor)
 
@@ -228,7 +236,8 @@ def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
         return Rejection("end_already_triggered", "The end of the game is already set.")
     if not state.empty_piles():
         return Rejection(
-            "no_empty_pile", "You may declare the end only once a River pile is empty.",
+            "no_empty_pile",
+            "You may declare the end only once a River pile is empty.",
         )
     ended = EndTriggered(player=actor, reason="declared", final_player=state.opponent(actor))
     return _then_finish(state, actor, ended)
@@ -244,8 +253,11 @@ def _develop(state: State, actor: PlayerId, row: str, position: int) -> list[Eve
     if not pile:
         return Rejection("pile_empty", f"River pile {position} is empty.")
     event = Developed(
-        player=actor, row=row, position=position,
-        discarded=state.row(actor, row)[position - 1], taken=pile[0],
+        player=actor,
+        row=row,
+        position=position,
+        discarded=state.row(actor, row)[position - 1],
+        taken=pile[0],
         revealed=pile[1] if len(pile) > 1 else None,
     )
     batch = Batch(evolve, state)
@@ -269,15 +281,16 @@ def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Re
     kind, first, second = command.kind, command.first, command.second
     if kind not in SWAP_KINDS:
         return Rejection(
-            "bad_swap_kind", f"A swap is one of {', '.join(SWAP_KINDS)}, not {kind!r}.",
+            "bad_swap_kind",
+            f"A swap is one of {', '.join(SWAP_KINDS)}, not {kind!r}.",
         )
     if kind == "hand_line":
         if second is None:
             second = first
         elif second != first:
             return Rejection(
-                "bad_position", "A Hand card can only be swapped with the Line card at the "
-                "same position.",
+                "bad_position",
+                "A Hand card can only be swapped with the Line card at the same position.",
             )
     elif second is None:
         return Rejection("bad_position", "Name the second position of the swap.")
@@ -324,7 +337,9 @@ def _discard_river(state: State, actor: PlayerId, first: int, second: int) -> li
     assert spot is not None
     piles = [first, second]
     event = RiverCardsDiscarded(
-        player=actor, spot=spot, piles=piles,
+        player=actor,
+        spot=spot,
+        piles=piles,
         discarded=[state.river[p - 1][0] for p in piles],
         revealed=[state.river[p - 1][1] if len(state.river[p - 1]) > 1 else None for p in piles],
     )
@@ -413,10 +428,15 @@ def _end_of_game(state: State, player: PlayerId) -> list[Event]:
         if len(choices) > 1:
             continue
         for row, col in ninja_cells(state.grid(p)):
-            events.append(NinjaCopied(
-                player=p, row=ROWS[row], position=col + 1,
-                copies=choices[0] if choices else None, automatic=True,
-            ))
+            events.append(
+                NinjaCopied(
+                    player=p,
+                    row=ROWS[row],
+                    position=col + 1,
+                    copies=choices[0] if choices else None,
+                    automatic=True,
+                )
+            )
     return events
 
 
@@ -439,11 +459,15 @@ def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId) -> li
             "cannot_copy",
             f"This Ninja can copy a character of your territory: {', '.join(choices)}.",
         )
-    return [NinjaCopied(player=actor, row=command.row, position=command.position,
-                        copies=command.copies, automatic=False)]
+    return [
+        NinjaCopied(
+            player=actor, row=command.row, position=command.position, copies=command.copies, automatic=False
+        )
+    ]
 
 
 # --- queries --------------------------------------------------------------------------------
+
 
 def is_terminal(state: State) -> bool:
     return state.phase == "end" and not any(state.pending_ninjas(p) for p in state.players)
@@ -467,9 +491,9 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
             return [GiveCard(card=c) for c in _giveable(state, player)]
         case "end":
             return _ninja_copies(state, player)
-    developments: list[Command] = [] if state.developed else [
-        Develop(row=row, position=p) for p in state.open_piles() for row in ROWS
-    ]
+    developments: list[Command] = (
+        [] if state.developed else [Develop(row=row, position=p) for p in state.open_piles() for row in ROWS]
+    )
     closing = [EndTurn()] if state.developed else _whole_turns(state, player)
     return [*developments, *_bonus_actions(state, player), *closing]
 
@@ -479,7 +503,8 @@ def _ninja_copies(state: State, player: PlayerId) -> list[Command]:
     choices = state.ninja_choices(player)
     return [
         ChooseNinjaCopy(row=ROWS[row], position=col + 1, copies=kind)
-        for row, col in state.pending_ninjas(player) for kind in choices
+        for row, col in state.pending_ninjas(player)
+        for kind in choices
     ]
 
 
@@ -505,8 +530,7 @@ def _bonus_actions(state: State, player: PlayerId) -> list[Command]:
     out: list[Command] = []
     if state.free_spot("swap") and (state.developed or state.river_size() > 0):
         out += [SwapCards(kind="river", first=a, second=b) for a, b in combinations(piles, 2)]
-        out += [SwapCards(kind=row, first=a, second=b)
-                for row in ROWS for a, b in combinations(POSITIONS, 2)]
+        out += [SwapCards(kind=row, first=a, second=b) for row in ROWS for a, b in combinations(POSITIONS, 2)]
         out += [SwapCards(kind="hand_line", first=p) for p in POSITIONS]
     if state.free_spot("discard") and (state.developed or state.river_size() > 2):
         out += [DiscardRiverCards(first=a, second=b) for a, b in combinations(piles, 2)]
@@ -536,8 +560,7 @@ def result(state: State) -> Result:
             "tie_breaks": list(TIE_BREAKS),
             "scores": table,
             "territories": {
-                p: {"line": list(state.lines[p]), "hand": list(state.hands[p])}
-                for p in state.players
+                p: {"line": list(state.lines[p]), "hand": list(state.hands[p])} for p in state.players
             },
             "ninja_copies": {p: dict(state.copies.get(p, {})) for p in state.players},
         },

@@ -102,7 +102,8 @@ class GridScore(TypedDict):
 
 
 def score_grid(
-    grid: Mapping[Cell, str], copies: Mapping[Cell, str | None] | None = None,
+    grid: Mapping[Cell, str],
+    copies: Mapping[Cell, str | None] | None = None,
 ) -> GridScore:
     """Score one territory. `copies` maps each Ninja cell to the kind it copies (None or
     missing: it copies nothing). Returns `{"total", "colours", "by_kind", "by_cell"}`."""
@@ -140,7 +141,7 @@ def score_grid(
         elif kind == "fort":
             points = FORT_EDGE if col in FORT_COLUMNS else 0
         elif kind == "sentinel":
-            points = (SENTINEL_ALONE if not adjacent(cell, "sentinel") else 0)
+            points = SENTINEL_ALONE if not adjacent(cell, "sentinel") else 0
             points += SENTINEL_PER_FORT * adjacent(cell, "fort")
         elif kind == "monk":
             points = (MONK_IN_HAND if row == 1 else 0) + MONK_PER_TORII * adjacent(cell, "torii")
@@ -206,6 +207,14 @@ def best_copies(grid: Mapping[Cell, str]) -> dict[Cell, str | None]:
 
 
 __all__ = [
-    "Cell", "best_copies", "cell_key", "copy_candidates", "grid_of", "is_character",
-    "neighbours", "ninja_cells", "parse_cell_key", "score_grid",
+    "Cell",
+    "best_copies",
+    "cell_key",
+    "copy_candidates",
+    "grid_of",
+    "is_character",
+    "neighbours",
+    "ninja_cells",
+    "parse_cell_key",
+    "score_grid",
 ]

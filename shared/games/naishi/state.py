@@ -85,12 +85,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return sum(len(pile) for pile in self.river)
 
     def free_spot(self, action: str) -> str | None:
-        return next((s for s, a in COURT_SPOTS.items() if a == action and not self.court[s]),
-                    None)
+        return next((s for s, a in COURT_SPOTS.items() if a == action and not self.court[s]), None)
 
     def recallable(self, player: PlayerId) -> list[str]:
-        return [s for s, who in self.court.items()
-                if who == player and COURT_SPOTS[s] != "decree"]
+        return [s for s, who in self.court.items() if who == player and COURT_SPOTS[s] != "decree"]
 
     def grid(self, player: PlayerId) -> dict[Cell, str]:
         return grid_of(self.lines[player], self.hands[player])
@@ -134,7 +132,8 @@ def _placed(state: State, player: PlayerId, row: str, cards: tuple[str, ...]) ->
 
 def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
     return replace(
-        state, court={**state.court, spot: player},
+        state,
+        court={**state.court, spot: player},
         reserve={**state.reserve, player: state.reserve[player] - 1},
     )
 
@@ -142,8 +141,7 @@ def _with_emissary(state: State, player: PlayerId, spot: str) -> State:
 def _saw_enter(state: State, owner: PlayerId, position: int, card: str) -> State:
     """The opponent of `owner` saw `card` go, face up, into `owner`'s Hand at `position`."""
     viewer = state.opponent(owner)
-    return replace(state, known={
-        **state.known, viewer: _set(state.known[viewer], position - 1, card)})
+    return replace(state, known={**state.known, viewer: _set(state.known[viewer], position - 1, card)})
 
 
 def _saw_leave(state: State, owner: PlayerId, card: str) -> State:
@@ -164,15 +162,13 @@ def _with_knowledge(state: State, event: Event) -> State:
             return replace(
                 state,
                 known={p: (None,) * LINE_SIZE for p in state.players},
-                known_unplaced={p: ((state.given[p],) if p in state.given else ())
-                                for p in state.players},
+                known_unplaced={p: ((state.given[p],) if p in state.given else ()) for p in state.players},
             )
         case Developed(player=p, row="hand", position=pos, discarded=out, taken=card):
             return _saw_enter(_saw_leave(state, p, out), p, pos, card)
         case CardsSwapped(player=p, kind="hand", first=a, second=b):
             viewer = state.opponent(p)
-            return replace(state, known={
-                **state.known, viewer: _swapped(state.known[viewer], a - 1, b - 1)})
+            return replace(state, known={**state.known, viewer: _swapped(state.known[viewer], a - 1, b - 1)})
         case CardsSwapped(player=p, kind="hand_line", first=pos):
             out, card = state.hands[p][pos - 1], state.lines[p][pos - 1]
             return _saw_enter(_saw_leave(state, p, out), p, pos, card)
@@ -195,7 +191,9 @@ def _evolve(state: State, event: Event) -> State:
     match event:
         case GameSetUp():
             return State(
-                phase="exchange", players=tuple(event.players), first_player=event.first_player,
+                phase="exchange",
+                players=tuple(event.players),
+                first_player=event.first_player,
                 lines={p: tuple(c) for p, c in event.lines.items()},
                 hands={p: logged(c) for p, c in event.hands.items()},
                 river=tuple(logged(pile) for pile in event.river),
@@ -209,16 +207,20 @@ def _evolve(state: State, event: Event) -> State:
             return replace(state, given={**state.given, p: card})
         case HandsShuffled(hands=hands):
             return replace(
-                state, phase="turns", given={},
+                state,
+                phase="turns",
+                given={},
                 hands={p: logged(c) for p, c in hands.items()},
-                turn=1, active=state.first_player, developed=False, bonus_used=False,
+                turn=1,
+                active=state.first_player,
+                developed=False,
+                bonus_used=False,
             )
         case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
             river = list(state.river)
             river[pos - 1] = river[pos - 1][1:]
             state = _placed(state, p, row, _set(state.row(p, row), pos - 1, card))
-            return replace(state, river=tuple(river), discard=(*state.discard, out),
-                           developed=True)
+            return replace(state, river=tuple(river), discard=(*state.discard, out), developed=True)
         case CardsSwapped(player=p, spot=spot, kind=kind, first=a, second=b):
             state = replace(_with_emissary(state, p, spot), bonus_used=True)
             i, j = a - 1, b - 1
@@ -246,7 +248,8 @@ def _evolve(state: State, event: Event) -> State:
             return _placed(state, other, row, _set(theirs, i, mine[i]))
         case EmissariesRecalled(player=p, spots=spots):
             return replace(
-                state, court={**state.court, **{s: None for s in spots}},
+                state,
+                court={**state.court, **{s: None for s in spots}},
                 reserve={**state.reserve, p: state.reserve[p] + len(spots)},
             )
         case EndTriggered(reason=reason, final_player=final):
@@ -256,8 +259,7 @@ def _evolve(state: State, event: Event) -> State:
         case TurnEnded(next_player=None):
             return replace(state, active=None, developed=False, bonus_used=False)
         case TurnEnded(next_player=following):
-            return replace(state, active=following, turn=state.turn + 1, developed=False,
-                           bonus_used=False)
+            return replace(state, active=following, turn=state.turn + 1, developed=False, bonus_used=False)
         case HandsRevealed():
             return replace(state, phase="end", active=None)
         case NinjaCopied(player=p, row=row, position=pos, copies=copied):

@@ -60,8 +60,10 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
 
     view: View = {
         **common_terms(
-            active_player=state.active, phase=state.phase,
-            round=round_of_turn(state.turn, len(state.players)), turn=state.turn,
+            active_player=state.active,
+            phase=state.phase,
+            round=round_of_turn(state.turn, len(state.players)),
+            turn=state.turn,
         ),
         "you": seat,
         "players": list(state.players),
@@ -69,8 +71,12 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "developed": state.developed,
         "bonus_used": state.bonus_used,
         "territories": {
-            p: {"line": list(state.lines[p]), "hand": hand(p),
-                "hand_known_unplaced": known_unplaced(p), "reserve": state.reserve[p]}
+            p: {
+                "line": list(state.lines[p]),
+                "hand": hand(p),
+                "hand_known_unplaced": known_unplaced(p),
+                "reserve": state.reserve[p],
+            }
             for p in state.players
         },
         "river": [{"top": pile[0] if pile else None, "size": len(pile)} for pile in state.river],
@@ -108,12 +114,14 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
             return replace(event, card=None)
         case HandsShuffled(hands=hands):
             return replace(
-                event, hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
+                event,
+                hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
             )
     return event
 
 
 # --- the game log ---------------------------------------------------------------------------
+
 
 def _said(card: str | None) -> str:
     """A card as players name it: `rice_3` -> "Rice"; a card not seen -> "a card"."""
@@ -150,20 +158,23 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             return text
         case Developed(player=p, row=row, position=n, discarded=out, taken=taken, revealed=next_):
             after = f"a {_said(next_)} shows on pile {n}" if next_ else f"River pile {n} is empty"
-            return (f"{p} developed {_cell(row, n)}: took the {_said(taken)} from River pile {n} "
-                    f"and discarded the {_said(out)}; {after}")
+            return (
+                f"{p} developed {_cell(row, n)}: took the {_said(taken)} from River pile {n} "
+                f"and discarded the {_said(out)}; {after}"
+            )
         case CardsSwapped(player=p, kind=kind, first=a, second=b):
             swapped = {
                 "river": f"the top cards of River piles {a} and {b}",
-                "line": f"Line {a} and Line {b}", "hand": f"Hand {a} and Hand {b}",
+                "line": f"Line {a} and Line {b}",
+                "hand": f"Hand {a} and Hand {b}",
                 "hand_line": f"Hand {a} and Line {a}",
             }.get(kind, f"{kind} {a} and {b}")
             return f"{p} sent an Emissary to swap {swapped}"
         case RiverCardsDiscarded(player=p, piles=piles, discarded=cards, revealed=shown):
             gone = " and ".join(f"the {_said(c)} of pile {n}" for c, n in zip(cards, piles))
             now = "; ".join(
-                f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty"
-                for c, n in zip(shown, piles))
+                f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty" for c, n in zip(shown, piles)
+            )
             return f"{p} sent an Emissary to discard {gone}; {now}"
         case DecreeImposed(player=p, row=row, position=n):
             return f"{p} imposed the Decree: {p}'s {_cell(row, n)} and the opponent's are exchanged"
@@ -185,6 +196,8 @@ def describe(event: Event, viewer: PlayerId | None) -> str | None:
             only = " (the only choice)" if auto and kind else ""
             return f"{p}'s Ninja at {_cell(row, n)} {copied}{only}"
     return None
+
+
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """Every card id in play that `viewer` may not see: the opponent's Hand but the cards it
     saw enter it, the River's face-down cards, the gift it has not received yet; everything

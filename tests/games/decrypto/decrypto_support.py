@@ -26,24 +26,32 @@ KEYWORDS = {
 
 
 def set_up(
-    white: Sequence[str] = WHITE, black: Sequence[str] = BLACK,
-    keywords: dict[str, list[str]] | None = None, **options,
+    white: Sequence[str] = WHITE,
+    black: Sequence[str] = BLACK,
+    keywords: dict[str, list[str]] | None = None,
+    **options,
 ) -> GameSetUp:
     settings = dict(
-        language="en", max_rounds=8, clue_uniqueness="game", code_draw="with_replacement",
+        language="en",
+        max_rounds=8,
+        clue_uniqueness="game",
+        code_draw="with_replacement",
         timer_seconds=30,
     )
     settings.update(options)
     return GameSetUp(
-        players=[*white, *black], teams={"white": list(white), "black": list(black)},
-        keywords=dict(keywords or KEYWORDS), **settings,
+        players=[*white, *black],
+        teams={"white": list(white), "black": list(black)},
+        keywords=dict(keywords or KEYWORDS),
+        **settings,
     )
 
 
 def round_started(state_or_setup: State | GameSetUp, round_: int, white, black) -> RoundStarted:
     teams = state_or_setup.teams
     return RoundStarted(
-        round=round_, encryptors={t: encryptor_for(list(teams[t]), round_) for t in TEAMS},
+        round=round_,
+        encryptors={t: encryptor_for(list(teams[t]), round_) for t in TEAMS},
         codes={"white": list(white), "black": list(black)},
     )
 
@@ -83,8 +91,13 @@ def give_both_clues(state: State) -> tuple[State, list[Event]]:
 
 
 def play_round(
-    state: State, *, white_ok: bool, black_ok: bool,
-    black_intercepts: bool = False, white_intercepts: bool = False, seed: int = 0,
+    state: State,
+    *,
+    white_ok: bool,
+    black_ok: bool,
+    black_intercepts: bool = False,
+    white_intercepts: bool = False,
+    seed: int = 0,
 ) -> tuple[State, list[Event]]:
     """Play the current round: clues, then each code's answers, right or wrong as asked
     (interceptions are attempted from round 2 only)."""
@@ -96,8 +109,10 @@ def play_round(
         own_ok, intercept_ok = plan[target]
         decoder = next(p for p in state.teams[target] if p != state.encryptors[target])
         state, new = play(
-            state, SubmitGuess(team=target, code=list(code) if own_ok else wrong(code)),
-            decoder, seed,
+            state,
+            SubmitGuess(team=target, code=list(code) if own_ok else wrong(code)),
+            decoder,
+            seed,
         )
         events += new
         if round_ >= 2:
@@ -106,7 +121,8 @@ def play_round(
             state, new = play(
                 state,
                 SubmitGuess(team=target, code=list(code) if intercept_ok else wrong(code)),
-                interceptor, seed,
+                interceptor,
+                seed,
             )
             events += new
     return state, events

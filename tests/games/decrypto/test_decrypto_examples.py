@@ -33,14 +33,20 @@ def test_c1_round_one_no_interception_black_miscommunicates():
     state, _ = give_both_clues(state)
     state, events = play(state, SubmitGuess(team="white", code=[3, 1, 4]), "bob")
     assert events[-1] == CodeRevealed(
-        team="white", code=[3, 1, 4], guesses={"white": [3, 1, 4]},
-        interception=False, miscommunication=False,
+        team="white",
+        code=[3, 1, 4],
+        guesses={"white": [3, 1, 4]},
+        interception=False,
+        miscommunication=False,
     )
     assert tokens(state) == {"white": (0, 0), "black": (0, 0)}
     state, events = play(state, SubmitGuess(team="black", code=[2, 1, 4]), "dee")
     assert events[1] == CodeRevealed(
-        team="black", code=[2, 4, 1], guesses={"black": [2, 1, 4]},
-        interception=False, miscommunication=True,
+        team="black",
+        code=[2, 4, 1],
+        guesses={"black": [2, 1, 4]},
+        interception=False,
+        miscommunication=True,
     )
     assert state.tokens["black"] == Tokens(interceptions=0, miscommunications=1)
     assert state.tokens["white"] == Tokens()
@@ -54,16 +60,24 @@ def test_c2_round_three_white_miscommunicates_black_intercepts():
     state = given([setup, round_started(setup, 1, [1, 2, 3], [1, 2, 3])])
     state, events1 = play_round(state, white_ok=True, black_ok=True)
     state, events2 = play_round(state, white_ok=True, black_ok=True)
-    log = [setup, round_started(setup, 1, [1, 2, 3], [1, 2, 3]), *events1, *events2[:-1],
-           round_started(setup, 3, [2, 4, 1], [4, 3, 2])]
+    log = [
+        setup,
+        round_started(setup, 1, [1, 2, 3], [1, 2, 3]),
+        *events1,
+        *events2[:-1],
+        round_started(setup, 3, [2, 4, 1], [4, 3, 2]),
+    ]
     state = given(log)
     assert state.round == 3 and tokens(state) == {"white": (0, 0), "black": (0, 0)}
     state, _ = give_both_clues(state)
     state, _ = play(state, SubmitGuess(team="white", code=[2, 1, 4]), "bob")
     state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "cy")
     assert events[-1] == CodeRevealed(
-        team="white", code=[2, 4, 1], guesses={"white": [2, 1, 4], "black": [2, 4, 1]},
-        interception=True, miscommunication=True,
+        team="white",
+        code=[2, 4, 1],
+        guesses={"white": [2, 1, 4], "black": [2, 4, 1]},
+        interception=True,
+        miscommunication=True,
     )
     assert tokens(state) == {"white": (0, 1), "black": (1, 0)}
 
@@ -74,15 +88,18 @@ def test_c3_conflict_goes_to_token_score_black_wins():
     setup = set_up()
     state = given([setup, round_started(setup, 1, [1, 2, 3], [3, 2, 1])])
     state, _ = play_round(state, white_ok=True, black_ok=True)
-    state, _ = play_round(state, white_ok=False, black_intercepts=True, black_ok=True,
-                          white_intercepts=True)
+    state, _ = play_round(state, white_ok=False, black_intercepts=True, black_ok=True, white_intercepts=True)
     state, _ = play_round(state, white_ok=True, black_ok=True)
     state, events = play_round(state, white_ok=False, black_ok=True, white_intercepts=True)
     assert state.round == 4
     assert tokens(state) == {"white": (2, 2), "black": (1, 0)}
     assert events[-1] == GameDecided(
-        winner="black", reason="token_score", tiebreak="both_flags",
-        scores={"white": 0, "black": 1}, keywords=setup.keywords, keyword_guesses={},
+        winner="black",
+        reason="token_score",
+        tiebreak="both_flags",
+        scores={"white": 0, "black": 1},
+        keywords=setup.keywords,
+        keyword_guesses={},
         keywords_found={},
     )
     assert GAME.is_terminal(state)
@@ -93,10 +110,10 @@ def _both_intercept_twice(white_misses_once: bool):
     setup = set_up()
     state = given([setup, round_started(setup, 1, [1, 2, 3], [3, 2, 1])])
     state, _ = play_round(state, white_ok=True, black_ok=True)
-    state, _ = play_round(state, white_ok=not white_misses_once, black_intercepts=True,
-                          black_ok=True, white_intercepts=True)
-    return play_round(state, white_ok=True, black_intercepts=True, black_ok=True,
-                      white_intercepts=True)
+    state, _ = play_round(
+        state, white_ok=not white_misses_once, black_intercepts=True, black_ok=True, white_intercepts=True
+    )
+    return play_round(state, white_ok=True, black_intercepts=True, black_ok=True, white_intercepts=True)
 
 
 def test_c4_both_intercept_twice_score_decides_black_wins():
@@ -105,7 +122,11 @@ def test_c4_both_intercept_twice_score_decides_black_wins():
     assert tokens(state) == {"white": (2, 1), "black": (2, 0)}
     assert isinstance(events[-1], GameDecided)
     assert (events[-1].winner, events[-1].reason, events[-1].tiebreak, events[-1].scores) == (
-        "black", "token_score", "both_flags", {"white": 1, "black": 2})
+        "black",
+        "token_score",
+        "both_flags",
+        {"white": 1, "black": 2},
+    )
     assert GAME.result(state).winners == ["cy", "dee"]
 
 
@@ -122,7 +143,10 @@ def test_c4_equal_scores_keywords_three_against_two_white_wins():
     decided = events[-1]
     assert isinstance(decided, GameDecided)
     assert (decided.winner, decided.reason, decided.keywords_found) == (
-        "white", "keywords", {"white": 3, "black": 2})
+        "white",
+        "keywords",
+        {"white": 3, "black": 2},
+    )
     assert GAME.result(state).winners == ["ann", "bob"]
 
 
@@ -133,7 +157,10 @@ def test_c4_equal_scores_keywords_two_against_two_is_a_draw():
     state, events = play(state, GuessKeywords(words=["", "", "piano", "castle"]), "cy")
     decided = events[-1]
     assert (decided.winner, decided.reason, decided.keywords_found) == (
-        None, "draw", {"white": 2, "black": 2})
+        None,
+        "draw",
+        {"white": 2, "black": 2},
+    )
     result = GAME.result(state)
     assert result.winners == [] and {s.rank for s in result.ranking} == {1}
     assert result.details["outcome"] == "draw"
@@ -149,8 +176,12 @@ def test_c5_white_two_interceptions_and_black_two_miscommunications_white_wins()
     state, events = play_round(state, white_ok=True, black_ok=False, white_intercepts=True)
     assert tokens(state) == {"white": (2, 0), "black": (0, 2)}
     assert events[-1] == GameDecided(
-        winner="white", reason="two_interceptions", tiebreak=None,
-        scores={"white": 2, "black": -2}, keywords=setup.keywords, keyword_guesses={},
+        winner="white",
+        reason="two_interceptions",
+        tiebreak=None,
+        scores={"white": 2, "black": -2},
+        keywords=setup.keywords,
+        keyword_guesses={},
         keywords_found={},
     )
     assert GAME.result(state).winners == ["ann", "bob"]
@@ -170,4 +201,8 @@ def test_c6_after_round_eight_token_score_white_wins():
     assert tokens(state) == {"white": (1, 1), "black": (0, 1)}
     decided = events[-1]
     assert (decided.winner, decided.reason, decided.tiebreak, decided.scores) == (
-        "white", "token_score", "last_round", {"white": 0, "black": -1})
+        "white",
+        "token_score",
+        "last_round",
+        {"white": 0, "black": -1},
+    )

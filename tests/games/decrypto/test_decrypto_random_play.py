@@ -101,13 +101,14 @@ class Checker:
             assert sorted(members) == sorted(state.players)
             assert all(2 <= len(state.teams[t]) <= 4 for t in TEAMS)
             assert abs(len(state.teams["white"]) - len(state.teams["black"])) <= 1 or (
-                table.options["white"] or table.options["black"])
+                table.options["white"] or table.options["black"]
+            )
             words = [normalize(w) for t in TEAMS for w in state.keywords[t]]
             assert len(set(words)) == 8
             assert all(state.tokens[t].score == 0 for t in TEAMS)
             for t in TEAMS:
                 named = [p for p in table.options[t] if p in state.players]
-                assert list(state.teams[t][:len(named)]) == named
+                assert list(state.teams[t][: len(named)]) == named
         for t in TEAMS:
             before, after = prev.tokens.get(t), state.tokens[t]
             if before is not None:  # tokens only grow
@@ -143,8 +144,7 @@ class Checker:
             own_wrong = prev.answers[t] != prev.codes[t]
             intercepted = prev.round >= 2 and prev.answers.get(o) == prev.codes[t]
             assert (o in prev.answers) == (prev.round >= 2)
-            assert state.tokens[t].miscommunications == (
-                prev.tokens[t].miscommunications + own_wrong)
+            assert state.tokens[t].miscommunications == (prev.tokens[t].miscommunications + own_wrong)
             assert state.tokens[o].interceptions == prev.tokens[o].interceptions + intercepted
             assert state.tokens[t].interceptions == prev.tokens[t].interceptions
             assert state.tokens[o].miscommunications == prev.tokens[o].miscommunications
@@ -173,8 +173,9 @@ class Checker:
         scores = state.scores()
         if len(raised) == 1:
             winner = raised[0]
-            reason = ("two_interceptions" if state.tokens[winner].interceptions >= 2
-                      else "two_miscommunications")  # Decrypto 11
+            reason = (
+                "two_interceptions" if state.tokens[winner].interceptions >= 2 else "two_miscommunications"
+            )  # Decrypto 11
             cause = None
         else:
             assert raised or state.round == state.max_rounds
@@ -185,12 +186,13 @@ class Checker:
                 reason = "token_score"
             else:
                 found = {
-                    t: sum(normalize(g) == normalize(k) for g, k in
-                           zip(state.keyword_guesses[t], state.keywords[other(t)]))
+                    t: sum(
+                        normalize(g) == normalize(k)
+                        for g, k in zip(state.keyword_guesses[t], state.keywords[other(t)])
+                    )
                     for t in TEAMS
                 }
-                winner = None if found["white"] == found["black"] else max(
-                    TEAMS, key=lambda t: found[t])
+                winner = None if found["white"] == found["black"] else max(TEAMS, key=lambda t: found[t])
                 reason = "draw" if winner is None else "keywords"
                 assert state.keywords_found == found
         assert (state.winner, state.reason, state.tiebreak) == (winner, reason, cause)
@@ -219,8 +221,9 @@ class Checker:
             if not over:
                 blind = self.blind(state, viewer)
                 assert blind.keywords != state.keywords  # the check is never vacuous
-                assert self.decider.player_view(
-                    msgspec.structs.replace(table, game=blind), viewer) == view, viewer
+                assert self.decider.player_view(msgspec.structs.replace(table, game=blind), viewer) == view, (
+                    viewer
+                )
             encryptor_team = next((t for t, p in state.encryptors.items() if p == viewer), None)
             if encryptor_team is None:
                 assert view["my_code"] is None
@@ -250,12 +253,12 @@ class Checker:
         return msgspec.structs.replace(
             state,
             keywords={t: (dummy if t in hidden else k) for t, k in state.keywords.items()},
-            keyword_guesses={
-                t: (dummy if t in hidden else g) for t, g in state.keyword_guesses.items()},
+            keyword_guesses={t: (dummy if t in hidden else g) for t, g in state.keyword_guesses.items()},
             answers={t: ((9, 9, 9) if t in hidden else a) for t, a in state.answers.items()},
             codes={t: (c if t == mine else (0, 0, 0)) for t, c in state.codes.items()},
-            clues=state.clues if len(state.clues) == len(TEAMS) else {
-                t: (("zz",) * 3 if t in hidden else c) for t, c in state.clues.items()},
+            clues=state.clues
+            if len(state.clues) == len(TEAMS)
+            else {t: (("zz",) * 3 if t in hidden else c) for t, c in state.clues.items()},
         )
 
     def check_redacted(self, event, viewer, state: State) -> None:
@@ -282,6 +285,7 @@ class Checker:
 def sharp_bot_game(current: dict) -> object:
     """The game's bot, but one that reads the true codes (from the test, not the view) and
     decodes its own team's code 85% of the time: games then run to the round cap and beyond."""
+
     def sharp_bot(view, rng):
         legal = view["legal"]
         game = current["table"].game

@@ -79,6 +79,7 @@ def decoding(white=(3, 1, 4), black=(2, 4, 1), round_=1):
 
 # --- setup: Decrypto 1-4 ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("count", [4, 5, 6, 7, 8])
 def test_teams_are_dealt_two_to_four_and_unequal_for_odd_counts(count):
     """Decrypto 1: two teams of 2-4; 5 or 7 players -> unequal teams."""
@@ -106,30 +107,35 @@ def test_start_with_teams_that_cannot_be_completed_is_refused():
     for actor, command in [("a", Create(options={"white": ["a", "b", "c", "d"]}, seats=6))] + [
         (p, Join()) for p in players[1:]
     ]:
-        table = fold(DECIDER.evolve, DECIDER.decide(
-            table, command, Context(actor=actor, rng=random.Random(0))), table)
+        table = fold(
+            DECIDER.evolve, DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(0))), table
+        )
     refused = DECIDER.decide(table, Start(), Context(actor="a", rng=random.Random(0)))
     assert isinstance(refused, Rejection) and refused.code == "bad_teams"
     assert "black would have 1" in refused.message
 
 
-@pytest.mark.parametrize(("options", "fragment"), [
-    ({"language": "de"}, "language must be one of en, fr"),
-    ({"max_rounds": 0}, "Expected `int` >= 1 - at `$.max_rounds`"),
-    ({"clue_uniqueness": "none"}, "clue_uniqueness"),
-    ({"code_draw": "deck"}, "code_draw"),
-    ({"timer_seconds": -1}, "timer_seconds"),
-    ({"white": ["a", "a"]}, "named twice"),
-    ({"white": ["a"], "black": ["a", "b"]}, "named twice"),
-    ({"white": ["a", "b", "c", "d", "e"]}, "at most 4"),
-    ({"last_round_tiebreak": "coin"}, "last_round_tiebreak must be one of score, keywords"),
-    ({"max_rounds": "8"}, "Invalid option"),
-    ({"rounds": 8}, "Invalid option"),
-])
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"language": "de"}, "language must be one of en, fr"),
+        ({"max_rounds": 0}, "Expected `int` >= 1 - at `$.max_rounds`"),
+        ({"clue_uniqueness": "none"}, "clue_uniqueness"),
+        ({"code_draw": "deck"}, "code_draw"),
+        ({"timer_seconds": -1}, "timer_seconds"),
+        ({"white": ["a", "a"]}, "named twice"),
+        ({"white": ["a"], "black": ["a", "b"]}, "named twice"),
+        ({"white": ["a", "b", "c", "d", "e"]}, "at most 4"),
+        ({"last_round_tiebreak": "coin"}, "last_round_tiebreak must be one of score, keywords"),
+        ({"max_rounds": "8"}, "Invalid option"),
+        ({"rounds": 8}, "Invalid option"),
+    ],
+)
 def test_bad_options_are_refused_at_create(options, fragment):
     """Every option is validated at create with a clear message (bad_option)."""
     refused = DECIDER.decide(
-        DECIDER.initial_state, Create(options=options, seats=4),
+        DECIDER.initial_state,
+        Create(options=options, seats=4),
         Context(actor="a", rng=random.Random(0)),
     )
     assert isinstance(refused, Rejection) and refused.code == "bad_option"
@@ -138,9 +144,16 @@ def test_bad_options_are_refused_at_create(options, fragment):
 
 def test_options_have_the_documented_defaults():
     options = DecryptoOptions()
-    assert (options.language, options.max_rounds, options.clue_uniqueness, options.code_draw,
-            options.timer_seconds, options.white, options.black, options.last_round_tiebreak) == (
-        "en", 8, "game", "with_replacement", 30, [], [], "score")
+    assert (
+        options.language,
+        options.max_rounds,
+        options.clue_uniqueness,
+        options.code_draw,
+        options.timer_seconds,
+        options.white,
+        options.black,
+        options.last_round_tiebreak,
+    ) == ("en", 8, "game", "with_replacement", 30, [], [], "score")
     assert GAME.check_options(DecryptoOptions(max_rounds=None), 4) is None
 
 
@@ -186,6 +199,7 @@ def test_keywords_are_seen_by_the_own_team_only():
 
 # --- rounds: Decrypto 5-10 -----------------------------------------------------------------
 
+
 def test_encryptor_rotates_through_a_team_of_three_and_alternates_in_a_team_of_two():
     """Decrypto 5 (4.3-4): each member in turn; a 2-player team alternates."""
     setup = set_up(white=["a", "b", "c"], black=["x", "y"])
@@ -230,8 +244,11 @@ def test_both_encryptors_give_three_clues_at_once():
     state = round_one()
     assert GAME.players_to_act(state) == ["ann", "cy"]
     state, events = play(state, GiveClues(clues=["fin", "tide", "  grand piano "]), "ann")
-    assert events == [CluesGiven(
-        team="white", player="ann", clues=["fin", "tide", "grand piano"], visible_to=["ann", "bob"])]
+    assert events == [
+        CluesGiven(
+            team="white", player="ann", clues=["fin", "tide", "grand piano"], visible_to=["ann", "bob"]
+        )
+    ]
     assert GAME.players_to_act(state) == ["cy"]
     state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     assert state.phase == "decode" and state.decoding == "white"
@@ -258,16 +275,22 @@ def test_from_round_two_the_other_team_intercepts_with_its_encryptor():
     assert isinstance(events[0], GuessSubmitted) and events[0].guessing_team == "black"
     state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "ann")
     assert events[-1] == CodeRevealed(
-        team="white", code=[2, 4, 1], guesses={"black": [2, 4, 1], "white": [2, 4, 1]},
-        interception=True, miscommunication=False,
+        team="white",
+        code=[2, 4, 1],
+        guesses={"black": [2, 4, 1], "white": [2, 4, 1]},
+        interception=True,
+        miscommunication=False,
     )
     assert state.decoding == "black"
     assert GAME.players_to_act(state) == ["ann", "bob", "cy"]  # Black's encryptor dee waits
     state, events = play(state, SubmitGuess(team="black", code=[4, 3, 1]), "bob")
     state, events = play(state, SubmitGuess(team="black", code=[4, 3, 2]), "cy")
     assert events[1] == CodeRevealed(
-        team="black", code=[4, 3, 2], guesses={"white": [4, 3, 1], "black": [4, 3, 2]},
-        interception=False, miscommunication=False,
+        team="black",
+        code=[4, 3, 2],
+        guesses={"white": [4, 3, 1], "black": [4, 3, 2]},
+        interception=False,
+        miscommunication=False,
     )
     assert state.tokens == {"white": Tokens(), "black": Tokens(interceptions=1)}
     assert isinstance(events[2], RoundStarted) and events[2].round == 3
@@ -290,13 +313,13 @@ def test_clues_and_revealed_codes_stay_public():
     state = round_one()
     state, _ = play_round(state, white_ok=True, black_ok=False)
     view = GAME.player_view(state, None)
-    assert [(r["team"], r["code"]) for r in view["history"]] == [
-        ("white", [3, 1, 4]), ("black", [2, 4, 1])]
+    assert [(r["team"], r["code"]) for r in view["history"]] == [("white", [3, 1, 4]), ("black", [2, 4, 1])]
     assert all(len(r["clues"]) == 3 for r in view["history"])
     assert view["history"][1]["guess"] != [2, 4, 1] and view["history"][1]["interception"] is None
 
 
 # --- end: Decrypto 11-12 -------------------------------------------------------------------
+
 
 def test_two_miscommunications_lose_for_the_other_team():
     """Decrypto 11: a team with two Miscommunications loses (only the other flag is raised)."""
@@ -335,19 +358,24 @@ def test_keyword_guessing_by_any_member_hidden_until_both_are_in():
     state = tiebreak_state()
     assert GAME.players_to_act(state) == ["ann", "bob", "cy", "dee"]
     state, events = play(state, GuessKeywords(words=["Forêt", "king", "", "x"]), "bob")
-    assert events == [KeywordsGuessed(
-        team="white", player="bob", words=["Forêt", "king", "", "x"], visible_to=["ann", "bob"])]
+    assert events == [
+        KeywordsGuessed(
+            team="white", player="bob", words=["Forêt", "king", "", "x"], visible_to=["ann", "bob"]
+        )
+    ]
     assert GAME.players_to_act(state) == ["cy", "dee"]
     assert GAME.redact(events[0], "cy").words is None
     assert GAME.player_view(state, "cy")["keyword_guesses"] == {"white": None}
-    assert GAME.player_view(state, "ann")["keyword_guesses"] == {
-        "white": ["Forêt", "king", "", "x"]}
+    assert GAME.player_view(state, "ann")["keyword_guesses"] == {"white": ["Forêt", "king", "", "x"]}
     state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
     decided = events[-1]
     assert isinstance(decided, GameDecided)
     # "Forêt" is not "forest": one keyword found each (king, shark) -> a draw.
     assert (decided.winner, decided.reason, decided.keywords_found) == (
-        None, "draw", {"white": 1, "black": 1})
+        None,
+        "draw",
+        {"white": 1, "black": 1},
+    )
 
 
 def test_after_the_end_every_keyword_and_guess_is_public():
@@ -382,15 +410,19 @@ def test_game_ended_comes_from_the_platform_with_the_result():
 
 # --- clues: Decrypto 13-16 -----------------------------------------------------------------
 
-@pytest.mark.parametrize(("clues", "code"), [
-    (["one", "two"], "wrong_clue_count"),
-    (["one", "two", "three", "four"], "wrong_clue_count"),
-    (["one", "  ", "three"], "empty_clue"),
-    (["one", "x" * 61, "three"], "clue_too_long"),
-    (["Tide", "tide", "three"], "duplicate_clue"),
-    (["Shark", "tide", "three"], "clue_is_keyword"),
-    (["CHÂTEAU", "tide", "three"], "clue_is_keyword"),
-])
+
+@pytest.mark.parametrize(
+    ("clues", "code"),
+    [
+        (["one", "two"], "wrong_clue_count"),
+        (["one", "two", "three", "four"], "wrong_clue_count"),
+        (["one", "  ", "three"], "empty_clue"),
+        (["one", "x" * 61, "three"], "clue_too_long"),
+        (["Tide", "tide", "three"], "duplicate_clue"),
+        (["Shark", "tide", "three"], "clue_is_keyword"),
+        (["CHÂTEAU", "tide", "three"], "clue_is_keyword"),
+    ],
+)
 def test_bad_clues_are_refused(clues, code):
     """Decrypto 13 and 15: three non-empty clues, none an own keyword (case and accents
     ignored); a refused command appends nothing."""
@@ -429,8 +461,7 @@ def test_a_clue_text_is_used_only_once_per_game_by_either_team():
     state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     state = next_round(state)
     refused = when(state, GiveClues(clues=["cafe", "moss", "gold"]), state.encryptors["black"])
-    assert refused == Rejection(
-        "clue_already_used", "'cafe' was already given as a clue in this game.")
+    assert refused == Rejection("clue_already_used", "'cafe' was already given as a clue in this game.")
     state, _ = play(state, GiveClues(clues=["cafés", "moss", "gold"]), state.encryptors["black"])
 
 
@@ -452,17 +483,19 @@ def test_clue_spelling_is_kept_as_written():
     assert GAME.player_view(state, "bob")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
     state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     assert GAME.player_view(state, None)["clues"] == {
-        "white": ["Colour", "théâtre", "O'Neil"], "black": ["trees", "crown", "launch"]}
+        "white": ["Colour", "théâtre", "O'Neil"],
+        "black": ["trees", "crown", "launch"],
+    }
 
 
 # --- every other rejection ----------------------------------------------------------------
+
 
 def test_only_the_encryptor_gives_clues_and_only_once():
     """Decrypto 7: not_your_turn for a non-encryptor or a second set of clues."""
     state = round_one()
     refused = when(state, GiveClues(clues=["a", "b", "c"]), "bob")
-    assert refused == Rejection(
-        "not_your_turn", "Only your team's encryptor this round, ann, gives clues.")
+    assert refused == Rejection("not_your_turn", "Only your team's encryptor this round, ann, gives clues.")
     state, _ = play(state, GiveClues(clues=["a", "b", "c"]), "ann")
     refused = when(state, GiveClues(clues=["d", "e", "f"]), "ann")
     assert refused == Rejection("not_your_turn", "You have already given your clues this round.")
@@ -498,11 +531,14 @@ def test_a_guess_must_be_one_of_the_24_codes(code):
     assert isinstance(refused, Rejection) and refused.code == "invalid_code"
 
 
-@pytest.mark.parametrize(("words", "code"), [
-    (["a", "b", "c"], "wrong_word_count"),
-    (["a", "b", "c", "d", "e"], "wrong_word_count"),
-    (["a", "b", "c", "x" * 61], "word_too_long"),
-])
+@pytest.mark.parametrize(
+    ("words", "code"),
+    [
+        (["a", "b", "c"], "wrong_word_count"),
+        (["a", "b", "c", "d", "e"], "wrong_word_count"),
+        (["a", "b", "c", "x" * 61], "word_too_long"),
+    ],
+)
 def test_bad_keyword_guesses_are_refused(words, code):
     refused = when(tiebreak_state(), GuessKeywords(words=words), "ann")
     assert isinstance(refused, Rejection) and refused.code == code
@@ -532,12 +568,14 @@ def test_refusals_through_the_table_append_nothing():
     table, _ = start_table(["a", "b", "c", "d"], seed=2)
     acting = set(DECIDER.players_to_act(table))
     idle = next(p for p in table.players if p not in acting)
-    refused = DECIDER.decide(table, GiveClues(clues=["x", "y", "z"]), Context(
-        actor=idle, rng=random.Random(0)))
+    refused = DECIDER.decide(
+        table, GiveClues(clues=["x", "y", "z"]), Context(actor=idle, rng=random.Random(0))
+    )
     assert isinstance(refused, Rejection) and refused.code == "not_your_turn"
 
 
 # --- legal commands, bot, views -----------------------------------------------------------
+
 
 def test_every_legal_command_is_accepted():
     """legal: complete commands (examples for free text), each accepted by decide."""
@@ -560,7 +598,8 @@ def test_legal_clue_examples_avoid_own_keywords_and_used_clues():
 def test_bot_plays_from_its_view():
     state = decoding(round_=2)
     table = msgspec.structs.replace(
-        DECIDER.initial_state, status="running", players=state.players, game=state)
+        DECIDER.initial_state, status="running", players=state.players, game=state
+    )
     view = DECIDER.player_view(table, "cy")
     choice = GAME.bot(view, random.Random(1))
     assert choice in view["legal"]
@@ -602,7 +641,8 @@ def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
     state, _ = play_round(state, white_ok=True, black_ok=True)
     state, _ = give_both_clues(state)
     table = msgspec.structs.replace(
-        DECIDER.initial_state, status="running", players=state.players, game=state)
+        DECIDER.initial_state, status="running", players=state.players, game=state
+    )
     view = DECIDER.player_view(table, "cy")
     rng = random.Random(3)
     picks = {tuple(GAME.bot(view, rng)["code"]) for _ in range(300)}
@@ -610,6 +650,7 @@ def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
 
 
 # --- found in review ----------------------------------------------------------------------
+
 
 def seat(players, options, seats):
     """Create with `seats` seats and `options`, seat `players` (the first creates)."""
@@ -623,14 +664,23 @@ def seat(players, options, seats):
     return table
 
 
-@pytest.mark.parametrize(("options", "seated", "teams"), [
-    # x is named but never sits: white a, b, c; d and e are dealt to Black.
-    ({"white": ["a", "b", "c", "x"]}, ["a", "b", "c", "d", "e"],
-     {"white": ("a", "b", "c"), "black": ("d", "e")}),
-    # six named for six seats, one of them absent: the five seated keep their teams.
-    ({"white": ["a", "b", "c"], "black": ["d", "e", "x"]}, ["a", "b", "c", "d", "e"],
-     {"white": ("a", "b", "c"), "black": ("d", "e")}),
-])
+@pytest.mark.parametrize(
+    ("options", "seated", "teams"),
+    [
+        # x is named but never sits: white a, b, c; d and e are dealt to Black.
+        (
+            {"white": ["a", "b", "c", "x"]},
+            ["a", "b", "c", "d", "e"],
+            {"white": ("a", "b", "c"), "black": ("d", "e")},
+        ),
+        # six named for six seats, one of them absent: the five seated keep their teams.
+        (
+            {"white": ["a", "b", "c"], "black": ["d", "e", "x"]},
+            ["a", "b", "c", "d", "e"],
+            {"white": ("a", "b", "c"), "black": ("d", "e")},
+        ),
+    ],
+)
 def test_named_players_who_do_not_sit_do_not_block_the_start(options, seated, teams):
     """Decrypto 1: the creator's teams; players named but not seated are ignored. The platform
     re-checks the options at the start against the seated count, and that check must not
@@ -649,17 +699,19 @@ def test_named_teams_that_cannot_be_completed_are_refused_at_the_start_with_the_
     refused = DECIDER.decide(table, Start(), Context(actor="a", rng=random.Random(0)))
     assert refused == Rejection(
         "bad_teams",
-        "Each team needs 2 to 4 players; black would have 1 (d). Seat more players or change "
-        "the teams.",
+        "Each team needs 2 to 4 players; black would have 1 (d). Seat more players or change the teams.",
     )
 
 
-@pytest.mark.parametrize(("clues", "code"), [
-    (["\u0301", "tide", "keys"], "empty_clue"),  # a lone accent: nothing once normalized
-    (["\u200b", "tide", "keys"], "empty_clue"),  # a zero-width space
-    (["sha\u200brk", "tide", "keys"], "clue_is_keyword"),  # an own keyword, split invisibly
-    (["ti\u00addé", "tide", "keys"], "duplicate_clue"),  # a soft hyphen inside
-])
+@pytest.mark.parametrize(
+    ("clues", "code"),
+    [
+        (["\u0301", "tide", "keys"], "empty_clue"),  # a lone accent: nothing once normalized
+        (["\u200b", "tide", "keys"], "empty_clue"),  # a zero-width space
+        (["sha\u200brk", "tide", "keys"], "clue_is_keyword"),  # an own keyword, split invisibly
+        (["ti\u00addé", "tide", "keys"], "duplicate_clue"),  # a soft hyphen inside
+    ],
+)
 def test_invisible_characters_do_not_get_around_the_clue_checks(clues, code):
     """Decrypto 13 and 15: a clue of invisible characters is empty, and zero-width or soft
     hyphen characters do not make a keyword or a used clue look new."""
@@ -688,14 +740,19 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
         assert state.tokens["white"] == Tokens(interceptions=1)
         if expected == "decided":
             assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
-                "white", "token_score", "last_round")
+                "white",
+                "token_score",
+                "last_round",
+            )
         else:
-            assert events[-1] == KeywordGuessingStarted(
-                cause="last_round", scores={"white": 1, "black": 0})
+            assert events[-1] == KeywordGuessingStarted(cause="last_round", scores={"white": 1, "black": 0})
             state, _ = play(state, GuessKeywords(words=["", "", "", ""]), "ann")
             state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
             assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
-                "black", "keywords", "last_round")
+                "black",
+                "keywords",
+                "last_round",
+            )
     # both flags: the score decides even with last_round_tiebreak="keywords" (C-3's chain)
     setup = set_up(last_round_tiebreak="keywords")
     state = given([setup, round_started(setup, 1, (1, 2, 3), (3, 2, 1))])
@@ -707,7 +764,8 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
 def test_last_round_tiebreak_option_is_validated_and_defaults_to_score():
     assert DecryptoOptions().last_round_tiebreak == "score"
     refused = DECIDER.decide(
-        DECIDER.initial_state, Create(options={"last_round_tiebreak": "coin"}, seats=4),
+        DECIDER.initial_state,
+        Create(options={"last_round_tiebreak": "coin"}, seats=4),
         Context(actor="a", rng=random.Random(0)),
     )
     assert refused.code == "bad_option"
@@ -732,13 +790,13 @@ def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_
         assert msgspec.json.decode(documented[name]) == default, name
     source = Path(rules_module.__file__).read_text(encoding="utf-8")
     codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | {"bad_option"}
-    table = docs[docs.index("## Rejection codes"):docs.index("## Choices")]
+    table = docs[docs.index("## Rejection codes") : docs.index("## Choices")]
     assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == codes
-    events = docs[docs.index("## Events"):docs.index("## Views")]
+    events = docs[docs.index("## Events") : docs.index("## Views")]
     listed = set(re.findall(r"^\| `(\w+)` \|", events, re.M))
     assert listed == {msgspec.inspect.type_info(e).tag for e in GAME.events}
     view = GAME.player_view(round_one(), "ann")
-    keys = docs[docs.index("`player_view` keys:"):docs.index("## Result")]
+    keys = docs[docs.index("`player_view` keys:") : docs.index("## Result")]
     assert all(f"`{key}`" in keys for key in view), [k for k in view if f"`{k}`" not in keys]
 
 
@@ -750,17 +808,34 @@ def test_any_command_from_any_seat_at_any_step_is_accepted_or_refused_never_rais
     from shared.games.simulate import simulate
 
     documented = {
-        "wrong_phase", "not_your_turn", "wrong_team", "invalid_code", "wrong_clue_count",
-        "empty_clue", "clue_too_long", "duplicate_clue", "clue_already_used", "clue_is_keyword",
-        "wrong_word_count", "word_too_long", "game_over",
+        "wrong_phase",
+        "not_your_turn",
+        "wrong_team",
+        "invalid_code",
+        "wrong_clue_count",
+        "empty_clue",
+        "clue_too_long",
+        "duplicate_clue",
+        "clue_already_used",
+        "clue_is_keyword",
+        "wrong_word_count",
+        "word_too_long",
+        "game_over",
     }
     probes = [
-        GiveClues(clues=["a", "b", "c"]), GiveClues(clues=[]), GiveClues(clues=["", "b", "c"]),
-        GiveClues(clues=["a", "a", "c"]), GiveClues(clues=["x" * 500, "b", "c"]),
-        SubmitGuess(team="white", code=[1, 2, 3]), SubmitGuess(team="black", code=[4, 3, 2]),
-        SubmitGuess(team="white", code=[1, 1, 1]), SubmitGuess(team="red", code=[1, 2, 3]),
-        SubmitGuess(team="black", code=[]), GuessKeywords(words=["a", "b", "c", "d"]),
-        GuessKeywords(words=[]), GuessKeywords(words=["y" * 500] * 4),
+        GiveClues(clues=["a", "b", "c"]),
+        GiveClues(clues=[]),
+        GiveClues(clues=["", "b", "c"]),
+        GiveClues(clues=["a", "a", "c"]),
+        GiveClues(clues=["x" * 500, "b", "c"]),
+        SubmitGuess(team="white", code=[1, 2, 3]),
+        SubmitGuess(team="black", code=[4, 3, 2]),
+        SubmitGuess(team="white", code=[1, 1, 1]),
+        SubmitGuess(team="red", code=[1, 2, 3]),
+        SubmitGuess(team="black", code=[]),
+        GuessKeywords(words=["a", "b", "c", "d"]),
+        GuessKeywords(words=[]),
+        GuessKeywords(words=["y" * 500] * 4),
     ]
     seen: set[str] = set()
 
@@ -783,8 +858,7 @@ def test_any_command_from_any_seat_at_any_step_is_accepted_or_refused_never_rais
 
     for index in range(12):
         players = [f"p{i}" for i in range(4 + index % 5)]
-        sim = simulate(DECIDER, players, random.Random(index),
-                       options={"max_rounds": 2 + index % 3})
+        sim = simulate(DECIDER, players, random.Random(index), options={"max_rounds": 2 + index % 3})
         table = DECIDER.initial_state
         for _, batch in sim.log:  # the table as it stands between two commands
             table = fold(DECIDER.evolve, batch, table)

@@ -33,11 +33,13 @@ def tiebreak(keywords=COMPOUNDS):
 
 # --- point 1: keyword guesses (RULES 4.1-12) ------------------------------------------------
 
+
 def test_issue12_point1_keyword_guess_ignores_spaces_hyphens_apostrophes_decrypto_12():
     """RULES 4.1-12 (ruling 2026-11-30): same letters in the same order is a find."""
     state = tiebreak()
-    state, _ = play(state, GuessKeywords(
-        words=["chauve souris", "Pomme de  terre", "arc en ciel", "sous marin"]), "ann")
+    state, _ = play(
+        state, GuessKeywords(words=["chauve souris", "Pomme de  terre", "arc en ciel", "sous marin"]), "ann"
+    )
     state, events = play(state, GuessKeywords(words=["chien", "", "", ""]), "cy")
     decided = events[-1]
     assert isinstance(decided, GameDecided)
@@ -45,14 +47,24 @@ def test_issue12_point1_keyword_guess_ignores_spaces_hyphens_apostrophes_decrypt
     assert (decided.winner, decided.reason) == ("white", "keywords")
 
 
-@pytest.mark.parametrize(("guess", "found"), [
-    ("aujourdhui", 1), ("Aujourd’hui", 1), ("AUJOURD'HUI", 1), ("aujour d hui", 1),
-    ("aujourd'hui!", 0), ("aujourdhuis", 0), ("hui aujourd", 0),
-])
+@pytest.mark.parametrize(
+    ("guess", "found"),
+    [
+        ("aujourdhui", 1),
+        ("Aujourd’hui", 1),
+        ("AUJOURD'HUI", 1),
+        ("aujour d hui", 1),
+        ("aujourd'hui!", 0),
+        ("aujourdhuis", 0),
+        ("hui aujourd", 0),
+    ],
+)
 def test_issue12_point1_letters_must_be_the_same_and_in_order_decrypto_12(guess, found):
     """RULES 4.1-12: only case, accents, spaces, hyphens and apostrophes are ignored."""
-    keywords = {"white": ["chat", "lune", "piano", "château"],
-                "black": ["aujourd'hui", "pomme", "vélo", "sous-marin"]}
+    keywords = {
+        "white": ["chat", "lune", "piano", "château"],
+        "black": ["aujourd'hui", "pomme", "vélo", "sous-marin"],
+    }
     state = tiebreak(keywords)
     state, _ = play(state, GuessKeywords(words=[guess, "", "", ""]), "ann")
     _, events = play(state, GuessKeywords(words=["", "", "", ""]), "cy")
@@ -68,6 +80,7 @@ def test_issue12_point1_a_clue_spelling_a_keyword_with_spaces_is_the_keyword_dec
 
 
 # --- point 2: simultaneous clues (RULES 4.1-7) ----------------------------------------------
+
 
 def round_one():
     setup = set_up()
@@ -87,12 +100,15 @@ def test_issue12_point2_clues_hidden_from_the_other_team_until_both_are_in_decry
     assert GAME.player_view(state, "cy")["clues_written"] == {"white": True, "black": False}
     state, events = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
     assert events[-1] == CluesRevealed(
-        round=1, clues={"white": ["fin", "tide", "reef"], "black": ["trees", "crown", "launch"]})
+        round=1, clues={"white": ["fin", "tide", "reef"], "black": ["trees", "crown", "launch"]}
+    )
     assert GAME.redact(events[0], "ann").clues is None  # the reveal says it, for everyone
     assert GAME.redact(events[-1], None) == events[-1]
     for viewer in ("ann", "cy", None):
         assert GAME.player_view(state, viewer)["clues"] == {
-            "white": ["fin", "tide", "reef"], "black": ["trees", "crown", "launch"]}
+            "white": ["fin", "tide", "reef"],
+            "black": ["trees", "crown", "launch"],
+        }
 
 
 def test_issue12_point2_both_teams_may_write_the_same_clue_in_one_round_decrypto_7_15():
@@ -110,13 +126,18 @@ def test_issue12_point2_revealed_clues_and_own_clues_count_as_used_decrypto_15()
     for target, decoder in (("white", "bob"), ("black", "dee")):
         state, _ = play(state, SubmitGuess(team=target, code=list(state.codes[target])), decoder)
     assert state.round == 2
-    for clues, encryptor in ((["Trees", "a", "b"], "bob"), (["FIN", "a", "b"], "bob"),
-                             (["tide", "a", "b"], "dee"), (["crown", "a", "b"], "dee")):
+    for clues, encryptor in (
+        (["Trees", "a", "b"], "bob"),
+        (["FIN", "a", "b"], "bob"),
+        (["tide", "a", "b"], "dee"),
+        (["crown", "a", "b"], "dee"),
+    ):
         refused = when(state, GiveClues(clues=clues), encryptor)
         assert getattr(refused, "code", None) == "clue_already_used", clues
 
 
 # --- point 3: word lists --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_issue12_point3_no_keyword_of_the_list_contains_another(language):
@@ -127,10 +148,22 @@ def test_issue12_point3_no_keyword_of_the_list_contains_another(language):
 
 def test_issue12_point3_the_containment_check_finds_the_known_pairs():
     """The check above can fail: it finds the pairs the French list used to hold."""
-    words = ["pomme", "pomme de terre", "feu", "feu de camp", "arc", "arc-en-ciel", "ciel",
-             "dé", "parc", "pirate", "rat"]
+    words = [
+        "pomme",
+        "pomme de terre",
+        "feu",
+        "feu de camp",
+        "arc",
+        "arc-en-ciel",
+        "ciel",
+        "dé",
+        "parc",
+        "pirate",
+        "rat",
+    ]
     assert sorted(contained_pairs(words)) == [
-        ("arc-en-ciel", "arc"), ("arc-en-ciel", "ciel"), ("feu de camp", "feu"),
+        ("arc-en-ciel", "arc"),
+        ("arc-en-ciel", "ciel"),
+        ("feu de camp", "feu"),
         ("pomme de terre", "pomme"),
     ]
-

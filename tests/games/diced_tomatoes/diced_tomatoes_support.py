@@ -61,8 +61,9 @@ class Given(testing.Given[State]):
         """Decide `command` and append its events; it must be accepted."""
         return self.then(actor, command, Rigged(faces))
 
-    def take(self, actor: str, faces: Sequence[int], red: int = 3, black: int = 0,
-             golden: int = 0) -> list[int]:
+    def take(
+        self, actor: str, faces: Sequence[int], red: int = 3, black: int = 0, golden: int = 0
+    ) -> list[int]:
         """Take and roll dice with these faces; the ids of the dice rolled, in `faces` order."""
         (rolled,) = self.play(actor, TakeDice(red=red, black=black, golden=golden), faces)
         assert isinstance(rolled, DiceRolled)
@@ -88,7 +89,13 @@ class Given(testing.Given[State]):
             DiceRolled(player=state.active, taken=[die], dice=[die], faces=[value]),
             DiePlaced(player=state.active, die=die, face=value, owner=owner, token=0),
             PlantHarvested(
-                owner=owner, token=0, seed=die, value=value, slot=slot, star=0, returned=[],
+                owner=owner,
+                token=0,
+                seed=die,
+                value=value,
+                slot=slot,
+                star=0,
+                returned=[],
                 completer=completer or owner,
             ),
         )
@@ -98,10 +105,12 @@ class Given(testing.Given[State]):
         state = self.state
         dice = [d for d in state.bushel if state.colours[d] == data.RED][: len(faces)]
         self.add(DiceRolled(player=state.active, taken=dice, dice=dice, faces=list(faces)))
-        self.add(*[
-            DiePlaced(player=state.active, die=d, face=f, owner=owner, token=token)
-            for d, f in zip(dice, faces)
-        ])
+        self.add(
+            *[
+                DiePlaced(player=state.active, die=d, face=f, owner=owner, token=token)
+                for d, f in zip(dice, faces)
+            ]
+        )
         return dice
 
     def history_karma(self, player: str, karma: int) -> None:

@@ -79,8 +79,7 @@ def check_invariants(table: Table, event) -> None:
             for plant in state.plants[p]:
                 if plant:
                     value = plant[0].face + sum(
-                        {"red": 0, "black": -1, "golden": 1}[state.colours[d.id]]
-                        for d in plant[1:]
+                        {"red": 0, "black": -1, "golden": 1}[state.colours[d.id]] for d in plant[1:]
                     )
                     assert 1 <= value <= 6
 
@@ -93,8 +92,9 @@ def recomputed_scores(state: State) -> dict[str, int]:
         if len(state.players) == 1:
             scores[p] = sum(1 for i, s in enumerate(track) if s.value == i + 1)
             continue
-        stars = sum(7 - (i + 1) for i, s in enumerate(track)
-                    if state.options.tomato_dice and s.value == i + 1)
+        stars = sum(
+            7 - (i + 1) for i, s in enumerate(track) if state.options.tomato_dice and s.value == i + 1
+        )
         sizes = [len(plant) for plant in state.plants[p] if plant]
         if state.options.dice_bonus == "pooled":
             bonus = sum(sizes) // 3
@@ -110,11 +110,38 @@ def recomputed_scores(state: State) -> dict[str, int]:
 PRIVATE_KEYS = {"you", "legal"}
 # Every key a view may have: the platform's and the game's (docs/games/diced_tomatoes.md, View).
 VIEW_KEYS = {
-    "game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result",
-    "you", "players", "solo", "phase", "round", "turn", "active_player", "first_player",
+    "game",
+    "status",
+    "seats",
+    "seat_count",
+    "creator",
+    "options",
+    "to_act",
+    "legal",
+    "result",
+    "you",
+    "players",
+    "solo",
+    "phase",
+    "round",
+    "turn",
+    "active_player",
+    "first_player",
     "last_player",
-    "start_rolls", "bushel", "dice_to_take", "hand", "passed", "plants", "tracks", "karma",
-    "karma_thirds", "karma_costs", "final_round", "first_full_track", "scores", "end_reason",
+    "start_rolls",
+    "bushel",
+    "dice_to_take",
+    "hand",
+    "passed",
+    "plants",
+    "tracks",
+    "karma",
+    "karma_thirds",
+    "karma_costs",
+    "final_round",
+    "first_full_track",
+    "scores",
+    "end_reason",
 }
 
 

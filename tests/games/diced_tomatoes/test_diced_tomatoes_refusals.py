@@ -40,8 +40,11 @@ def positions(games: int = 8, every: int = 23) -> list[State]:
     found: list[State] = []
     for index in range(games):
         n = index % 4 + 1
-        options = {"golden_sun": index % 2 == 0, "karma_overdose": index % 3 == 0,
-                   "reroll_passed_dice": index % 4 != 1}
+        options = {
+            "golden_sun": index % 2 == 0,
+            "karma_overdose": index % 3 == 0,
+            "reroll_passed_dice": index % 4 != 1,
+        }
         count = 0
 
         def keep(table, event) -> None:
@@ -50,20 +53,24 @@ def positions(games: int = 8, every: int = 23) -> list[State]:
             if table.game is not None and table.game.players and count % every == 0:
                 found.append(table.game)
 
-        simulate(DECIDER, PLAYERS[:n], random.Random(1000 + index), options=options,
-                 after_event=keep)
+        simulate(DECIDER, PLAYERS[:n], random.Random(1000 + index), options=options, after_event=keep)
     return found
 
 
 def commands_for(state: State) -> list[Command]:
     """Every shape of command, with good and bad dice, owners, tokens and values."""
-    dice = sorted({d.id for d in state.hand} | {d.id for d in state.passed}
-                  | set(state.bushel[:2]) | {-1, len(state.colours)})
+    dice = sorted(
+        {d.id for d in state.hand}
+        | {d.id for d in state.passed}
+        | set(state.bushel[:2])
+        | {-1, len(state.colours)}
+    )
     owners = [*state.players, "zed"]
     tokens = range(-1, data.TOKENS_PER_PLAYER + 1)
     commands: list[Command] = [EndTurn()]
-    commands += [TakeDice(red=r, black=b, golden=g)
-                 for r in range(-1, 5) for b in range(-1, 4) for g in range(-1, 3)]
+    commands += [
+        TakeDice(red=r, black=b, golden=g) for r in range(-1, 5) for b in range(-1, 4) for g in range(-1, 3)
+    ]
     for d in dice:
         commands += [RerollDie(die=d), InvertDie(die=d)]
         commands += [AdjustDie(die=d, by=by) for by in (-2, -1, 0, 1, 2)]

@@ -103,8 +103,7 @@ def test_tied_lowest_starting_rolls_roll_again_diced_tomatoes_2_and_3_3_8():
 def test_take_three_dice_of_chosen_colours_and_roll_them_diced_tomatoes_3_and_3_3_6():
     g = Given(started())
     assert g.when(ANN, TakeDice(red=2, black=1), faces=[4, 5, 6]) == [
-        DiceRolled(player=ANN, taken=[RED0, RED1, BLACK0], dice=[RED0, RED1, BLACK0],
-                   faces=[4, 5, 6]),
+        DiceRolled(player=ANN, taken=[RED0, RED1, BLACK0], dice=[RED0, RED1, BLACK0], faces=[4, 5, 6]),
     ]
     g.take(ANN, [4, 5, 6], red=2, black=1)
     state = g.state
@@ -118,10 +117,14 @@ def test_unplaceable_dice_pass_to_the_next_player_who_rolls_them_again_diced_tom
     g.place(ANN, RED0, ANN, 0)  # the two black 6s fit neither {3} nor an empty token
     assert g.end(ANN) == [TurnEnded(player=ANN, passed=[BLACK0, BLACK1], karma=3, next_player=BOB)]
     assert g.state.passed == (Die(BLACK0, 6), Die(BLACK1, 6)) and g.state.active == BOB
-    assert g.when(BOB, TakeDice(red=3), faces=[1, 2, 3, 4, 5]) == [DiceRolled(
-        player=BOB, taken=[RED1, RED2, RED3], dice=[RED1, RED2, RED3, BLACK0, BLACK1],
-        faces=[1, 2, 3, 4, 5],
-    )]
+    assert g.when(BOB, TakeDice(red=3), faces=[1, 2, 3, 4, 5]) == [
+        DiceRolled(
+            player=BOB,
+            taken=[RED1, RED2, RED3],
+            dice=[RED1, RED2, RED3, BLACK0, BLACK1],
+            faces=[1, 2, 3, 4, 5],
+        )
+    ]
 
 
 def test_passed_dice_keep_their_faces_when_not_rerolled_diced_tomatoes_3():
@@ -131,7 +134,11 @@ def test_passed_dice_keep_their_faces_when_not_rerolled_diced_tomatoes_3():
     g.end(ANN)
     assert g.take(BOB, [1, 2, 3]) == [RED1, RED2, RED3]
     assert g.state.hand == (
-        Die(BLACK0, 6), Die(BLACK1, 6), Die(RED1, 1), Die(RED2, 2), Die(RED3, 3),
+        Die(BLACK0, 6),
+        Die(BLACK1, 6),
+        Die(RED1, 1),
+        Die(RED2, 2),
+        Die(RED3, 3),
     )
 
 
@@ -241,8 +248,16 @@ def test_t1_straight_grows_and_a_black_fourth_die_harvests_value_3_diced_tomatoe
     assert code(g.when(BOB, SetDie(die=RED3, value=7))) == "bad_value"  # no 7 on a die
     assert g.place(BOB, BLACK0, ANN, 0) == [
         DiePlaced(player=BOB, die=BLACK0, face=6, owner=ANN, token=0),
-        PlantHarvested(owner=ANN, token=0, seed=RED0, value=3, slot=1, star=0,
-                       returned=[RED1, RED2, BLACK0], completer=BOB),
+        PlantHarvested(
+            owner=ANN,
+            token=0,
+            seed=RED0,
+            value=3,
+            slot=1,
+            star=0,
+            returned=[RED1, RED2, BLACK0],
+            completer=BOB,
+        ),
         KarmaGained(player=BOB, amount=2, karma=5, thirds=0, reason="harvest"),
     ]
     state = g.state
@@ -260,7 +275,13 @@ def test_t2_set_with_a_black_die_harvests_value_1_and_gives_1_karma_diced_tomato
     g.take(BOB, [2, 6, 6])
     events = g.place(BOB, RED2, ANN, 0)
     assert events[1] == PlantHarvested(
-        owner=ANN, token=0, seed=RED0, value=1, slot=1, star=0, returned=[RED1, BLACK0, RED2],
+        owner=ANN,
+        token=0,
+        seed=RED0,
+        value=1,
+        slot=1,
+        star=0,
+        returned=[RED1, BLACK0, RED2],
         completer=BOB,
     )
     assert events[2] == KarmaGained(player=BOB, amount=1, karma=4, thirds=0, reason="harvest")
@@ -292,16 +313,14 @@ def test_completing_your_own_plant_gives_no_karma_diced_tomatoes_6():
 
 def test_a_fourth_die_that_rots_the_plant_uproots_it_no_score_no_karma_diced_tomatoes_3_3_4():
     g = Given(started())
-    g.add(DiceRolled(player=ANN, taken=[RED0, BLACK0, BLACK1], dice=[RED0, BLACK0, BLACK1],
-                     faces=[2, 2, 2]))
+    g.add(DiceRolled(player=ANN, taken=[RED0, BLACK0, BLACK1], dice=[RED0, BLACK0, BLACK1], faces=[2, 2, 2]))
     for die in (RED0, BLACK0, BLACK1):
         g.place(ANN, die, ANN, 0)
     g.add(TurnEnded(player=ANN, passed=[], karma=3, next_player=BOB))
     g.take(BOB, [5, 5, 2], red=2, black=1)  # red 5, red 5, black 2 (id 24)
     assert g.place(BOB, BLACK2, ANN, 0) == [
         DiePlaced(player=BOB, die=BLACK2, face=2, owner=ANN, token=0),
-        PlantUprooted(owner=ANN, token=0, dice=[RED0, BLACK0, BLACK1, BLACK2], cause="rotten",
-                      player=BOB),
+        PlantUprooted(owner=ANN, token=0, dice=[RED0, BLACK0, BLACK1, BLACK2], cause="rotten", player=BOB),
     ]
     assert g.state.tracks[ANN] == () and g.state.karma[BOB] == 3
 
@@ -403,8 +422,9 @@ def test_karma_overdose_gives_the_harvested_value_and_a_karma_per_three_dice_dic
     ]
     g.place(BOB, RED4, ANN, 1)
     assert g.place(BOB, RED5 := 5, ANN, 0)[1:] == [
-        PlantHarvested(owner=ANN, token=0, seed=RED0, value=5, slot=1, star=0,
-                       returned=[RED1, RED2, RED5], completer=BOB),
+        PlantHarvested(
+            owner=ANN, token=0, seed=RED0, value=5, slot=1, star=0, returned=[RED1, RED2, RED5], completer=BOB
+        ),
         KarmaGained(player=BOB, amount=1, karma=4, thirds=0, reason="thirds"),
         KarmaGained(player=BOB, amount=5, karma=9, thirds=0, reason="harvest"),
     ]
@@ -421,7 +441,11 @@ def test_a_golden_die_adds_1_and_an_overripe_plant_is_uprooted_diced_tomatoes_17
     g.place(ANN, golden[0], ANN, 0)  # {6, 5}: value 6 + 1 = 7, overripe
     g.place(ANN, RED1, ANN, 1)
     assert g.end(ANN)[0] == PlantUprooted(
-        owner=ANN, token=0, dice=[RED0, golden[0]], cause="overripe", player=ANN,
+        owner=ANN,
+        token=0,
+        dice=[RED0, golden[0]],
+        cause="overripe",
+        player=ANN,
     )
 
 
@@ -435,8 +459,7 @@ def test_a_golden_fourth_die_making_7_uproots_the_plant_without_karma_diced_toma
     g.take(BOB, [2, 2, 6], red=2, golden=1)  # red 2, red 2, golden 6
     assert g.place(BOB, golden[0], ANN, 0) == [
         DiePlaced(player=BOB, die=golden[0], face=6, owner=ANN, token=0),
-        PlantUprooted(owner=ANN, token=0, dice=[RED0, RED1, RED2, golden[0]], cause="overripe",
-                      player=BOB),
+        PlantUprooted(owner=ANN, token=0, dice=[RED0, RED1, RED2, golden[0]], cause="overripe", player=BOB),
     ]
     assert g.state.tracks[ANN] == () and g.state.karma[BOB] == 3
 
@@ -444,8 +467,14 @@ def test_a_golden_fourth_die_making_7_uproots_the_plant_without_karma_diced_toma
 def test_golden_and_black_dice_change_the_harvested_value_diced_tomatoes_6_and_17():
     g = Given(started(golden_sun=True))
     golden = ids_of(g.state, "golden")
-    g.add(DiceRolled(player=ANN, taken=[RED0, golden[0], golden[1], BLACK0],
-                     dice=[RED0, golden[0], golden[1], BLACK0], faces=[3, 3, 3, 3]))
+    g.add(
+        DiceRolled(
+            player=ANN,
+            taken=[RED0, golden[0], golden[1], BLACK0],
+            dice=[RED0, golden[0], golden[1], BLACK0],
+            faces=[3, 3, 3, 3],
+        )
+    )
     for die in (RED0, golden[0], golden[1]):
         g.place(ANN, die, ANN, 0)
     assert g.place(ANN, BLACK0, ANN, 0)[1].value == 3 + 2 - 1
@@ -473,8 +502,9 @@ def test_a_6th_harvest_starts_the_final_round_ending_with_the_last_player_diced_
     die = g.history_plant(ANN, 2, [6])[0]
     g.add(DiceRolled(player=ANN, taken=[30], dice=[30], faces=[6]))
     assert g.place(ANN, 30, ANN, 1)[1:] == [
-        PlantHarvested(owner=ANN, token=1, seed=5, value=6, slot=6, star=0, returned=[6, 7, 30],
-                       completer=ANN),
+        PlantHarvested(
+            owner=ANN, token=1, seed=5, value=6, slot=6, star=0, returned=[6, 7, 30], completer=ANN
+        ),
         FinalRoundTriggered(player=ANN),
     ]
     assert g.state.final_round and g.state.first_full == ANN
@@ -506,10 +536,12 @@ def test_an_empty_bushel_at_the_start_of_a_turn_ends_the_game_diced_tomatoes_12(
     for owner in (ANN, BOB):
         for token in range(3):
             g.history_plant(owner, token, [2, 2, 2])  # 18 red dice, every token taken
-    g.add(DiceRolled(player=ANN, taken=[18, 19, 20, 21, 22], dice=[18, 19, 20, 21, 22],
-                     faces=[5] * 5))
+    g.add(DiceRolled(player=ANN, taken=[18, 19, 20, 21, 22], dice=[18, 19, 20, 21, 22], faces=[5] * 5))
     assert g.end(ANN)[-1] == TurnEnded(
-        player=ANN, passed=[18, 19, 20, 21, 22], karma=3, next_player=BOB,
+        player=ANN,
+        passed=[18, 19, 20, 21, 22],
+        karma=3,
+        next_player=BOB,
     )
     g.take(BOB, [5] * 8, red=0, black=3)  # the last 3 dice, with the 5 passed ones
     assert g.end(BOB) == [
@@ -550,7 +582,11 @@ def test_t5_track_26_karma_5_five_plant_dice_and_first_full_track_score_31_diced
     g.history_plant(ANN, 2, [5, 5])
     g.history_karma(ANN, 5)
     assert score_breakdown(g.state, ANN) == {
-        "track": 26, "stars": 0, "karma_pairs": 2, "plant_dice": 1, "first_full_track": 2,
+        "track": 26,
+        "stars": 0,
+        "karma_pairs": 2,
+        "plant_dice": 1,
+        "first_full_track": 2,
         "total": 31,
     }
     assert result(g.state).scores[ANN] == 31
@@ -589,7 +625,11 @@ def test_solo_completing_your_own_plant_earns_karma_diced_tomatoes_18():
     g.history_plant(ANN, 0, [3, 3, 3])
     g.add(DiceRolled(player=ANN, taken=[3], dice=[3], faces=[3]))
     assert g.place(ANN, 3, ANN, 0)[-1] == KarmaGained(
-        player=ANN, amount=2, karma=5, thirds=0, reason="harvest",
+        player=ANN,
+        amount=2,
+        karma=5,
+        thirds=0,
+        reason="harvest",
     )
 
 
@@ -668,13 +708,20 @@ def test_issue12_point5_tomato_dice_variant_has_no_first_full_track_bonus_diced_
 # --- options, commands, codes ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", [
-    {"dice_bonus": "each"}, {"golden_sun": "yes"}, {"karma_overdose": 1}, {"harvest": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"dice_bonus": "each"},
+        {"golden_sun": "yes"},
+        {"karma_overdose": 1},
+        {"harvest": True},
+    ],
+)
 def test_bad_options_are_refused_at_create_diced_tomatoes_15_to_17(options):
     decider = TableDecider(GAME)
-    refused = decider.decide(decider.initial_state, Create(options=options, seats=2),
-                             Context(actor=ANN, rng=Rigged()))
+    refused = decider.decide(
+        decider.initial_state, Create(options=options, seats=2), Context(actor=ANN, rng=Rigged())
+    )
     assert code(refused) == "bad_option"
     if "dice_bonus" in options:
         assert "pooled" in refused.message and "per_plant" in refused.message
@@ -682,13 +729,21 @@ def test_bad_options_are_refused_at_create_diced_tomatoes_15_to_17(options):
 
 def test_every_option_is_accepted_and_recorded_at_create_diced_tomatoes_15_to_17():
     decider = TableDecider(GAME)
-    options = {"tomato_dice": True, "karma_overdose": True, "golden_sun": True,
-               "dice_bonus": "per_plant", "reroll_passed_dice": False}
-    created = decider.decide(decider.initial_state, Create(options=options, seats=1),
-                             Context(actor=ANN, rng=Rigged()))
+    options = {
+        "tomato_dice": True,
+        "karma_overdose": True,
+        "golden_sun": True,
+        "dice_bonus": "per_plant",
+        "reroll_passed_dice": False,
+    }
+    created = decider.decide(
+        decider.initial_state, Create(options=options, seats=1), Context(actor=ANN, rng=Rigged())
+    )
     assert created[0].options == options
-    assert code(decider.decide(decider.initial_state, Create(seats=7),
-                               Context(actor=ANN, rng=Rigged()))) == "bad_option"
+    assert (
+        code(decider.decide(decider.initial_state, Create(seats=7), Context(actor=ANN, rng=Rigged())))
+        == "bad_option"
+    )
 
 
 def test_an_unknown_command_is_refused():
@@ -730,5 +785,4 @@ def test_evolve_does_not_mutate_its_input():
     for event in g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=0)):
         evolve(before, event)
     assert msgspec.json.encode(before) == snapshot
-    assert data.KARMA_COSTS == {"reroll": 1, "adjust": 2, "uproot": 3, "invert": 4,
-                                "flip_seed": 5, "set": 6}
+    assert data.KARMA_COSTS == {"reroll": 1, "adjust": 2, "uproot": 3, "invert": 4, "flip_seed": 5, "set": 6}

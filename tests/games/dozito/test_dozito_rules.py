@@ -96,9 +96,11 @@ def test_first_player_tie_goes_to_seating_order_from_previous_first_dozito_3():
     state = given(dealt(players=("ann", "bob", "cat"), first="bob"))
     zero = RoundScore(groups=[], group_points=0, suns=0, total=0)
     state = msgspec.structs.replace(
-        state, round_scores=({"ann": zero, "bob": msgspec.structs.replace(zero, total=5), "cat": zero},),
+        state,
+        round_scores=({"ann": zero, "bob": msgspec.structs.replace(zero, total=5), "cat": zero},),
     )
     from shared.games.dozito.rules import _next_first_player
+
     assert _next_first_player(state) == "cat"  # ann and cat tied: cat comes first after bob
     state = msgspec.structs.replace(state, first_player="ann")
     assert _next_first_player(state) == "ann"
@@ -144,8 +146,7 @@ def test_d3_drawn_card_discarded_ends_the_turn_grid_unchanged_dozito_5():
     before = state.grids["ann"], state.face_up["ann"]
     state, events = play(state, "ann", DrawCard())
     assert events == [CardDrawn(player="ann", card="green-5")]
-    assert {DiscardCard(pile=0), DiscardCard(pile=1), PlaceCard(slot=5)} == set(
-        legal_commands(state, "ann"))
+    assert {DiscardCard(pile=0), DiscardCard(pile=1), PlaceCard(slot=5)} == set(legal_commands(state, "ann"))
     state, events = play(state, "ann", DiscardCard(pile=1))
     assert events == [
         CardDiscarded(player="ann", pile=1, card="green-5", extra_turn=False),
@@ -170,8 +171,9 @@ def test_d3_variant_replay_drawn_and_discarded_gives_another_turn_dozito_8():
 def test_drawn_card_placed_flips_the_face_down_card_dozito_5_dozito_6():
     state = given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
     state, events = play(state, "ann", DrawCard(), PlaceCard(slot=5))
-    assert events == [CardPlaced(
-        player="ann", slot=5, card="green-5", replaced="blue-8", replaced_was_face_up=False)]
+    assert events == [
+        CardPlaced(player="ann", slot=5, card="green-5", replaced="blue-8", replaced_was_face_up=False)
+    ]
     assert state.hand == "blue-8" and state.phase == "place_or_discard"
     assert state.face_up["ann"][4] and state.grids["ann"][4] == "green-5"
 
@@ -192,8 +194,7 @@ def test_d2_flipped_card_whose_slot_is_face_up_discard_one_of_the_two_dozito_6()
     state = face_up(state, "ann", [2])
     state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=7))
     assert events[0].replaced == "blue-2" and state.hand == "blue-2"
-    assert set(legal_commands(state, "ann")) == {
-        PlaceCard(slot=2), DiscardCard(pile=0), DiscardCard(pile=1)}
+    assert set(legal_commands(state, "ann")) == {PlaceCard(slot=2), DiscardCard(pile=0), DiscardCard(pile=1)}
     # Either discard blue 2 ...
     _kept, events = play(state, "ann", DiscardCard(pile=1))
     assert events[0] == CardDiscarded(player="ann", pile=1, card="blue-2", extra_turn=False)
@@ -219,13 +220,11 @@ def test_d2_variant_face_down_target_lets_the_chain_continue_dozito_6():
     state, events = play(state, "ann", PlaceCard(slot=2))
     assert events[0].replaced == "yellow-9" and not events[0].replaced_was_face_up
     assert state.hand == "yellow-9" and state.phase == "place_or_discard"
-    assert set(legal_commands(state, "ann")) == {
-        PlaceCard(slot=9), DiscardCard(pile=0), DiscardCard(pile=1)}
+    assert set(legal_commands(state, "ann")) == {PlaceCard(slot=9), DiscardCard(pile=0), DiscardCard(pile=1)}
 
 
 def test_placing_onto_a_face_up_card_discards_it_and_ends_the_turn_dozito_6():
-    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])),
-                    "ann", [4])
+    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])), "ann", [4])
     state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
     assert state.phase == "must_discard" and state.hand == "blue-4"
     state, _ = play(state, "ann", DiscardCard(pile=1))
@@ -299,8 +298,7 @@ def test_replay_flipped_and_discarded_gives_another_turn_dozito_8():
 
 
 def test_replay_replaced_face_up_and_discarded_gives_another_turn_dozito_8():
-    state = face_up(given(dealt({"ann": {4: "green-4"}}, discards=[["red-4"], ["blue-2"]])),
-                    "ann", [4])
+    state = face_up(given(dealt({"ann": {4: "green-4"}}, discards=[["red-4"], ["blue-2"]])), "ann", [4])
     state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4), DiscardCard(pile=0))
     assert events[0].extra_turn and events[-1] == TurnStarted(player="ann", extra_turn=True)
 
@@ -325,8 +323,7 @@ def test_replay_during_the_last_turns_is_still_taken_ambiguity_2_3_7():
 
 
 def test_face_up_joker_replaced_by_a_numbered_card_is_discarded_dozito_9():
-    state = face_up(given(dealt({"ann": {6: "red-joker-2"}}, discards=[["blue-6"], ["red-1"]])),
-                    "ann", [6])
+    state = face_up(given(dealt({"ann": {6: "red-joker-2"}}, discards=[["blue-6"], ["red-1"]])), "ann", [6])
     state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=6))
     assert events[0].replaced == "red-joker-2" and events[0].replaced_was_face_up
     assert legal_commands(state, "ann") == [DiscardCard(pile=0), DiscardCard(pile=1)]
@@ -338,7 +335,9 @@ def test_joker_in_hand_with_every_slot_face_up_ambiguity_2_3_6():
     state = face_up(given(dealt({"ann": {1: "red-1"}}, draw_top=["blue-joker-1"])), "ann", SLOTS)
     state, _ = play(state, "ann", DrawCard())
     assert set(legal_commands(state, "ann")) == {PlaceCard(slot=s) for s in SLOTS} | {
-        DiscardCard(pile=0), DiscardCard(pile=1)}
+        DiscardCard(pile=0),
+        DiscardCard(pile=1),
+    }
     state, _events = play(state, "ann", PlaceCard(slot=1))
     assert state.phase == "must_discard" and state.hand == "red-1"
 
@@ -364,7 +363,9 @@ def test_full_grid_at_turn_end_gives_every_other_player_one_last_turn_dozito_10(
     assert state.hand == "blue-9"
     state, events = play(state, "ann", DiscardCard(pile=0))
     assert events[1:] == [
-        RoundEndTriggered(player="ann", last_turns=["bob", "cat"]), TurnStarted(player="bob")]
+        RoundEndTriggered(player="ann", last_turns=["bob", "cat"]),
+        TurnStarted(player="bob"),
+    ]
     state, events = play(state, "bob", DrawCard(), DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="cat")
     state, events = play(state, "cat", DrawCard(), DiscardCard(pile=0))
@@ -399,9 +400,18 @@ def test_last_round_ends_the_game_dozito_10_dozito_12():
 def test_d1_group_scoring_round_score_24_dozito_11():
     """D-1: R{1,2,5}=5, B{3,4,7}=5, G{6,9,10,11}=10, Y{8}=0, suns 1+3: 24."""
     grid = (
-        card("R", 1), card("R", 2, suns=1), card("B", 3), card("B", 4),
-        card("R", 5), card("G", 6), card("B", 7), card("Y", 8, "stop", 3),
-        card("G", 9), card("G", 10), card("G", 11), None,  # 12: face-down STOP, not counted
+        card("R", 1),
+        card("R", 2, suns=1),
+        card("B", 3),
+        card("B", 4),
+        card("R", 5),
+        card("G", 6),
+        card("B", 7),
+        card("Y", 8, "stop", 3),
+        card("G", 9),
+        card("G", 10),
+        card("G", 11),
+        None,  # 12: face-down STOP, not counted
     )
     score = score_grid(grid)
     assert score == RoundScore(groups=[4, 3, 3, 1], group_points=20, suns=4, total=24)
@@ -409,20 +419,32 @@ def test_d1_group_scoring_round_score_24_dozito_11():
 
 def test_d1_through_the_state_face_down_cards_score_nothing_dozito_11():
     deck = [
-        card("R", 1), card("R", 2, suns=1), card("B", 3), card("B", 4), card("R", 5),
-        card("G", 6), card("B", 7), card("Y", 8, "stop", 3), card("G", 9), card("G", 10),
-        card("G", 11), card("Y", 12, "stop", 3), *[card("Y", n) for n in range(1, 8)],
-        *[card("B", n) for n in (1, 2, 5, 6, 8, 9, 10, 11, 12)], card("R", 3), card("R", 4),
+        card("R", 1),
+        card("R", 2, suns=1),
+        card("B", 3),
+        card("B", 4),
+        card("R", 5),
+        card("G", 6),
+        card("B", 7),
+        card("Y", 8, "stop", 3),
+        card("G", 9),
+        card("G", 10),
+        card("G", 11),
+        card("Y", 12, "stop", 3),
+        *[card("Y", n) for n in range(1, 8)],
+        *[card("B", n) for n in (1, 2, 5, 6, 8, 9, 10, 11, 12)],
+        card("R", 3),
+        card("R", 4),
     ]
     ann = {s: c.id for s, c in enumerate(deck[:12], start=1)}
     state = face_up(given(dealt({"ann": ann}, deck=deck)), "ann", range(1, 12))
     from shared.games.dozito.rules import _scored
+
     assert _scored(state).scores["ann"].total == 24
 
 
 def test_group_points_table_dozito_11():
-    assert GROUP_POINTS == {1: 0, 2: 2, 3: 5, 4: 10, 5: 16, 6: 25, 7: 35, 8: 45, 9: 55,
-                            10: 65, 11: 75}
+    assert GROUP_POINTS == {1: 0, 2: 2, 3: 5, 4: 10, 5: 16, 6: 25, 7: 35, 8: 45, 9: 55, 10: 65, 11: 75}
     row = tuple(card("R", n) for n in range(1, 7)) + (None,) * 6  # slots 1-4 and 5-6: one group
     assert score_grid(row).groups == [6] and score_grid(row).total == 25
 
@@ -430,8 +452,7 @@ def test_group_points_table_dozito_11():
 def test_one_colour_grid_with_jokers_wins_at_once_ambiguity_2_3_8_2_3_9():
     reds = {s: f"red-{s}" for s in range(1, 12)}
     reds[5] = "red-joker-1"  # a Joker counts with its colour
-    state = given(dealt({"ann": {**reds, 12: "blue-9"}}, players=("ann", "bob", "cat"),
-                        draw_top=["red-12"]))
+    state = given(dealt({"ann": {**reds, 12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"]))
     state = face_up(state, "ann", range(1, 12))
     state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
     assert [type(e) for e in events] == [CardDiscarded, OneColourGridCompleted, RoundScored]
@@ -511,17 +532,21 @@ def test_unknown_command_is_refused():
 
 
 def _create(options, seats=2):
-    return DECIDER.decide(DECIDER.initial_state, Create(options=options, seats=seats),
-                          Context(actor="ann", rng=Random(0)))
+    return DECIDER.decide(
+        DECIDER.initial_state, Create(options=options, seats=seats), Context(actor="ann", rng=Random(0))
+    )
 
 
-@pytest.mark.parametrize(("options", "seats", "needle"), [
-    ({"rounds": 2}, 2, "rounds must be one of 1, 3"),
-    ({"rounds": "3"}, 2, "Invalid option"),
-    ({"deck": "tarot"}, 2, "Unknown deck"),
-    ({"deck": "four_colours"}, 5, "need at least 62"),
-    ({"colours": 5}, 2, "Invalid option"),
-])
+@pytest.mark.parametrize(
+    ("options", "seats", "needle"),
+    [
+        ({"rounds": 2}, 2, "rounds must be one of 1, 3"),
+        ({"rounds": "3"}, 2, "Invalid option"),
+        ({"deck": "tarot"}, 2, "Unknown deck"),
+        ({"deck": "four_colours"}, 5, "need at least 62"),
+        ({"colours": 5}, 2, "Invalid option"),
+    ],
+)
 def test_bad_options_are_refused_at_create_dozito_12(options, seats, needle):
     out = _create(options, seats)
     rejected(out, "bad_option")
@@ -537,8 +562,11 @@ def test_options_defaults_and_choices_dozito_12():
 
 def test_one_round_table_through_the_platform_dozito_12():
     table = DECIDER.initial_state
-    for actor, command in [("ann", Create(options={"rounds": 1}, seats=2)), ("bob", Join()),
-                           ("ann", Start())]:
+    for actor, command in [
+        ("ann", Create(options={"rounds": 1}, seats=2)),
+        ("bob", Join()),
+        ("ann", Start()),
+    ]:
         out = DECIDER.decide(table, command, Context(actor=actor, rng=Random(5)))
         assert not isinstance(out, Rejection), out
         for e in out:
@@ -561,6 +589,7 @@ def test_a_deck_whose_stop_has_not_three_suns_is_refused_dozito_7():
     """Seed 002: "Les cartes STOP possèdent toujours trois soleils": a deck file breaking
     it is a broken deck, as one with a numbered card twice is."""
     from shared.games.dozito.cards import STOP_SUNS, check_deck
+
     assert STOP_SUNS == 3
     good = [card("red", 3, "stop", suns=3), card("red", 4), card("red", None, "joker")]
     assert check_deck(good) is None
@@ -577,8 +606,7 @@ def test_card_in_hand_message_says_what_the_player_can_do_dozito_4_dozito_6():
     out = when(state, DrawCard(), "ann")
     rejected(out, "card_in_hand")
     assert "place it" in out.message and "discard it" not in out.message
-    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])),
-                    "ann", [4])
+    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])), "ann", [4])
     state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
     out = when(state, TakeDiscard(pile=1), "ann")
     rejected(out, "card_in_hand")

@@ -23,8 +23,7 @@ DECIDER = TableDecider(GAME)
 
 def _started(seed: int = 4):
     table = DECIDER.initial_state
-    for actor, command in [("ann", Create(seats=3)), ("bob", Join()), ("cat", Join()),
-                           ("ann", Start())]:
+    for actor, command in [("ann", Create(seats=3)), ("bob", Join()), ("cat", Join()), ("ann", Start())]:
         out = DECIDER.decide(table, command, Context(actor=actor, rng=Random(seed)))
         assert not isinstance(out, Rejection), out
         for e in out:
@@ -86,7 +85,8 @@ def test_a_deck_too_small_for_the_players_is_refused_by_the_platform_dozito_1():
     assert problem and "need at least 62" in problem
     assert GAME.check_options(DozitoOptions(deck="four_colours"), 4) is None
     out = DECIDER.decide(
-        DECIDER.initial_state, Create(options={"deck": "four_colours"}, seats=5),
+        DECIDER.initial_state,
+        Create(options={"deck": "four_colours"}, seats=5),
         Context(actor="ann", rng=Random(0)),
     )
     assert isinstance(out, Rejection) and out.code == "bad_option"
@@ -121,8 +121,11 @@ def test_issue12_views_say_when_the_turn_is_an_extra_turn_dozito_8():
 def test_issue12_views_say_who_triggered_the_round_end_dozito_10():
     from shared.games.dozito.messages import DiscardCard
 
-    state = face_up(given(dealt({"ann": {12: "blue-9"}}, players=("ann", "bob", "cat"),
-                                draw_top=["red-12"])), "ann", range(1, 12))
+    state = face_up(
+        given(dealt({"ann": {12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"])),
+        "ann",
+        range(1, 12),
+    )
     assert player_view(state, None)["round_end_triggered_by"] is None
     state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
     view = player_view(state, "cat")

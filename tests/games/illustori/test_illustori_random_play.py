@@ -30,26 +30,37 @@ from shared.games.table import Table, TableDecider
 from tests.conformance.conformance import GAMES, play, quick_cases
 
 DECIDER = TableDecider(GAME)
-MODES = [("english", "start"), ("english_reverse", "start"), ("english_reverse", "end"),
-         ("german_reverse", "start"), ("german_reverse", "end")]
+MODES = [
+    ("english", "start"),
+    ("english_reverse", "start"),
+    ("english_reverse", "end"),
+    ("german_reverse", "start"),
+    ("german_reverse", "end"),
+]
 CONFIGS = [
     (mode, direction, repeat, used, small)
-    for (mode, direction), repeat, used, small
-    in itertools.product(MODES, (False, True), (False, True), (False, True))
+    for (mode, direction), repeat, used, small in itertools.product(
+        MODES, (False, True), (False, True), (False, True)
+    )
 ]  # 40 option sets; "small": the smallest deck the seats allow, so the stack runs dry
 
 
 def options_for(index: int) -> tuple[dict, int]:
     mode, direction, repeat, used, small = CONFIGS[index % len(CONFIGS)]
     seats = 3 + (index // len(CONFIGS)) % 4
-    options = {"mode": mode, "reverse_direction": direction, "no_repeated_letter": repeat,
-               "no_used_letters": used}
+    options = {
+        "mode": mode,
+        "reverse_direction": direction,
+        "no_repeated_letter": repeat,
+        "no_used_letters": used,
+    }
     if small:
         options["deck_size"] = seats * HAND_SIZE + 1
     return options, seats
 
 
 # --- an independent reading of the letter rules, for the invariants -------------------------
+
 
 def ref_letters(text: str, mode: str) -> str:
     out = []
@@ -114,8 +125,7 @@ class Invariants:
         self.current: str | None = None
         self.proposal: tuple[str, str] | None = None  # (player, text) under vote
         self.last_round = False
-        self.counts = {"penalties": 0, "rejections": 0, "clearings": 0, "reshuffles": 0,
-                       "passes": 0}
+        self.counts = {"penalties": 0, "rejections": 0, "clearings": 0, "reshuffles": 0, "passes": 0}
 
     def __call__(self, table: Table, event) -> None:
         state: State = table.game
@@ -169,8 +179,11 @@ class Invariants:
                     assert nxt == players[(players.index(player) + 1) % len(players)], event
                 assert state.last_round == self.last_round
                 self.failed = 0 if accepted else self.failed + 1
-                if nxt is not None and rules.no_used_letters and (
-                        self.failed >= len(state.players) or len(self.used) == 26):
+                if (
+                    nxt is not None
+                    and rules.no_used_letters
+                    and (self.failed >= len(state.players) or len(self.used) == 26)
+                ):
                     self.used, self.failed = set(), 0
             case UsedLettersCleared():
                 self.counts["clearings"] += 1
@@ -188,7 +201,7 @@ class Invariants:
 
 
 def run(seed: int, options: dict[str, Any], seats: int, totals: dict[str, int]) -> None:
-    deck = list(CARD_IDS[:options.get("deck_size", len(CARD_IDS))])
+    deck = list(CARD_IDS[: options.get("deck_size", len(CARD_IDS))])
     invariants = Invariants(deck)
     played = play(DECIDER, seed, options, seats, invariants=invariants)
     assert played is not None and played.sim is not None

@@ -125,6 +125,7 @@ def is_put_to_vote(state: State, actor: str, text: str) -> bool:
 
 # --- setup (Illustori 1-3) ------------------------------------------------------------------
 
+
 def test_setup_deals_five_each_and_reveals_the_starting_card_illustori_1():
     """Illustori 1: shuffle, 5 cards each, the rest is the stack; 2: the top card is revealed."""
     events = GAME.setup(IllustoriOptions(), ("ann", "bob", "cid"), Random(3))
@@ -185,6 +186,7 @@ def test_turn_passes_to_the_player_after_the_first_illustori_3():
 
 # --- a turn (Illustori 4-8) -----------------------------------------------------------------
 
+
 def test_chain_puts_the_card_on_the_table_and_opens_the_vote_illustori_4():
     state = started("Moon")
     after, events = run(state, "bob", PlayCard(card="c07", text="Night sky"))
@@ -239,21 +241,25 @@ def test_pass_only_when_stack_and_discard_are_empty_illustori_5():
     assert PassTurn() in legal_commands(state, "bob")
     _after, events = run(state, "bob", PassTurn())
     assert events == [
-        TurnPassed(player="bob"), TurnEnded(player="bob", accepted=False, next_player="cid"),
+        TurnPassed(player="bob"),
+        TurnEnded(player="bob", accepted=False, next_player="cid"),
     ]
     assert rejected(started("Moon"), "bob", PassTurn()).code == "pass_not_allowed"
 
 
-@pytest.mark.parametrize(("n", "ballots", "accepted"), [
-    (4, [True, True, False], True),  # I-5: 2 x 2 >= 3
-    (4, [True, False, False], False),  # I-5: 2 < 3
-    (3, [True, False], True),  # I-5: one yes of two
-    (3, [False, False], False),
-    (5, [True, True, False, False], True),  # 5 players: 2 of 4
-    (5, [True, False, False, False], False),
-    (6, [True, True, True, False, False], True),  # 6 players: 3 of 5
-    (6, [True, True, False, False, False], False),
-])
+@pytest.mark.parametrize(
+    ("n", "ballots", "accepted"),
+    [
+        (4, [True, True, False], True),  # I-5: 2 x 2 >= 3
+        (4, [True, False, False], False),  # I-5: 2 < 3
+        (3, [True, False], True),  # I-5: one yes of two
+        (3, [False, False], False),
+        (5, [True, True, False, False], True),  # 5 players: 2 of 4
+        (5, [True, False, False, False], False),
+        (6, [True, True, True, False, False], True),  # 6 players: 3 of 5
+        (6, [True, True, False, False, False], False),
+    ],
+)
 def test_votes_accept_with_at_least_half_example_i5_illustori_6(n, ballots, accepted):
     """Example I-5 and Illustori 6: accepted iff yes x 2 >= voters."""
     state = started("Moon", n=n)
@@ -307,12 +313,22 @@ def test_chained_text_must_hold_a_letter_illustori_8_5_3_5(text):
     assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "bad_text"
 
 
-@pytest.mark.parametrize(("current", "text"), [
-    ("Bravo", "Or !"), ("Bravo", "Oh là là..."), ("Lever", "Rêve ?"), ("Moi", "« Oui »"),
-    ("Moon", "1 night"), ("Moon", "night 2"), ("Moon", "-night-"), ("Moon", "🌙 night"),
-])
+@pytest.mark.parametrize(
+    ("current", "text"),
+    [
+        ("Bravo", "Or !"),
+        ("Bravo", "Oh là là..."),
+        ("Lever", "Rêve ?"),
+        ("Moi", "« Oui »"),
+        ("Moon", "1 night"),
+        ("Moon", "night 2"),
+        ("Moon", "-night-"),
+        ("Moon", "🌙 night"),
+    ],
+)
 def test_issue12_point7_chained_text_may_begin_or_end_with_punctuation_illustori_5_3_5(
-    current, text,
+    current,
+    text,
 ):
     """RULES 5.3-5 (ruling 2026-11-30, the seeds win): only the starting text must begin and
     end with a letter; a chained text chains on its first and last letters."""
@@ -361,6 +377,7 @@ def test_refused_text_changes_nothing_and_the_player_tries_again_illustori_8():
 
 # --- chaining modes (Illustori 9-12) --------------------------------------------------------
 
+
 def test_english_worked_example_i1_illustori_9():
     """I-1: "Moon": "Night sky" and "Orange" chain, "Apple" is refused; after "Swim", "Maxx"
     is penalised (current text stays "Swim") and "Max" is fine."""
@@ -407,7 +424,9 @@ def test_english_reverse_has_no_penalty_illustori_10():
 def test_reverse_direction_is_a_validated_table_option_5_3_2():
     decider = TableDecider(GAME)
     bad = decider.decide(
-        decider.initial_state, Create(options={"reverse_direction": "middle"}), ctx("ann"),
+        decider.initial_state,
+        Create(options={"reverse_direction": "middle"}),
+        ctx("ann"),
     )
     assert isinstance(bad, Rejection) and bad.code == "bad_option"
     assert "reverse_direction" in bad.message
@@ -457,6 +476,7 @@ def test_japanese_mode_is_not_offered_illustori_12():
 
 
 # --- prohibitions (Illustori 13-15) ---------------------------------------------------------
+
 
 def test_no_repeat_worked_example_i2_illustori_13():
     """I-2: after "Moon", must start with N; "Nation" penalised, "Night" fine, "Oasis" refused."""
@@ -547,6 +567,7 @@ def test_clearing_when_every_letter_is_used_illustori_15():
 
 # --- end (Illustori 16-18) ------------------------------------------------------------------
 
+
 def test_last_round_worked_example_i7_illustori_16_17():
     """I-7: P3 empties their hand -> P4 and P1 still play; after P1's turn the game ends;
     the winners are every player with 0 cards."""
@@ -577,7 +598,8 @@ def test_first_player_emptying_their_hand_ends_the_game_at_once_illustori_16():
     state = msgspec.structs.replace(state, hands={**state.hands, "ann": ("c01",)})
     state, events = chain(state, "ann", "Night")
     assert events[-2:] == [
-        LastRoundStarted(player="ann"), TurnEnded(player="ann", accepted=True, next_player=None),
+        LastRoundStarted(player="ann"),
+        TurnEnded(player="ann", accepted=True, next_player=None),
     ]
     assert result(state).winners == ["ann"]
 
@@ -625,11 +647,17 @@ def test_whole_game_through_the_table_ends_with_game_ended_illustori_16():
 
 def test_evolve_never_mutates_its_input():
     state = given(dealt(rules=USED))
-    for actor, command in [("ann", ProposeStart(text="New apple")), ("bob", Vote(yes=True)),
-                           ("cid", Vote(yes=True)), ("dan", Vote(yes=True)),
-                           ("bob", PlayCard(card="c06", text="Evening")),
-                           ("ann", Vote(yes=False)), ("cid", Vote(yes=False)),
-                           ("dan", Vote(yes=False)), ("cid", SwapCards(cards=["c11", "c12"]))]:
+    for actor, command in [
+        ("ann", ProposeStart(text="New apple")),
+        ("bob", Vote(yes=True)),
+        ("cid", Vote(yes=True)),
+        ("dan", Vote(yes=True)),
+        ("bob", PlayCard(card="c06", text="Evening")),
+        ("ann", Vote(yes=False)),
+        ("cid", Vote(yes=False)),
+        ("dan", Vote(yes=False)),
+        ("cid", SwapCards(cards=["c11", "c12"])),
+    ]:
         for event in when(state, actor, command):
             before = msgspec.to_builtins(state)
             after = evolve(state, event)
@@ -638,6 +666,7 @@ def test_evolve_never_mutates_its_input():
 
 
 # --- rejections and options -----------------------------------------------------------------
+
 
 def ctx(actor: str, seed: int = 0) -> Context:
     return Context(actor=actor, rng=Random(seed))
@@ -688,14 +717,17 @@ def test_foreign_command_is_bad_command():
     assert rejected(started("Moon"), "bob", Shout()).code == "bad_command"
 
 
-@pytest.mark.parametrize("options", [
-    {"mode": "klingon"},
-    {"reverse_direction": "up"},
-    {"deck_size": 10},
-    {"deck_size": 61},
-    {"no_used_letters": "yes"},
-    {"colour": "red"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mode": "klingon"},
+        {"reverse_direction": "up"},
+        {"deck_size": 10},
+        {"deck_size": 61},
+        {"no_used_letters": "yes"},
+        {"colour": "red"},
+    ],
+)
 def test_bad_options_are_refused_at_create(options):
     decider = TableDecider(GAME)
     outcome = decider.decide(decider.initial_state, Create(options=options, seats=4), ctx("ann"))
@@ -733,6 +765,7 @@ def test_player_range_is_three_to_six():
 
 # --- views, redaction, events ---------------------------------------------------------------
 
+
 def test_each_seat_sees_only_its_own_hand_and_nobody_the_stack():
     state = started("Moon")
     view = GAME.player_view(state, "bob")
@@ -769,9 +802,15 @@ def test_events_round_trip_through_json():
 
 
 def test_legal_commands_are_all_accepted():
-    for table_rules in (ENGLISH, REVERSE, REVERSE_END, GERMAN, NO_REPEAT, USED,
-                  Rules(mode="german_reverse", reverse_direction="end", no_used_letters=True,
-                        no_repeated_letter=True)):
+    for table_rules in (
+        ENGLISH,
+        REVERSE,
+        REVERSE_END,
+        GERMAN,
+        NO_REPEAT,
+        USED,
+        Rules(mode="german_reverse", reverse_direction="end", no_used_letters=True, no_repeated_letter=True),
+    ):
         naming = given(dealt(rules=table_rules))
         for command in legal_commands(naming, "ann"):
             assert not isinstance(when(naming, "ann", command), Rejection)
@@ -806,10 +845,19 @@ def test_issue12_point8_examples_follow_the_tables_language():
     assert offered_texts(given(dealt()), "ann")[0].casefold() in english
 
 
-@pytest.mark.parametrize("rules", [
-    ENGLISH, NO_REPEAT, USED, REVERSE, REVERSE_END, GERMAN, FRENCH,
-    Rules(no_repeated_letter=True, no_used_letters=True, language="fr"),
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ENGLISH,
+        NO_REPEAT,
+        USED,
+        REVERSE,
+        REVERSE_END,
+        GERMAN,
+        FRENCH,
+        Rules(no_repeated_letter=True, no_used_letters=True, language="fr"),
+    ],
+)
 def test_issue12_point8_no_offered_example_is_penalised_or_refused(rules):
     """Issue 12 point 8: "Rev maxx" used to be offered; every example now goes to the vote."""
     from shared.games.illustori.chaining import chain_problem, penalties, text_problem
@@ -832,7 +880,10 @@ def test_issue12_point8_views_mark_free_text_fields_as_examples():
 
 def test_language_option_is_checked():
     decider = TableDecider(GAME)
-    refused = decider.decide(decider.initial_state, Create(options={"language": "xx"}, seats=4),
-                             Context(actor="ann", rng=Random(0)))
+    refused = decider.decide(
+        decider.initial_state,
+        Create(options={"language": "xx"}, seats=4),
+        Context(actor="ann", rng=Random(0)),
+    )
     assert refused.code == "bad_option" and "language must be one of en, fr" in refused.message
     assert rules.check_options(IllustoriOptions(language="fr"), 4) is None

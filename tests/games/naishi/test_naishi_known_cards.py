@@ -53,10 +53,16 @@ def test_a_decree_on_the_hands_shows_each_player_the_card_it_gave():
 def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
     dealt = start()[0]
     gift_ann, gift_bob = "naishi_1", "councillor_1"
-    hands = {ANN: [c for c in ANN_HAND if c != gift_ann] + [gift_bob],
-             BOB: [c for c in BOB_HAND if c != gift_bob] + [gift_ann]}
-    events = [dealt, CardGiven(player=ANN, card=gift_ann), CardGiven(player=BOB, card=gift_bob),
-              HandsShuffled(hands=hands)]
+    hands = {
+        ANN: [c for c in ANN_HAND if c != gift_ann] + [gift_bob],
+        BOB: [c for c in BOB_HAND if c != gift_bob] + [gift_ann],
+    }
+    events = [
+        dealt,
+        CardGiven(player=ANN, card=gift_ann),
+        CardGiven(player=BOB, card=gift_bob),
+        HandsShuffled(hands=hands),
+    ]
     view = player_view(given(events), ANN)["territories"][BOB]
     assert view["hand"] == [None] * 5 and view["hand_known_unplaced"] == [gift_ann]
     # Bob discards it by a Develop at its position: it is gone from what Ann knows is there.

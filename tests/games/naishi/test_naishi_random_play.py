@@ -28,6 +28,7 @@ RANDOM = TableDecider(dataclasses.replace(GAME, bot=random_legal_bot))
 
 # --- an independent scorer, written from RULES.md 1.1 only ----------------------------------
 
+
 def rescore(line: list[str], hand: list[str], copies: dict[str, str | None]) -> tuple[int, int]:
     """(total, colours) of one territory, not sharing any code with the engine's scoring."""
     cells = {("line", c + 1): kind_of(x) for c, x in enumerate(line)}
@@ -87,6 +88,7 @@ def rescore(line: list[str], hand: list[str], copies: dict[str, str | None]) -> 
 
 
 # --- invariants -----------------------------------------------------------------------------
+
 
 def check_invariants(state: State) -> None:
     if state.phase == "setup":
@@ -183,6 +185,9 @@ def test_naishi_invariants_in_many_games_meet_every_event_and_variant():
     expected = {e.__name__ for e in GAME.events} - {"TurnPassed", "CardsDealtLogged"}
     assert expected <= set(seen), expected - set(seen)
     assert {("ninja_automatic", True), ("ninja_automatic", False)} <= set(seen)
-    assert {("end", "declared", False), ("end", "two_piles_empty", False),
-            ("end", "two_piles_empty", True)} <= set(seen)
+    assert {
+        ("end", "declared", False),
+        ("end", "two_piles_empty", False),
+        ("end", "two_piles_empty", True),
+    } <= set(seen)
     assert {("swap", k) for k in ("river", "line", "hand", "hand_line")} <= set(seen)

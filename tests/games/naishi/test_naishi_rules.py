@@ -79,6 +79,7 @@ def dealt(seed: int = 0, first_player: str = "random") -> GameSetUp:
 
 # --- setup (Naishi 1-6) ---------------------------------------------------------------------
 
+
 def test_naishi_1_exactly_two_players():
     """Naishi 1: a table of 3 is refused at create; setup refuses a wrong player count."""
     table = DECIDER.initial_state
@@ -102,13 +103,15 @@ def test_naishi_1_first_player_option():
 
 def test_naishi_1_bad_first_player_option_is_refused_at_create():
     out = DECIDER.decide(
-        DECIDER.initial_state, Create(options={"first_player": "oldest"}, seats=2),
+        DECIDER.initial_state,
+        Create(options={"first_player": "oldest"}, seats=2),
         Context(actor=ANN, rng=Random(0)),
     )
     assert isinstance(out, Rejection) and out.code == "bad_option"
     assert "first_player must be one of random, first_seat, second_seat" in out.message
     out = DECIDER.decide(
-        DECIDER.initial_state, Create(options={"colour": 3}, seats=2),
+        DECIDER.initial_state,
+        Create(options={"colour": 3}, seats=2),
         Context(actor=ANN, rng=Random(0)),
     )
     assert isinstance(out, Rejection) and out.code == "bad_option"
@@ -214,8 +217,9 @@ def test_naishi_6_through_the_table():
     """Naishi 1-6 end to end on a real table: create, join, start, exchange."""
     table = table_after(options={"first_player": "second_seat"})
     game: State = table.game
-    gifts = [(p, GiveCard(card=next(c for c in game.hands[p] if kind_of(c) != "mountain")))
-             for p in (BOB, ANN)]
+    gifts = [
+        (p, GiveCard(card=next(c for c in game.hands[p] if kind_of(c) != "mountain"))) for p in (BOB, ANN)
+    ]
     table = table_after(*gifts, options={"first_player": "second_seat"})
     assert table.game.phase == "turns"
     assert DECIDER.players_to_act(table) == [BOB]
@@ -223,12 +227,14 @@ def test_naishi_6_through_the_table():
 
 # --- Develop (Naishi 7) ---------------------------------------------------------------------
 
+
 def test_naishi_7_develop_replaces_the_card_at_the_same_position():
     events = start()
     out = when(events, Develop(row="hand", position=2), ANN)
     pile = FULL_RIVER[1]
-    assert out == [Developed(player=ANN, row="hand", position=2, discarded="naishi_1",
-                             taken=pile[0], revealed=pile[1])]
+    assert out == [
+        Developed(player=ANN, row="hand", position=2, discarded="naishi_1", taken=pile[0], revealed=pile[1])
+    ]
     state = given([*events, *out])
     assert state.hands[ANN][1] == pile[0]
     assert state.discard == ("naishi_1",)
@@ -266,6 +272,7 @@ def test_naishi_7_last_card_of_a_pile_reveals_nothing():
 
 
 # --- bonus actions (Naishi 8) ---------------------------------------------------------------
+
 
 def test_naishi_8_swap_before_develop_then_develop_is_required():
     events = then(start(), SwapCards(kind="line", first=1, second=2), ANN)
@@ -329,7 +336,10 @@ def test_naishi_8_thirty_five_swaps_with_a_full_river():
 def test_naishi_8_discard_two_river_cards():
     events = then(start(), DiscardRiverCards(first=2, second=4), ANN)
     assert events[-1] == RiverCardsDiscarded(
-        player=ANN, spot="discard_1", piles=[2, 4], discarded=[FULL_RIVER[1][0], FULL_RIVER[3][0]],
+        player=ANN,
+        spot="discard_1",
+        piles=[2, 4],
+        discarded=[FULL_RIVER[1][0], FULL_RIVER[3][0]],
         revealed=[FULL_RIVER[1][1], FULL_RIVER[3][1]],
     )
     state = given(events)
@@ -367,28 +377,47 @@ def test_naishi_8_at_most_one_bonus_per_turn_needs_an_emissary_and_a_free_spot()
     events = then(start(), SwapCards(kind="line", first=1, second=2), ANN)
     assert rejected(events, SwapCards(kind="line", first=1, second=2), ANN) == "bonus_already_used"
     # No Emissary left in the reserve (one on the Decree, one on a Swap spot).
-    events = [*start(), DecreeImposed(player=ANN, row="line", position=5),
-              CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-              TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
+    events = [
+        *start(),
+        DecreeImposed(player=ANN, row="line", position=5),
+        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+        TurnEnded(player=ANN, next_player=BOB),
+        TurnEnded(player=BOB, next_player=ANN),
+    ]
     assert given(events).reserve[ANN] == 0
     assert rejected(events, SwapCards(kind="line", first=1, second=3), ANN) == "no_emissary"
     assert not any(isinstance(c, SwapCards) for c in legal_commands(given(events), ANN))
     # Every Discard spot taken (by the opponent's Emissaries).
-    events = [*start(), RiverCardsDiscarded(player=BOB, spot="discard_1", piles=[1, 2],
-                                            discarded=[FULL_RIVER[0][0], FULL_RIVER[1][0]],
-                                            revealed=[FULL_RIVER[0][1], FULL_RIVER[1][1]]),
-              RiverCardsDiscarded(player=BOB, spot="discard_2", piles=[3, 4],
-                                  discarded=[FULL_RIVER[2][0], FULL_RIVER[3][0]],
-                                  revealed=[FULL_RIVER[2][1], FULL_RIVER[3][1]])]
+    events = [
+        *start(),
+        RiverCardsDiscarded(
+            player=BOB,
+            spot="discard_1",
+            piles=[1, 2],
+            discarded=[FULL_RIVER[0][0], FULL_RIVER[1][0]],
+            revealed=[FULL_RIVER[0][1], FULL_RIVER[1][1]],
+        ),
+        RiverCardsDiscarded(
+            player=BOB,
+            spot="discard_2",
+            piles=[3, 4],
+            discarded=[FULL_RIVER[2][0], FULL_RIVER[3][0]],
+            revealed=[FULL_RIVER[2][1], FULL_RIVER[3][1]],
+        ),
+    ]
     events += [TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
     assert rejected(events, DiscardRiverCards(first=1, second=5), ANN) == "court_spot_taken"
 
 
 def test_naishi_8_develop_ends_the_turn_when_no_bonus_is_left():
     """After the Develop, a player with no Emissary left has nothing more to do."""
-    events = [*start(), DecreeImposed(player=ANN, row="line", position=5),
-              CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-              TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
+    events = [
+        *start(),
+        DecreeImposed(player=ANN, row="line", position=5),
+        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+        TurnEnded(player=ANN, next_player=BOB),
+        TurnEnded(player=BOB, next_player=ANN),
+    ]
     out = when(events, Develop(row="line", position=1), ANN)
     assert [type(e) for e in out] == [Developed, TurnEnded]
 
@@ -409,10 +438,13 @@ def test_naishi_8_end_turn_after_develop_gives_the_bonus_up():
 
 # --- Decree (Naishi 9) ----------------------------------------------------------------------
 
+
 def test_naishi_9_decree_exchanges_same_position_and_ends_the_turn():
     events = then(start(), ImposeDecree(row="hand", position=2), ANN)
-    assert events[-2:] == [DecreeImposed(player=ANN, row="hand", position=2),
-                           TurnEnded(player=ANN, next_player=BOB)]
+    assert events[-2:] == [
+        DecreeImposed(player=ANN, row="hand", position=2),
+        TurnEnded(player=ANN, next_player=BOB),
+    ]
     state = given(events)
     assert state.hands[ANN][1] == BOB_HAND[1] and state.hands[BOB][1] == ANN_HAND[1]
     assert state.court["decree"] == ANN and state.reserve[ANN] == 1
@@ -438,25 +470,35 @@ def test_naishi_9_no_decree_after_develop_nor_without_an_emissary():
     events = then(start(), Develop(row="line", position=1), ANN)
     assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "main_action_taken"
     assert rejected(start(), ImposeDecree(row="middle", position=1), ANN) == "bad_row"
-    events = [*start(),
-              CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
-              CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-              TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
+    events = [
+        *start(),
+        CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
+        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+        TurnEnded(player=ANN, next_player=BOB),
+        TurnEnded(player=BOB, next_player=ANN),
+    ]
     assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "no_emissary"
     assert not any(isinstance(c, ImposeDecree) for c in legal_commands(given(events), ANN))
 
 
 # --- Recall (Naishi 10) ---------------------------------------------------------------------
 
+
 def test_naishi_10_recall_returns_swap_and_discard_emissaries_only():
-    events = [*start(), DecreeImposed(player=ANN, row="line", position=5),
-              CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
-              TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
+    events = [
+        *start(),
+        DecreeImposed(player=ANN, row="line", position=5),
+        CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
+        TurnEnded(player=ANN, next_player=BOB),
+        TurnEnded(player=BOB, next_player=ANN),
+    ]
     assert given(events).reserve[ANN] == 0
     assert RecallEmissaries() in legal_commands(given(events), ANN)
     events = then(events, RecallEmissaries(), ANN)
-    assert events[-2:] == [EmissariesRecalled(player=ANN, spots=["swap_1"]),
-                           TurnEnded(player=ANN, next_player=BOB)]
+    assert events[-2:] == [
+        EmissariesRecalled(player=ANN, spots=["swap_1"]),
+        TurnEnded(player=ANN, next_player=BOB),
+    ]
     state = given(events)
     assert state.reserve[ANN] == 1 and state.court["decree"] == ANN
     assert state.court["swap_1"] is None
@@ -467,6 +509,7 @@ def test_naishi_10_nothing_to_recall():
 
 
 # --- Declare the end (Naishi 11) and the automatic end (Naishi 12) --------------------------
+
 
 def short_river() -> list[list[str]]:
     """Piles 3 and 5 hold one card each; the others hold two."""
@@ -560,6 +603,7 @@ def test_naishi_12_empty_piles_during_the_final_turn_change_nothing():
 
 # --- no legal action (Naishi 13) ------------------------------------------------------------
 
+
 def test_naishi_13_a_player_without_main_action_passes():
     """Naishi 13: the River empty, the Decree taken, nothing to recall, the end triggered.
 
@@ -580,10 +624,10 @@ def test_naishi_13_a_player_without_main_action_passes():
 
 # --- end of game (Naishi 14-16) -------------------------------------------------------------
 
+
 def ninja_end(ann_line, ann_hand):
     """A game whose last turn (Bob's, second player, emptying the 2nd pile) is to come."""
-    river = [["rice_4", "rice_5"], ["torii_1", "torii_2"], ["torii_3", "torii_4"], ["banner_1"],
-             ["fort_4"]]
+    river = [["rice_4", "rice_5"], ["torii_1", "torii_2"], ["torii_3", "torii_4"], ["banner_1"], ["fort_4"]]
     events = start(ann_line=ann_line, ann_hand=ann_hand, river=river)
     events = then(events, Develop(row="line", position=5), ANN)
     events = then(events, EndTurn(), ANN)
@@ -633,16 +677,17 @@ def test_naishi_16_owner_chooses_among_several_candidates():
     assert not GAME.is_terminal(state)
     assert players_to_act(state) == [ANN]
     assert sorted(c.copies for c in legal_commands(state, ANN)) == [
-        "councillor", "monk", "naishi", "sentinel"]
+        "councillor",
+        "monk",
+        "naishi",
+        "sentinel",
+    ]
     view = GAME.player_view(state, ANN)
     assert view["ninja_choices"] == {"line:3": ["naishi", "councillor", "sentinel", "monk"]}
     assert "ninja_choices" not in GAME.player_view(state, BOB)
-    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="fort"),
-                    ANN) == "cannot_copy"
-    assert rejected(events, ChooseNinjaCopy(row="line", position=2, copies="monk"),
-                    ANN) == "not_a_ninja"
-    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="monk"),
-                    BOB) == "not_your_turn"
+    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="fort"), ANN) == "cannot_copy"
+    assert rejected(events, ChooseNinjaCopy(row="line", position=2, copies="monk"), ANN) == "not_a_ninja"
+    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="monk"), BOB) == "not_your_turn"
     assert rejected(events, Develop(row="line", position=1), ANN) == "wrong_phase"
     events = then(events, ChooseNinjaCopy(row="line", position=3, copies="naishi"), ANN)
     state = given(events)
@@ -657,8 +702,7 @@ def test_naishi_16_two_ninjas_choose_one_at_a_time():
     events = ninja_end(line, hand)
     events = then(events, ChooseNinjaCopy(row="line", position=1, copies="monk"), ANN)
     assert not GAME.is_terminal(given(events))
-    assert rejected(events, ChooseNinjaCopy(row="line", position=1, copies="naishi"),
-                    ANN) == "already_chosen"
+    assert rejected(events, ChooseNinjaCopy(row="line", position=1, copies="naishi"), ANN) == "already_chosen"
     events = then(events, ChooseNinjaCopy(row="line", position=3, copies="naishi"), ANN)
     assert GAME.is_terminal(given(events))
     assert given(events).copies[ANN] == {"line:1": "monk", "line:3": "naishi"}
@@ -677,23 +721,30 @@ def test_naishi_16_bot_copies_the_best_card():
     view["legal"] = msgspec.to_builtins(legal_commands(state, ANN))
     for seed in range(5):
         assert GAME.bot(view, Random(seed)) == {
-            "type": "choose_ninja_copy", "row": "line", "position": 3, "copies": "naishi"}
+            "type": "choose_ninja_copy",
+            "row": "line",
+            "position": 3,
+            "copies": "naishi",
+        }
 
 
 # --- winner (Naishi 15) ---------------------------------------------------------------------
 
+
 def final_state(ann_line, ann_hand, bob_line, bob_hand) -> State:
-    return given([
-        *start(ann_line=ann_line, ann_hand=ann_hand, bob_line=bob_line, bob_hand=bob_hand),
-        TurnEnded(player=ANN, next_player=None),
-        HandsRevealed(hands={ANN: list(ann_hand), BOB: list(bob_hand)}),
-    ])
+    return given(
+        [
+            *start(ann_line=ann_line, ann_hand=ann_hand, bob_line=bob_line, bob_hand=bob_hand),
+            TurnEnded(player=ANN, next_player=None),
+            HandsRevealed(hands={ANN: list(ann_hand), BOB: list(bob_hand)}),
+        ]
+    )
 
 
 def test_naishi_15_highest_total_wins():
     state = final_state(
-        ["fort_1", "mountain_2", "mountain_3", "mountain_4", "fort_2"], ANN_HAND, BOB_LINE,
-        BOB_HAND)
+        ["fort_1", "mountain_2", "mountain_3", "mountain_4", "fort_2"], ANN_HAND, BOB_LINE, BOB_HAND
+    )
     result = GAME.result(state)
     assert result.winners == [ANN]
     assert result.scores == {p: result.details["scores"][p]["total"] for p in (ANN, BOB)}
@@ -731,6 +782,7 @@ def test_naishi_15_equal_totals_broken_by_more_colours():
 
 # --- N-6: legality of a first turn ----------------------------------------------------------
 
+
 def test_n6_first_turn_legal_choices_with_a_fresh_river():
     """N-6: 10 Develop targets, Swap, Discard, Decree; no Recall, no Declare."""
     legal = legal_commands(given(start()), ANN)
@@ -744,6 +796,7 @@ def test_n6_first_turn_legal_choices_with_a_fresh_river():
 
 
 # --- other rejections -----------------------------------------------------------------------
+
 
 def test_commands_before_setup_are_refused():
     out = decide(State(), Develop(row="line", position=1), Context(actor=ANN, rng=Random()))

@@ -17,11 +17,17 @@ def score(line: str, hand: str, copies: dict | None = None) -> dict:
 
 # --- worked examples (RULES.md 1.4) ---------------------------------------------------------
 
+
 def test_n1_rulebook_example_scores_62_with_7_colours():
     """N-1: L=[F,S,A,B,R] H=[F,M,N,R,R]."""
     s = score("F,S,A,B,R", "F,M,N,R,R")
     assert s["by_kind"] == {
-        "mountain": 5, "fort": 12, "sentinel": 7, "councillor": 7, "banner": 3, "naishi": 8,
+        "mountain": 5,
+        "fort": 12,
+        "sentinel": 7,
+        "councillor": 7,
+        "banner": 3,
+        "naishi": 8,
         "rice": 20,
     }
     assert (s["total"], s["colours"]) == (62, 7)
@@ -31,8 +37,16 @@ def test_n2_ronin_with_ten_kinds_scores_64_with_10_colours():
     """N-2: L=[O,N,A,F,S] H=[T,K,R,B,H]."""
     s = score("O,N,A,F,S", "T,K,R,B,H")
     assert s["by_kind"] == {
-        "ronin": 45, "naishi": 0, "councillor": 7, "fort": 0, "sentinel": 7, "torii": -5,
-        "monk": 7, "rice": 0, "banner": 0, "knight": 3,
+        "ronin": 45,
+        "naishi": 0,
+        "councillor": 7,
+        "fort": 0,
+        "sentinel": 7,
+        "torii": -5,
+        "monk": 7,
+        "rice": 0,
+        "banner": 0,
+        "knight": 3,
     }
     assert (s["total"], s["colours"]) == (64, 10)
 
@@ -46,7 +60,12 @@ def test_n3_ninja_copying_the_naishi_scores_55_with_6_colours():
     """N-3 (Naishi 16): L=[M,A,X,A,M] H=[F,K,N,S,F], X copies the Naishi."""
     s = score("M,A,X,A,M", "F,K,N,S,F", {(0, 2): "naishi"})
     assert s["by_kind"] == {
-        "mountain": -5, "ninja": 12, "naishi": 8, "councillor": 16, "fort": 12, "monk": 5,
+        "mountain": -5,
+        "ninja": 12,
+        "naishi": 8,
+        "councillor": 16,
+        "fort": 12,
+        "monk": 5,
         "sentinel": 7,
     }
     assert (s["total"], s["colours"]) == (55, 6)
@@ -74,6 +93,7 @@ def test_n4_ninja_is_not_a_kind_for_the_ronin():
 
 
 # --- adjacency and each card ----------------------------------------------------------------
+
 
 def test_adjacency_is_row_neighbours_and_the_same_column_never_diagonal():
     """Adjacency (RULES.md 1.1): 2 or 3 neighbours per cell."""
@@ -141,6 +161,7 @@ def test_ronin_below_8_kinds_scores_nothing():
 
 
 # --- Naishi 16: the Ninja -------------------------------------------------------------------
+
 
 def test_ninja_copies_only_characters_of_its_own_territory():
     """Naishi 16: never a province, a Mountain or another Ninja."""
