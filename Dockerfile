@@ -3,6 +3,6 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY shared ./shared
 COPY services ./services
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir ".[fast]"
 ENV TABLETOP_LOG_FORMAT=json
 ENTRYPOINT ["tabletop"]

@@ -30,6 +30,7 @@ from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.runtime import nats_url, service_credentials, stop_on_signals
+from services.runtime import run as runtime_run
 from services.table_projector import maintenance
 from services.web.server import serve_web
 from shared.bus.connection import Bus, settings_credentials
@@ -187,7 +188,7 @@ def run_client(
             await bus.close()
 
     try:
-        return asyncio.run(main())
+        return runtime_run(main())
     except KeyboardInterrupt:
         return 130
 
@@ -212,7 +213,7 @@ def cmd_up(args: argparse.Namespace) -> int:
         )
 
     try:
-        asyncio.run(
+        runtime_run(
             compose.run_everything(
                 settings, port=args.port, websocket_port=args.ws_port, ready=ready, http_port=args.http_port
             )
@@ -322,7 +323,7 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
         finally:
             await bus.close()
 
-    return asyncio.run(main())
+    return runtime_run(main())
 
 
 def table_of(args: argparse.Namespace) -> tuple[str, str] | None:

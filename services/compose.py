@@ -20,6 +20,7 @@ from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
 from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
+from services.runtime import run as runtime_run
 from services.table_projector.projector import serve_table_projector
 from services.web.server import serve_web
 from shared.bus.connection import Bus
@@ -268,4 +269,4 @@ def run_alone(service: Service) -> None:
         stop_on_signals(stop)
         await run_service(nats_url(settings), settings, service, stop, credentials)
 
-    asyncio.run(main())
+    runtime_run(main())

@@ -57,6 +57,7 @@ class Store(Protocol):
         *,
         after: int = 0,
         upto: int | None = None,
+        expect: int = ...,
     ) -> list[StoredBatch]: ...
 
     async def append(

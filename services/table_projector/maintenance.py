@@ -5,6 +5,8 @@ status`)."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -148,23 +150,38 @@ async def rebuild_views(
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
     last = await bus.events.last_seq()
-    for partition in range(subjects.PARTITIONS):
-        await bus.delete_consumer(durable(partition))
+    await asyncio.gather(*(bus.delete_consumer(durable(p)) for p in range(subjects.PARTITIONS)))
     await bus.reset_views()
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
+    # a stored subject -> (game, table, decider), () if it is none of a known game's
+    of_subject: dict[str, tuple[str, str, TableDecider] | tuple[()]] = {}
     read = 0
-    async for message in bus.events.replay(subjects.EVT_ALL, upto=last):
-        read += 1
-        parsed = subjects.parse_evt(message.subject)
-        decider = deciders.get(parsed[1]) if parsed else None
-        if parsed is None or decider is None:
-            continue
-        key = (parsed[1], parsed[2])
-        folded = tables.get(key) or empty(decider)
-        tables[key] = admit(decider, folded, *key, message.seq, message.data, message.writer).folded
-        if progress is not None and read % 1024 == 0:
-            progress(message.seq, last)
+    collecting = gc.isenabled()
+    gc.disable()  # folding makes no cycles; a collection over every folded table is waste
+    try:
+        async for run in bus.events.replay(subjects.EVT_ALL, upto=last):
+            for message in run:
+                found = of_subject.get(message.subject)
+                if found is None:
+                    parsed = subjects.parse_evt(message.subject)
+                    decider = deciders.get(parsed[1]) if parsed else None
+                    found = of_subject[message.subject] = (
+                        (parsed[1], parsed[2], decider) if parsed and decider else ()
+                    )
+                if found:
+                    game, table, decider = found
+                    key = (game, table)
+                    folded = tables.get(key) or empty(decider)
+                    tables[key] = admit(
+                        decider, folded, game, table, message.seq, message.data, message.writer
+                    ).folded
+            read += len(run)
+            if progress is not None and read // 1024 != (read - len(run)) // 1024:
+                progress(run[-1].seq, last)
+    finally:
+        if collecting:
+            gc.enable()
     seats: list[tuple[str, bytes]] = []
     rest: list[tuple[str, bytes]] = []  # spectators after seats: see `store_views`
     for (game, table), folded in tables.items():
@@ -185,8 +202,12 @@ async def rebuild_views(
             rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
     await bus.view_put_many(seats)
     await bus.view_put_many(rest)
-    for partition in range(subjects.PARTITIONS):
-        await bus.start_consumer_after(durable(partition), subjects.evt_partition(partition), last)
+    await asyncio.gather(
+        *(
+            bus.start_consumer_after(durable(p), subjects.evt_partition(p), last)
+            for p in range(subjects.PARTITIONS)
+        )
+    )
     if progress is not None:
         progress(last, last)
     return len(tables), read

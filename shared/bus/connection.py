@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,50 @@ async def _quietly_stop(watcher: Any) -> None:
         pass
 
 
+_SPACE = re.compile(r"\s")
+
+
+class _Client(Client):
+    """nats-py's client, with its header parser made cheap: every log message carries three
+    headers (the message id, the expected sequence, the writer), and nats-py tests each
+    character of each header name in a Python generator, a quarter of the table projector's
+    CPU when it catches up. Same result for every input (tests/platform/test_wire_decoders.py).
+    """
+
+    @staticmethod
+    def _parse_header_lines(raw: bytes) -> dict[str, str]:
+        try:
+            text = raw.decode("ascii")  # what every header of the log is
+        except UnicodeDecodeError:
+            return _parse_header_bytes(raw)
+        out: dict[str, str] = {}
+        for line in text.split("\r\n"):
+            name, sep, value = line.partition(":")
+            if sep:
+                key = name.strip(_ASCII_SPACE)
+                if _SPACE.search(key) is None:
+                    out[key] = value.strip(_ASCII_SPACE)
+        return out
+
+
+_ASCII_SPACE = " \t\n\r\x0b\x0c"  # what `bytes.strip()` strips
+
+
+def _parse_header_bytes(raw: bytes) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in raw.split(b"\r\n"):
+        name, sep, value = line.partition(b":")
+        if not sep:
+            continue
+        try:
+            key = name.strip().decode("ascii")
+        except UnicodeDecodeError:
+            continue
+        if _SPACE.search(key) is None:
+            out[key] = value.strip().decode("utf-8", "replace")
+    return out
+
+
 def _incoming(msg: Msg) -> Incoming:
     return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
 
@@ -158,6 +203,10 @@ class Bus:
         )
         self.timers = DeadlineTimers(self.js, replicas=settings.replicas)
         self._kv: Any = None
+        # The reply subjects of views put and not yet acknowledged (`put_views`).
+        self._acks: dict[str, _PutWindow] | None = None
+        self._acks_prefix = ""
+        self._puts = 0
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
         self.closing = False
@@ -212,11 +261,12 @@ class Bus:
             try:
                 # With unlimited attempts nats-py retries a first connect forever and this
                 # loop's deadline would never apply: unlimited only once connected.
-                nc = await nats.connect(
+                nc = _Client()
+                await nc.connect(
                     servers,
                     name=name,
                     max_reconnect_attempts=1,
-                    reconnect_time_wait=0.5,
+                    reconnect_time_wait=0.5,  # type: ignore[arg-type]  # seconds, typed as int
                     connect_timeout=2,
                     allow_reconnect=True,
                     reconnected_cb=reconnected,
@@ -224,11 +274,8 @@ class Bus:
                     disconnected_cb=disconnected,
                     error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    **(
-                        {"user": credentials.user, "password": credentials.password}
-                        if credentials.user
-                        else {}
-                    ),
+                    user=credentials.user or None,
+                    password=credentials.password if credentials.user else None,
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
@@ -346,26 +393,71 @@ class Bus:
             raise Unavailable(f"view {key} not stored: {err!r}") from err
 
     async def view_put_many(
-        self,
-        items: Iterable[tuple[str, bytes]],
-        *,
-        in_flight: int = 512,
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
     ) -> None:
-        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once."""
-        kv = await self.views()
-        pending: set[asyncio.Future[Any]] = set()
+        """Store many views (see `put_views`); raises Unavailable unless every one is stored
+        (some may be: the caller puts them again)."""
+        failed = await self.put_views(items, in_flight=in_flight, timeout=timeout)
+        if failed:
+            raise Unavailable(f"{len(failed)} views not stored ({min(failed)} among them)")
+
+    async def put_views(
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
+    ) -> set[str]:
+        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once:
+        each put is one publish to the bucket's subject with a reply subject of this
+        connection's own, and a window of puts is awaited as one (a `kv.put` costs a request
+        of its own: a future, a timer and a decoded reply). Returns the keys not stored:
+        refused, or not acknowledged within `timeout` seconds."""
+        await self.views()
+        waiting = await self._ack_inbox()
+        failed: set[str] = set()
+        window = _PutWindow(asyncio.get_running_loop().create_future())
+        for key, value in items:
+            self._puts += 1
+            reply = f"{self._acks_prefix}.{self._puts}"
+            try:
+                await self.nc.publish(f"$KV.{subjects.VIEWS_BUCKET}.{key}", value, reply=reply)
+            except TRANSIENT:
+                failed.add(key)
+                continue
+            waiting[reply] = window
+            window.keys[reply] = key
+            if len(window.keys) >= in_flight:
+                failed |= await self._acknowledged(window, timeout)
+                window = _PutWindow(asyncio.get_running_loop().create_future())
+        if window.keys:
+            failed |= await self._acknowledged(window, timeout)
+        return failed
+
+    async def _ack_inbox(self) -> dict[str, _PutWindow]:
+        """The reply subjects of the puts not yet acknowledged, each with its window; the
+        subscription that takes their acknowledgements made on first use."""
+        if self._acks is None:
+            prefix = self.nc.new_inbox()
+            waiting: dict[str, _PutWindow] = {}
+
+            async def on_ack(msg: Msg) -> None:
+                window = waiting.pop(msg.subject, None)
+                if window is not None:
+                    window.acknowledged(msg.subject, msg.data)
+
+            await self.nc.subscribe(f"{prefix}.*", cb=on_ack)
+            self._acks, self._acks_prefix = waiting, prefix
+        return self._acks
+
+    async def _acknowledged(self, window: _PutWindow, timeout: float) -> set[str]:
+        """The keys of `window` not acknowledged as stored."""
+        window.close()
         try:
-            for key, value in items:
-                pending.add(asyncio.ensure_future(kv.put(key, value)))
-                if len(pending) >= in_flight:
-                    done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                    for put in done:
-                        put.result()
-            await asyncio.gather(*pending)
-        except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
-            for put in pending:
-                put.cancel()
-            raise Unavailable(f"views not stored: {err!r}") from err
+            await asyncio.wait_for(window.done, timeout)
+        except TimeoutError:
+            if self._acks is not None:  # forget the puts that will not be answered
+                for reply in window.keys:
+                    self._acks.pop(reply, None)
+        return {window.keys[reply] for reply in window.refused} | {
+            key for reply, key in window.keys.items() if reply not in window.acks
+        }
 
     async def view_delete(self, key: str) -> None:
         kv = await self.views()
@@ -540,30 +632,30 @@ class Bus:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish: those are handed back
         to the server to be delivered again a little later; every other message is
-        acknowledged, one by one, only once handled. Survives NATS restarts: the pull
-        subscription is created again after a reconnect or an error (nats.py #504)."""
+        acknowledged, one by one, only once handled. `idle` is awaited whenever nothing is
+        left to deliver. Survives NATS restarts: the pull is set up again after a reconnect or
+        an error (nats.py #504).
+
+        The pull is this connection's own rather than nats-py's `fetch`: one pull request
+        stays open for up to `batch` messages, and whatever has arrived is handled at once,
+        all of it as one batch (nats-py's fetch takes a task and a timer per message, and
+        waits for its batch or its expiry before handing any over)."""
         config = _consumer_config(durable, subject, batch)
-        sub = None
+        puller: _Puller | None = None
         subscribed_at = -1
         try:
             while not stop.is_set():
                 try:
                     if self.nc.is_closed:
                         raise ConnectionClosed(f"{durable}: the connection is closed")
-                    if sub is None or subscribed_at != self.reconnects:
+                    if puller is None or subscribed_at != self.reconnects:
                         await self._resume_at_ack_floor(durable, config, stream)
                         subscribed_at = self.reconnects
-                        await _quietly_unsubscribe(sub)
-                        sub = await self.js.pull_subscribe(
-                            subject,
-                            durable=durable,
-                            stream=stream,
-                            config=config,
-                        )
-                    try:
-                        msgs = await sub.fetch(batch, timeout=0.5)
-                    except (nats.errors.TimeoutError, TimeoutError):
-                        msgs = []
+                        if puller is not None:
+                            await puller.close()
+                            puller = None
+                        puller = await _Puller.open(self, durable, config, batch, stream)
+                    msgs = await puller.take()
                     if not msgs:
                         if idle is not None:
                             await idle()
@@ -576,11 +668,13 @@ class Bus:
                             await m.ack()
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
-                    await _quietly_unsubscribe(sub)  # a subscription left behind stalls drain
-                    sub = None
+                    if puller is not None:  # a subscription left behind stalls drain
+                        await puller.close()
+                    puller = None
                     await asyncio.sleep(0.5)
         finally:
-            await _quietly_unsubscribe(sub)  # else draining the connection waits for it
+            if puller is not None:  # else draining the connection waits for it
+                await puller.close()
 
     async def _resume_at_ack_floor(
         self,
@@ -690,6 +784,113 @@ def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerCo
         filter_subject=subject,
         max_deliver=-1,
     )
+
+
+class _PutWindow:
+    """Puts in flight together (`Bus.put_views`): done once each is acknowledged."""
+
+    def __init__(self, done: asyncio.Future[None]) -> None:
+        self.done = done
+        self.keys: dict[str, str] = {}  # reply subject -> key
+        self.acks: set[str] = set()  # reply subjects answered
+        self.refused: set[str] = set()  # of those, the ones not stored
+        self.closed = False
+
+    def acknowledged(self, reply: str, ack: bytes) -> None:
+        # `{"stream":..,"seq":..}`; else an error, or no responders (empty)
+        self.acks.add(reply)
+        if not ack or b'"error"' in ack:
+            self.refused.add(reply)
+        self._check()
+
+    def close(self) -> None:
+        """No more puts join this window."""
+        self.closed = True
+        self._check()
+
+    def _check(self) -> None:
+        if self.closed and len(self.acks) == len(self.keys) and not self.done.done():
+            self.done.set_result(None)
+
+
+PULL_EXPIRES = 1.0  # seconds a pull request stays open on the server for messages to come
+PULL_IDLE = 0.5  # seconds without a message after which `consume` says it is idle
+
+
+class _Puller:
+    """One durable pull consumer, read through an inbox of this connection: a pull request
+    for up to `batch` messages stays open (`PULL_EXPIRES`), its messages are collected by a
+    callback as they arrive, `take` hands over all that has arrived, and a new request goes
+    out as soon as the previous one is used up or ends."""
+
+    def __init__(self, bus: Bus, durable: str, batch: int, stream: str) -> None:
+        self.bus = bus
+        self.batch = batch
+        self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{durable}"
+        self.inbox = bus.nc.new_inbox()
+        self.arrived: list[Msg] = []
+        self.more = asyncio.Event()
+        self.owed = 0  # messages the open request may still bring
+        self.asked_at = 0.0
+        self.sub: Subscription | None = None
+
+    @classmethod
+    async def open(
+        cls, bus: Bus, durable: str, config: ConsumerConfig, batch: int, stream: str = subjects.STREAM
+    ) -> _Puller:
+        try:
+            await bus.js.consumer_info(stream, durable)
+        except nats.js.errors.NotFoundError:
+            await bus.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+        puller = cls(bus, durable, batch, stream)
+
+        async def arrived(msg: Msg) -> None:
+            puller.arrived.append(msg)
+            puller.more.set()
+
+        puller.sub = await bus.nc.subscribe(puller.inbox, cb=arrived)
+        return puller
+
+    async def _ask(self) -> None:
+        self.owed = self.batch
+        self.asked_at = asyncio.get_running_loop().time()
+        request = b'{"batch":%d,"expires":%d}' % (self.batch, int(PULL_EXPIRES * 1e9))
+        await self.bus.nc.publish(self.next_subject, request, reply=self.inbox)
+
+    async def take(self) -> list[Msg]:
+        """The messages that have arrived, waiting up to `PULL_IDLE` seconds for one; [] when
+        none came (nothing to deliver)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PULL_IDLE
+        while True:
+            if self.owed <= 0 or loop.time() - self.asked_at > PULL_EXPIRES + PULL_IDLE:
+                await self._ask()  # used up, ended, or lost (the server ends it by then)
+            if not self.arrived:
+                self.more.clear()
+                try:
+                    await asyncio.wait_for(self.more.wait(), max(deadline - loop.time(), 0))
+                except TimeoutError:
+                    return []
+            arrived, self.arrived = self.arrived, []
+            messages = []
+            for msg in arrived:
+                headers = msg.headers or {}
+                status = None if msg.data else headers.get("Status")
+                if status is None:
+                    messages.append(msg)
+                    self.owed -= 1
+                elif status in ("404", "408", "409"):  # the request ended: nothing left,
+                    self.owed = 0  # expired, or refused (a leader change...): ask again
+                    if status == "409" and "deleted" in headers.get("Description", "").lower():
+                        raise Unavailable("the consumer was deleted")
+                elif status != "100":  # 100: a heartbeat; else JetStream refused the pull
+                    raise Unavailable(f"pull refused: {status} {headers.get('Description', '')}")
+            if messages:
+                return messages
+
+    async def close(self) -> None:
+        await _quietly_unsubscribe(self.sub)
+        self.sub = None
 
 
 # Seconds a closing service waits for what it received to be handled before it disconnects

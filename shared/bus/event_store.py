@@ -6,6 +6,7 @@ from forking a table's history, and the message id that drops a retried append.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
@@ -21,6 +23,7 @@ from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
 PAGE = 512  # messages per batched direct get
+REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
 # Who appended a message (`subjects.writer`): readers skip any message on a table's subject
 # that its game's worker did not write.
@@ -53,6 +56,20 @@ TRANSIENT = (
     nats.js.errors.ServiceUnavailableError,
     nats.js.errors.NoStreamResponseError,
 )
+
+
+def stream_seq(msg: Msg) -> int:
+    """The stream sequence of a message a consumer delivered, from its reply subject
+    (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>...`, or with a domain and an
+    account hash before the stream): nats-py's `metadata` also makes a datetime and a
+    dataclass, a tenth of the time of a replay."""
+    tokens = msg.reply.split(".", 8)
+    if len(tokens) == 9 and tokens[0] == "$JS" and tokens[1] == "ACK":
+        last = tokens[8]
+        if "." not in last:  # 9 tokens: no domain
+            return int(tokens[5])
+    seq: int = msg.metadata.sequence.stream
+    return seq
 
 
 class EventStore:
@@ -120,13 +137,16 @@ class EventStore:
         *,
         after: int = 0,
         upto: int | None = None,
+        expect: int = PAGE,
     ) -> list[StoredBatch]:
         """The table's messages with `after` < sequence <= `upto`, in order. `upto` is a
         message of the table known to be stored: direct gets may be answered by a replica
-        that has not stored it yet, so the read is made again until it is there."""
+        that has not stored it yet, so the read is made again until it is there. `expect`:
+        how many messages the caller expects up to `upto` (the first page asks for no more,
+        as the server sends a whole page even past `upto`)."""
         subject = subjects.evt(game, table)
         for _ in range(READ_ATTEMPTS):
-            found = [m async for m in self.iterate(subject, after=after, upto=upto)]
+            found = [m async for m in self.iterate(subject, after=after, upto=upto, first_page=expect)]
             if upto is None or upto <= after or (found and found[-1].seq == upto):
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
@@ -137,14 +157,18 @@ class EventStore:
         *,
         after: int = 0,
         upto: int | None = None,
+        first_page: int = PAGE,
     ) -> AsyncIterator[StoredBatch]:
-        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets."""
+        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets
+        (`first_page` messages at most in the first, `PAGE` in the others)."""
+        page = max(1, min(first_page, PAGE))
         inbox = self.nc.new_inbox()
         sub = await self.nc.subscribe(inbox)
         try:
             start = after + 1
             while True:
-                request = {"seq": start, "next_by_subj": subject, "batch": PAGE}
+                request = {"seq": start, "next_by_subj": subject, "batch": page}
+                page = PAGE
                 await self.nc.publish(
                     f"$JS.API.DIRECT.GET.{subjects.STREAM}",
                     json.dumps(request).encode(),
@@ -172,33 +196,61 @@ class EventStore:
                     got += 1
                     start = seq + 1
                     yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
-                if not pending or not got:
+                if not pending or not got or (upto is not None and start > upto):
                     return
         finally:
             await sub.unsubscribe()
 
-    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[StoredBatch]:
+    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
         """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
-        order, through an ordered consumer: the server pushes them with flow control instead
-        of answering a request per batch, which is what reading the whole log wants."""
+        order, in runs, through an ordered consumer: the server pushes them with flow control
+        instead of answering a request per batch, which is what reading the whole log wants.
+        Each run is what arrived meanwhile (a `next_msg` per message costs a future and a
+        timer: three quarters of the time of a replay)."""
         if upto <= 0:
             return
+        arrived: list[Msg] = []
+        more = asyncio.Event()  # something arrived
+        room = asyncio.Event()  # the reader took what had arrived
+        room.set()
+
+        async def on_message(msg: Msg) -> None:
+            arrived.append(msg)
+            more.set()
+            if len(arrived) >= REPLAY_AHEAD:  # hold the server back (flow control) meanwhile
+                room.clear()
+                await room.wait()
+
         sub = await self.js.subscribe(
-            subject, ordered_consumer=True, stream=subjects.STREAM, deliver_policy=DeliverPolicy.ALL
+            subject,
+            ordered_consumer=True,
+            stream=subjects.STREAM,
+            deliver_policy=DeliverPolicy.ALL,
+            cb=on_message,
         )
         try:
             while True:
-                try:
-                    msg = await sub.next_msg(timeout=self.timeout)
-                except nats.errors.TimeoutError as err:
-                    raise Unavailable("the log stopped sending during a replay") from err
-                seq = msg.metadata.sequence.stream
-                if seq > upto:
-                    return
-                yield StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""), msg.subject)
-                if seq == upto:
+                if not arrived:
+                    more.clear()
+                    try:
+                        await asyncio.wait_for(more.wait(), self.timeout)
+                    except TimeoutError as err:
+                        raise Unavailable("the log stopped sending during a replay") from err
+                taken = arrived[:]
+                arrived.clear()
+                room.set()
+                run = []
+                for msg in taken:
+                    seq = stream_seq(msg)
+                    if seq > upto:
+                        break
+                    run.append(StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""), msg.subject))
+                if run:
+                    yield run
+                if not run or run[-1].seq >= upto or len(run) < len(taken):
                     return
         finally:
+            room.set()
             await sub.unsubscribe()
 
     async def append(

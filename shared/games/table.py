@@ -549,11 +549,14 @@ class TableDecider:
         return list(self.game.players_to_act(table.game))
 
     def legal_commands(self, table: Table, player: PlayerId) -> list[Command]:
+        return self._legal(table, player, self.players_to_act(table))
+
+    def _legal(self, table: Table, player: PlayerId, to_act: list[PlayerId]) -> list[Command]:
         if table.status == "open":
             if player == table.creator and len(table.players) >= self.game.min_players:
                 return [Start()]
             return []
-        if table.status != "running" or player not in self.players_to_act(table):
+        if table.status != "running" or player not in to_act:
             return []
         return list(self.game.legal_commands(table.game, player))
 
@@ -586,7 +589,7 @@ class TableDecider:
         if table.zombies:
             view["zombies"] = list(table.zombies)
         if seat is not None:
-            legal = self.legal_commands(table, seat)
+            legal = self._legal(table, seat, to_act)  # the game asked once per seat
             if legal:
                 view["legal"] = msgspec.to_builtins(legal)
         if table.result is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
@@ -41,9 +40,10 @@ class Applied(NamedTuple):
         return player == self.player and (not self.digest or digest == self.digest)
 
 
-@dataclass(frozen=True, slots=True)
-class Folded:
-    """One table after its log's messages up to `last_seq`.
+class Folded(msgspec.Struct, frozen=True, gc=False):
+    """One table after its log's messages up to `last_seq` (a struct, not a dataclass: made
+    for every message folded, in a tenth of the time; never in a reference cycle, so not
+    tracked by the cyclic GC).
 
     `command_ids` belongs to the fold, not to one version: `then` adds the new batch's id to
     the same dict, so folding costs the same at the 10,000th command as at the first. A Folded
@@ -54,7 +54,7 @@ class Folded:
     state: Table
     version: int = 0  # batches folded
     last_seq: int = 0  # stream sequence of the last batch folded
-    command_ids: dict[str, Applied] = field(default_factory=dict)
+    command_ids: dict[str, Applied] = msgspec.field(default_factory=dict)
     created_at: str = ""  # when the table's first batch was appended
 
     def then(self, decider: TableDecider, seq: int, batch: EventBatch[Any]) -> Folded:
@@ -74,11 +74,10 @@ class Folded:
     def skip(self, seq: int) -> Folded:
         """This table after a message that does not fit it: unchanged, but the next append
         must follow that message."""
-        return replace(self, last_seq=seq)
+        return msgspec.structs.replace(self, last_seq=seq)
 
 
-@dataclass(frozen=True, slots=True)
-class Admitted:
+class Admitted(msgspec.Struct, frozen=True, gc=False):
     """The table after one more log message: `batch` is None when the message was skipped,
     and `skipped` says why."""
 
@@ -148,6 +147,7 @@ class TableLog(Protocol):
         *,
         after: int = 0,
         upto: int | None = None,
+        expect: int = ...,
     ) -> list[Any]: ...
 
 
@@ -176,14 +176,22 @@ async def fold_log(
     *,
     since: Folded | None = None,
     upto: int | None = None,
+    version: int | None = None,
     on_admitted: Callable[[Admitted], None] | None = None,
 ) -> Folded:
     """The table as its log has it up to `upto` (all of it by default): `since` plus the
-    messages after it, or the whole log."""
+    messages after it, or the whole log. `version`: the version the message at `upto`
+    says it makes, if known (the log is read in pages of about the size that needs)."""
     folded = since if since is not None else empty(decider)
     if upto is not None and upto <= folded.last_seq:
         return folded
-    stored = await store.read(game, table, after=folded.last_seq, upto=upto)
+    stored = await store.read(
+        game,
+        table,
+        after=folded.last_seq,
+        upto=upto,
+        **({} if version is None or version <= folded.version else {"expect": version - folded.version}),
+    )
     return fold_messages(decider, folded, game, table, stored, on_admitted)
 
 

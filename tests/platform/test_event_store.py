@@ -67,6 +67,46 @@ async def test_reads_page_through_long_tables_and_respect_bounds(bus):
     assert [m.seq for m in middle] == seqs[100:200]
 
 
+async def test_a_read_expecting_few_messages_still_reads_up_to_its_bound(bus):
+    """`expect` sizes the first page only: a table with more messages than expected (messages
+    skipped by the fold, say) is still read to `upto`, and no further."""
+    table, other = table_id(), table_id()
+    seqs, last = [], 0
+    for i in range(7):
+        last = (await bus.events.append(GAME, table, b"%d" % i, command_id=f"c{i}", expected_seq=last)).seq
+        seqs.append(last)
+        await bus.events.append(
+            GAME,
+            other,
+            b"x",
+            command_id=f"o{i}",
+            expected_seq=0 if i == 0 else (await bus.events.last(GAME, other)).seq,
+        )
+    found = await bus.events.read(GAME, table, upto=seqs[4], expect=1)
+    assert [m.seq for m in found] == seqs[:5]
+    assert [m.seq for m in await bus.events.read(GAME, table, upto=seqs[0], expect=1)] == seqs[:1]
+    assert [m.seq for m in await bus.events.read(GAME, table, after=seqs[1], upto=seqs[3], expect=2)] == seqs[
+        2:4
+    ]
+
+
+async def test_a_replay_hands_over_every_message_in_order_holding_the_server_back(bus, monkeypatch):
+    """The whole-log replay takes messages by callback, at most REPLAY_AHEAD waiting for its
+    reader: every message comes, once, in order, up to the bound."""
+    from shared.bus import event_store
+
+    monkeypatch.setattr(event_store, "REPLAY_AHEAD", 3)
+    table = table_id()
+    seqs, last = [], 0
+    for i in range(25):
+        last = (await bus.events.append(GAME, table, b"%d" % i, command_id=f"c{i}", expected_seq=last)).seq
+        seqs.append(last)
+    got = [m async for run in bus.events.replay(subjects.evt(GAME, table), upto=seqs[19]) for m in run]
+    assert [m.seq for m in got] == seqs[:20]
+    assert [m.data for m in got] == [b"%d" % i for i in range(20)]
+    assert all(m.subject == subjects.evt(GAME, table) for m in got)
+
+
 async def test_an_unknown_table_has_no_messages(bus):
     assert await bus.events.last(GAME, table_id()) is None
     assert await bus.events.read(GAME, table_id()) == []

@@ -9,6 +9,7 @@ import asyncio
 import random
 import time
 import uuid
+from collections.abc import Iterable
 
 import msgspec
 import pytest
@@ -75,17 +76,17 @@ async def test_a_view_write_failing_under_a_killed_server_is_retried(
             tables = await create_tables(client, 3)
             await until_exact(bus)
             projector_bus = s.services["table-projector"][2]
-            real_put = projector_bus.view_put
+            real_put = projector_bus.put_views
             killed = asyncio.Event()
 
-            async def put_after_a_kill(key: str, value: bytes) -> None:
+            async def put_after_a_kill(items: Iterable[tuple[str, bytes]]) -> set[str]:
                 if not killed.is_set():
                     killed.set()
-                    server.kill()  # the write below meets a server that is gone
+                    server.kill()  # the writes below meet a server that is gone
                     asyncio.get_running_loop().call_later(0.5, server.start)
-                await real_put(key, value)
+                return await real_put(items)
 
-            projector_bus.view_put = put_after_a_kill  # type: ignore[method-assign]
+            projector_bus.put_views = put_after_a_kill  # type: ignore[method-assign]
             assert (await client.command("highcard", tables[0], "p0", {"type": "start"}))["ok"]
             await asyncio.wait_for(killed.wait(), 30)
             for table in tables[1:]:
@@ -363,16 +364,16 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
         key=lambda m: m.seq,
     )
     projector = TableProjector(bus)
-    real_put = bus.view_put
+    real_put = bus.put_views
 
-    async def put(key: str, value: bytes) -> None:
-        if f".{failing}." in key:
-            raise Unavailable("refused here: the bucket is away for this table")
-        await real_put(key, value)
+    async def put(items: Iterable[tuple[str, bytes]]) -> set[str]:
+        items = list(items)
+        refused = {key for key, _ in items if f".{failing}." in key}  # its bucket is away
+        return refused | await real_put([item for item in items if item[0] not in refused])
 
-    bus.view_put = put  # type: ignore[method-assign]
+    bus.put_views = put  # type: ignore[method-assign]
     retry = await projector.apply(0, messages)
-    bus.view_put = real_put  # type: ignore[method-assign]
+    bus.put_views = real_put  # type: ignore[method-assign]
     assert retry == {m.seq for m in messages if m.subject.endswith(f".{failing}")}
     assert len(retry) == 3
     for table in tables:
@@ -391,3 +392,18 @@ async def test_the_views_bucket_of_one_node_is_acknowledged_before_the_disk(bus)
     info = await bus.js.stream_info(f"KV_{subjects.VIEWS_BUCKET}")
     assert info.config.persist_mode == "async"
     assert info.config.max_msgs_per_subject == 1 and info.config.allow_direct
+
+
+async def test_views_put_together_are_stored_and_the_ones_refused_are_named(bus, monkeypatch):
+    """`put_views` pipelines its puts (acknowledged together, a few in flight at a time here)
+    and names the keys the server did not store: a put nobody answers (no bucket there) is
+    refused, not lost silently."""
+    prefix = f"view.pipelined.t{uuid.uuid4().hex[:8]}"
+    items = [(f"{prefix}.v{i}", b'{"version": %d}' % i) for i in range(40)]
+    assert await bus.put_views(items, in_flight=7) == set()
+    for key, value in items:
+        assert await bus.view_get(key) == value
+    monkeypatch.setattr(subjects, "VIEWS_BUCKET", "TABLETOP_NO_SUCH_BUCKET")
+    assert await bus.put_views(items[:3], timeout=2) == {key for key, _ in items[:3]}
+    with pytest.raises(Unavailable):
+        await bus.view_put_many(items[:1], timeout=2)

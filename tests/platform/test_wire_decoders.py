@@ -128,3 +128,39 @@ def test_any_bytes_are_a_request_or_refused_and_a_request_decodes_to_itself(requ
 def test_a_valid_lobby_request_decodes_to_itself(after, limit, status):
     request = LobbyRequest(after=after, limit=limit, status=status)
     assert decode_request(encoder.encode(request), LobbyRequest) == request
+
+
+HEADER_LINE = st.lists(
+    st.sampled_from(
+        [
+            b"Nats-Msg-Id",
+            b"Tabletop-Writer",
+            b" Name ",
+            b"Na me",
+            b"N\x1cm",
+            b"\xff\xfe",
+            b"",
+            b":",
+            b": ",
+            b"\r",
+            b"\n",
+            b"\t",
+            b"v\xc3\xa9",
+            b"\xe9",
+            b"a:b",
+            b"x",
+        ]
+    ),
+    max_size=6,
+).map(b"".join)
+
+
+@patient
+@given(st.lists(HEADER_LINE, max_size=6).map(b"\r\n".join) | st.binary(max_size=60))
+def test_the_bus_reads_message_headers_as_nats_py_does(raw):
+    """The bus's cheaper header parser (`_Client`) gives what nats-py's own gives."""
+    from nats.aio.client import Client
+
+    from shared.bus.connection import _Client
+
+    assert _Client._parse_header_lines(raw) == Client._parse_header_lines(raw)
