@@ -477,7 +477,11 @@ async def serve_table_projector(
     settings = bus.settings
     projector = TableProjector(bus, shard=shard, open_table_ttl=settings.open_table_ttl)
     serving = until is None
-    background: list[asyncio.Task[None]] = []
+    # Every loop here ends on `halted`: set with `stop`, and as soon as one partition's loop
+    # ends (a failure), so that none runs on even if it missed its cancellation (Python 3.11's
+    # asyncio.wait_for may lose one that comes as its wait ends).
+    halted = asyncio.Event()
+    background: list[asyncio.Task[None]] = [asyncio.create_task(_set_when_set(stop, halted))]
     if serving:
         background.append(
             asyncio.create_task(
@@ -487,11 +491,11 @@ async def serve_table_projector(
                     # while when a cluster node is down)
                     "lobby.>",
                     projector.on_lobby_entry,
-                    stop=stop,
+                    stop=halted,
                 )
             )
         )
-        background.append(asyncio.create_task(_expire_periodically(projector, stop)))
+        background.append(asyncio.create_task(_expire_periodically(projector, halted)))
         await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(
             name="tabletop-table-projector",
@@ -518,7 +522,7 @@ async def serve_table_projector(
         gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}", partitions=list(projector.partitions))
 
-    def partition_loop(partition: int) -> Any:
+    async def partition_loop(partition: int) -> None:
         async def handle(messages: list[Delivered]) -> set[int]:
             retry = await projector.apply(partition, messages)
             if until is not None and until(projector):
@@ -530,15 +534,19 @@ async def serve_table_projector(
             if until is not None and until(projector):
                 stop.set()
 
-        return bus.consume(
-            durable(partition), subjects.evt_partition(partition), handle, stop=stop, idle=idle
-        )
+        try:
+            await bus.consume(
+                durable(partition), subjects.evt_partition(partition), handle, stop=halted, idle=idle
+            )
+        finally:
+            halted.set()
 
     try:
         async with asyncio.TaskGroup() as group:  # one partition failing stops them all
             for partition in projector.partitions:
                 group.create_task(partition_loop(partition))
     finally:
+        halted.set()
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
@@ -551,6 +559,11 @@ async def _on_forget(projector: TableProjector, message: Incoming) -> None:
     except msgspec.DecodeError:
         return
     projector.forget(game, table)
+
+
+async def _set_when_set(source: asyncio.Event, target: asyncio.Event) -> None:
+    await source.wait()
+    target.set()
 
 
 async def _expire_periodically(projector: TableProjector, stop: asyncio.Event) -> None:
