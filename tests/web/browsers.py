@@ -346,11 +346,22 @@ def strings(value: Any, *, keys: bool = False) -> Iterable[str]:
             yield from strings(item, keys=keys)
 
 
+# Words of the client's own texts ("leave a field blank to pass"): a page shows them whatever
+# the table holds, so a secret that is one of them (a Decrypto keyword "field") tells nothing
+# by appearing; such secrets are left out of the scan, the others are all checked.
+CLIENT_WORDS = frozenset(
+    word.lower()
+    for path in (Path(__file__).parents[2] / "services" / "web" / "static").rglob("*")
+    if path.suffix in (".js", ".html") and "vendor" not in path.parts
+    for word in re.findall(r"[A-Za-z]+", path.read_text())
+)
+
+
 def secrets_of(view: dict[str, Any], public: set[str]) -> set[str]:
     """The strings of a seat's view (and of the events it was told) that are not `public`:
     that seat's hidden information, such as its cards or its team's words."""
     own = {k: v for k, v in view.items() if k != "legal"}  # its examples of free text are no secret
-    return {s for s in strings(own) if len(s) >= 3 and s not in public}
+    return {s for s in strings(own) if len(s) >= 3 and s not in public and s.lower() not in CLIENT_WORDS}
 
 
 def shown(secret: str, text: str) -> bool:
