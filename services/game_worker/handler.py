@@ -32,7 +32,7 @@ from shared.messages.envelopes import (
     decode_command,
     encoder,
 )
-from shared.messages.folding import Applied, Bounded, Folded, admit, empty, fold_log
+from shared.messages.folding import Applied, Bounded, Folded, TableLog, admit, empty, fold_log
 
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
@@ -45,20 +45,11 @@ class Timers(Protocol):
     async def schedule(self, game: str, table: str, version: int, deadline: str) -> None: ...
 
 
-class Store(Protocol):
-    """What the handler needs of the event store (shared/bus/event_store.py)."""
+class Store(TableLog, Protocol):
+    """What the handler needs of the event store (shared/bus/event_store.py): what folding
+    reads, and the table's last message and the append."""
 
     async def last(self, game: str, table: str) -> StoredBatch | None: ...
-
-    async def read(
-        self,
-        game: str,
-        table: str,
-        *,
-        after: int = 0,
-        upto: int | None = None,
-        expect: int = ...,
-    ) -> list[StoredBatch]: ...
 
     async def append(
         self,

@@ -1,6 +1,7 @@
 // The tabletop web client: one page, hash routes, plain DOM. The browser talks to NATS over
 // WebSocket with the official client, signed in as the player (or a guest): the broker applies
 // the same permissions as to any other client, and this server only hands out files.
+import { h } from "./games/kit.js";
 import { wsconnect } from "./vendor/nats.js";
 
 const main = document.getElementById("main");
@@ -20,26 +21,6 @@ let page = null; // the page shown: {stop(), resync()}
 let afterSignIn = null; // the address asked for before signing in
 
 // --- small helpers ---------------------------------------------------------------------------
-
-/** An element: h("div", {class: "x", onclick: f}, child, "text", [more]). */
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "class") node.className = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  const add = (items) => {
-    for (const child of items) {
-      if (child === null || child === undefined || child === false) continue;
-      if (Array.isArray(child)) add(child);
-      else node.append(child instanceof Node ? child : String(child));
-    }
-  };
-  add(children);
-  return node;
-}
 
 function randomHex(bytes) {
   const data = crypto.getRandomValues(new Uint8Array(bytes));
