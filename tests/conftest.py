@@ -51,10 +51,16 @@ SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
 # Every test fails past `timeout` (pyproject.toml) rather than hold the run; the slow ones,
 # whole random games and fault injection on busy machines, get this long.
 SLOW_TIMEOUT = 1800
+# The fixtures that start processes; tests that start their own are marked `slow` by hand.
+PROCESS_FIXTURES = {"secure_server", "up", "server", "browser"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        # a test that runs real processes (the session's nats-server, a `tabletop up`, a
+        # browser) is `slow` too, so that `-m "not slow"` is the quick loop of the pure code
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
 

@@ -74,6 +74,7 @@ def up(tmp_path_factory):
     assert server.stop() == 0
 
 
+@pytest.mark.slow
 def test_every_command_has_help():
     env = cli_env()
     top = subprocess.run([*TABLETOP, "--help"], env=env, capture_output=True, text=True)
@@ -255,6 +256,7 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_up_keeps_its_data_across_a_restart(tmp_path):
     server = Up(tmp_path).start()
     try:
@@ -274,6 +276,7 @@ def test_up_keeps_its_data_across_a_restart(tmp_path):
         server.stop()
 
 
+@pytest.mark.slow
 def test_clients_say_clearly_when_nothing_runs(tmp_path):
     env = cli_env(TABLETOP_DATA=str(tmp_path), NATS_URL="nats://127.0.0.1:1")
     done = subprocess.run(

@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 
 from shared.bus.errors import StoreInUse
-from shared.bus.server import EmbeddedServer, server_binary
+from shared.bus.server import EmbeddedServer, server_binary, servers_using
 from tests.conftest import ROOT, TABLETOP
 from tests.test_cli import Up
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.slow,
+]
 
 
 def gone(pid: int) -> bool:
@@ -138,6 +141,11 @@ def test_a_server_left_by_a_version_without_the_lock_is_named(tmp_path):
         [server_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
+        # until the child has become the server (right after the fork it is still python)
+        end = time.monotonic() + 30
+        while stray.pid not in servers_using(conf):
+            assert stray.poll() is None and time.monotonic() < end, "the stray nats-server did not start"
+            time.sleep(0.01)
         with pytest.raises(StoreInUse, match=f"pid {stray.pid}"):
             EmbeddedServer(tmp_path).start()
     finally:

@@ -33,12 +33,14 @@ def test_the_script_is_an_executable_posix_shell_script(name):
     assert script.read_text().startswith("#!/bin/sh\n")
 
 
+@pytest.mark.slow
 def test_the_test_script_runs_pytest_with_its_arguments():
     done = run(ROOT / "test", "--collect-only", "-q", "tests/test_root_scripts.py")
     assert done.returncode == 0, done.stderr
     assert "tests/test_root_scripts.py::test_the_test_script_runs_pytest_with_its_arguments" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_tabletop_script_runs_the_tabletop_command_from_any_folder(tmp_path):
     if not (Path(sys.prefix) / "bin" / "tabletop").exists():
         pytest.skip("tabletop is not installed in this environment")

@@ -247,6 +247,7 @@ async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
         await seat.page.context.close()
 
 
+@pytest.mark.slow
 def test_tabletop_web_serves_the_client_alone_with_the_address_it_is_given(tmp_path):
     log = tmp_path / "web.log"
     process = subprocess.Popen(
