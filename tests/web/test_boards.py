@@ -100,28 +100,41 @@ class Harness:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
 
-    def show(self, view: dict[str, Any], seat: str | None, interactive: bool = True) -> dict[str, Any]:
-        """Render `view` and read back what the board offers."""
-        self.page.evaluate("window.acted = []")
-        self.page.evaluate(
-            "([g, v, s, i]) => window.show(g, v, s, i)",
-            [self.game, view, seat, interactive],
+    def show(
+        self, view: dict[str, Any], seat: str | None, interactive: bool = True, click: str | None = None
+    ) -> dict[str, Any]:
+        """Render `view` and read back what the board offers, then click the button whose
+        data-command is `click` if given, and read back what the board sent (`acted`): one round
+        trip to the page."""
+        shown = self.page.evaluate(
+            """async ([g, v, s, i, click]) => {
+                window.acted = [];
+                await window.show(g, JSON.parse(v), s, i);
+                const root = document.getElementById("root");
+                const buttons = [...root.querySelectorAll("[data-command]")];
+                return {
+                    commands: buttons.map((b) => b.getAttribute("data-command")),
+                    enabled: buttons.filter((b) => !b.disabled).length,
+                    notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
+                    forms: [...root.querySelectorAll("form[data-command-type]")]
+                        .map((f) => f.getAttribute("data-command-type")),
+                    formsEnabled: [...root.querySelectorAll("form [type=submit]")]
+                        .filter((b) => !b.disabled).length,
+                    html: root.innerHTML,
+                    tooWide: """
+            + TOO_WIDE
+            + """,
+                    acted: click === null ? [] : (() => {
+                        buttons.find((b) => b.getAttribute("data-command") === click).click();
+                        return window.acted;
+                    })(),
+                };
+            }""",
+            # the view as JSON text: Playwright checks a structured argument value by value, slowly
+            [self.game, json.dumps(view), seat, interactive, click],
         )
         assert not self.errors, self.errors
-        return self.page.evaluate("""() => {
-            const root = document.getElementById("root");
-            const buttons = [...root.querySelectorAll("[data-command]")];
-            return {
-                commands: buttons.map((b) => b.getAttribute("data-command")),
-                enabled: buttons.filter((b) => !b.disabled).length,
-                notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
-                forms: [...root.querySelectorAll("form[data-command-type]")]
-                    .map((f) => f.getAttribute("data-command-type")),
-                formsEnabled: [...root.querySelectorAll("form [type=submit]")]
-                    .filter((b) => !b.disabled).length,
-                html: root.innerHTML,
-            };
-        }""")
+        return shown
 
 
 def sampled(game: str) -> list[Step]:
@@ -208,14 +221,8 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
                 else:
                     assert as_js(command) in offered, (viewer, command)
             if view.get("legal"):  # clicking a move sends it, exactly as `legal` has it
-                harness.show(view, viewer)
                 command = view["legal"][-1]
-                page.evaluate(
-                    """(text) => [...document.querySelectorAll("[data-command]")]
-                    .find((b) => b.getAttribute("data-command") === text).click()""",
-                    as_js(command),
-                )
-                assert page.evaluate("window.acted") == [command]
+                assert harness.show(view, viewer, click=as_js(command))["acted"] == [command]
                 checked.clicked += 1
             for form_type in got["forms"]:
                 checked.submitted += submit_form(harness, view, viewer, form_type)
@@ -232,11 +239,13 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
         for viewer, view in step.views.items():
             shown = harness.show(view, viewer, interactive=False)
             assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
-        page.set_viewport_size(PHONE)
+    page.set_viewport_size(PHONE)  # once for all the steps: a resize lays the page out again
+    for step in steps_to_check:
         for viewer, view in step.views.items():
-            harness.show(view, viewer)
-            assert not page.evaluate(TOO_WIDE), f"step {step.index} for {viewer} is wider than a phone"
-        page.set_viewport_size(DESKTOP)
+            assert not harness.show(view, viewer)["tooWide"], (
+                f"step {step.index} for {viewer} is wider than a phone"
+            )
+    page.set_viewport_size(DESKTOP)
     return checked
 
 
