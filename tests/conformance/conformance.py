@@ -97,20 +97,34 @@ def quick_cases(decider: TableDecider) -> list[tuple[int, dict[str, Any], int]]:
 # --- secrets ----------------------------------------------------------------------------------
 
 
-def leaves(value: Any, *, top: bool = True) -> Iterator[Hashable]:
+def leaves(value: Any) -> list[Hashable]:
     """Every leaf value of a JSON-ready value. Dict keys are the view's own words and player
     ids, never a secret (a keyword may be spelt like a key); bools and None are left out (a
-    secret is never one of those, and True would equal 1)."""
+    secret is never one of those, and True would equal 1). A loop over a stack, not recursive
+    generators: it runs on every view and event of thousands of whole games."""
     if isinstance(value, Mapping):
-        for key, item in value.items():
-            if top and key in TABLE_CONSTANT_KEYS:
-                continue
-            yield from leaves(item, top=False)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from leaves(item, top=False)
-    elif value is not None and not isinstance(value, bool):
-        yield value
+        stack = [item for key, item in value.items() if key not in TABLE_CONSTANT_KEYS]
+    else:
+        stack = [value]
+    found: list[Hashable] = []
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is int:
+            found.append(item)
+        elif kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif item is None or kind is bool:
+            continue
+        elif isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            found.append(item)
+    return found
 
 
 class Leak(AssertionError):
