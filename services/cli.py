@@ -298,7 +298,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         await serve_web(host=args.host, port=args.port, websocket_url=websocket_url, stop=stop, ready=ready)
 
     try:
-        asyncio.run(main())
+        runtime_run(main())
     except KeyboardInterrupt:
         pass
     return 0
