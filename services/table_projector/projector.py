@@ -134,8 +134,12 @@ class TableProjector:
         acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
         by_table: dict[tuple[str, str], list[Delivered]] = {}
+        of_subject: dict[str, tuple[int, str, str] | None] = {}  # a table's subject parsed once
         for message in messages:
-            parsed = subjects.parse_evt(message.subject)
+            if message.subject in of_subject:
+                parsed = of_subject[message.subject]
+            else:
+                parsed = of_subject[message.subject] = subjects.parse_evt(message.subject)
             if parsed is None or parsed[1] not in self.games:
                 log.error(
                     "message_skipped",

@@ -93,9 +93,9 @@ async def _quietly_stop(watcher: Any) -> None:
 _SPACE = re.compile(r"\s")
 
 
-# What takes the messages of one subscription as they are read: (subject, reply, data,
-# headers), called from the connection's read loop.
-Taker = Callable[[bytes, bytes, bytes, "dict[str, str] | None"], None]
+# What takes the messages of one subscription as they are read: (subject, reply, data, the
+# header block as received or None), called from the connection's read loop.
+Taker = Callable[[bytes, bytes, bytes, "bytes | None"], None]
 
 
 class _Client(Client):
@@ -118,7 +118,7 @@ class _Client(Client):
             return
         self.stats["in_msgs"] += 1
         self.stats["in_bytes"] += len(data)
-        take(subject, reply, data, await self._process_headers(headers))
+        take(subject, reply, data, headers)
 
     @staticmethod
     def _parse_header_lines(raw: bytes) -> dict[str, str]:
@@ -137,6 +137,25 @@ class _Client(Client):
 
 
 _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what `bytes.strip()` strips
+_NO_STATUS = b"NATS/1.0\r\n"  # a header block without a status: header lines follow
+
+
+def _header(block: bytes, name: str) -> str | None:
+    """What nats-py makes of header `name` in a message's header block without a status,
+    parsing only the line the name is on when it occurs once (the projector reads one header
+    of each log message, its writer). Same result for every input
+    (tests/platform/test_wire_decoders.py)."""
+    lines = block[len(_NO_STATUS) :]
+    wanted = name.encode()
+    at = lines.find(wanted)
+    if at < 0:
+        return None
+    if lines.find(wanted, at + 1) >= 0:  # several lines may name it: the last one counts
+        return _Client._parse_header_lines(lines).get(name)
+    start = lines.rfind(b"\r\n", 0, at)
+    end = lines.find(b"\r\n", at)
+    line = lines[start + 2 if start >= 0 else 0 : end if end >= 0 else len(lines)]
+    return _Client._parse_header_lines(line).get(name)
 
 
 def _parse_header_bytes(raw: bytes) -> dict[str, str]:
@@ -662,7 +681,7 @@ class Bus:
         later. With `ack_all` (AckPolicy.ALL, for a consumer with one reader), a batch costs one
         acknowledgement, of the last message of its longest prefix that was finished; the
         messages from the first one not finished on are delivered again a little later (the
-        consumer starts again after its ack floor: a later acknowledgement would otherwise
+        consumer is made again to start from there: a later acknowledgement would otherwise
         cover them). An ack policy cannot change: `formerly` names the durable that read these
         messages before under another configuration; `durable`, when made, starts after its
         ack floor, and it is deleted.
@@ -702,8 +721,11 @@ class Bus:
                         await self.nc.publish(replies[finished - 1], _ACK)
                     if retry:
                         await puller.close()
-                        puller = None  # so the consumer starts again after its ack floor
+                        puller = None
                         await asyncio.sleep(RETRY_DELAY)
+                        # from the first message not finished, whenever the server takes the
+                        # acknowledgement above
+                        await self._start_consumer_at(config, messages[finished].seq, stream)
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
                     if puller is not None:  # a subscription left behind stalls drain
@@ -728,13 +750,12 @@ class Bus:
                     former = await self.js.consumer_info(stream, formerly)
                 except nats.js.errors.NotFoundError:
                     pass
-            if former is not None:
+            if former is None:
+                await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+            else:
                 floor = former.ack_floor.stream_seq if former.ack_floor else 0
                 log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
-                config = dataclasses.replace(
-                    config, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
-                )
-            await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+                await self._start_consumer_at(config, floor + 1, stream)
         if formerly is not None:  # also when a process stopped between the two
             await self.delete_consumer(formerly, stream=stream)
 
@@ -761,11 +782,19 @@ class Bus:
             ack_floor=floor,
             unacknowledged=info.num_ack_pending,
         )
-        await self.js.delete_consumer(stream, durable)
+        await self._start_consumer_at(config, floor + 1, stream)
+
+    async def _start_consumer_at(self, config: ConsumerConfig, seq: int, stream: str) -> None:
+        """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
+        assert config.durable_name is not None
+        await self.delete_consumer(config.durable_name, stream=stream)
         await self.js.add_consumer(
             stream,
             config=dataclasses.replace(
-                config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
+                config,
+                name=config.durable_name,
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=seq,
             ),
         )
 
@@ -774,15 +803,8 @@ class Bus:
     ) -> None:
         """The durable consumer `durable` of `subject` (see `consume`), made again to deliver
         what comes after stream sequence `seq` (a rebuild read the log up to there itself)."""
-        await self.delete_consumer(durable)
-        await self.js.add_consumer(
-            subjects.STREAM,
-            config=dataclasses.replace(
-                _consumer_config(durable, subject, ack_all=ack_all),
-                name=durable,
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=seq + 1,
-            ),
+        await self._start_consumer_at(
+            _consumer_config(durable, subject, ack_all=ack_all), seq + 1, subjects.STREAM
         )
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
@@ -894,7 +916,7 @@ class _Puller:
         self.batch = batch
         self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{durable}"
         self.inbox = bus.nc.new_inbox()
-        self.arrived: list[tuple[bytes, bytes, bytes, dict[str, str] | None]] = []
+        self.arrived: list[tuple[bytes, bytes, bytes, bytes | None]] = []
         self.more = asyncio.Event()
         self.owed = 0  # messages the open request may still bring
         self.asked_at = 0.0
@@ -904,7 +926,7 @@ class _Puller:
     async def open(cls, bus: Bus, durable: str, batch: int, stream: str = subjects.STREAM) -> _Puller:
         puller = cls(bus, durable, batch, stream)
 
-        def arrived(subject: bytes, reply: bytes, data: bytes, headers: dict[str, str] | None) -> None:
+        def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
             puller.arrived.append((subject, reply, data, headers))
             puller.more.set()
 
@@ -936,12 +958,16 @@ class _Puller:
             arrived, self.arrived = self.arrived, []
             messages: list[Delivered] = []
             replies: list[str] = []
-            for subject, reply, data, headers in arrived:
-                headers = headers or {}
-                status = None if data else headers.get("Status")
+            for subject, reply, data, block in arrived:
+                if data and block is not None and block.startswith(_NO_STATUS):  # a log message
+                    status, headers, writer = None, {}, _header(block, WRITER) or ""
+                else:  # a status (end of the request, heartbeat...), or an odd message
+                    headers = await self.bus.nc._process_headers(block) or {}
+                    status = None if data else headers.get("Status")
+                    writer = headers.get(WRITER, "")
                 if status is None:
                     replies.append(reply.decode())
-                    messages.append(_delivered(subject.decode(), replies[-1], data, headers))
+                    messages.append(_delivered(subject.decode(), replies[-1], data, writer))
                     self.owed -= 1
                 elif status in ("404", "408", "409"):  # the request ended: nothing left,
                     self.owed = 0  # expired, or refused (a leader change...): ask again
@@ -978,11 +1004,11 @@ class Delivered:
     pending: int  # messages of the consumer still to deliver after this one
 
 
-def _delivered(subject: str, reply: str, data: bytes, headers: dict[str, str]) -> Delivered:
+def _delivered(subject: str, reply: str, data: bytes, writer: str) -> Delivered:
     """A log message as a consumer delivers it: its stream sequence and the messages still to
     deliver are tokens of its reply subject (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream
     seq>.<consumer seq>.<time>.<pending>`, two more tokens after `ACK` where the server names a
     domain and an account)."""
     tokens = reply.split(".")
     at = 5 if len(tokens) == 9 else 7
-    return Delivered(int(tokens[at]), subject, data, headers.get(WRITER, ""), int(tokens[at + 3]))
+    return Delivered(int(tokens[at]), subject, data, writer, int(tokens[at + 3]))
