@@ -17,6 +17,7 @@ import structlog
 from services.registry import games
 from services.table_projector.projector import (
     durable,
+    former_durable,
     lobby_entry,
     store_views,
     view_bodies,
@@ -150,7 +151,13 @@ async def rebuild_views(
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
     last = await bus.events.last_seq()
-    await asyncio.gather(*(bus.delete_consumer(durable(p)) for p in range(subjects.PARTITIONS)))
+    await asyncio.gather(
+        *(
+            bus.delete_consumer(name(p))
+            for p in range(subjects.PARTITIONS)
+            for name in (durable, former_durable)
+        )
+    )
     await bus.reset_views()
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
@@ -204,7 +211,7 @@ async def rebuild_views(
     await bus.view_put_many(rest)
     await asyncio.gather(
         *(
-            bus.start_consumer_after(durable(p), subjects.evt_partition(p), last)
+            bus.start_consumer_after(durable(p), subjects.evt_partition(p), last, ack_all=True)
             for p in range(subjects.PARTITIONS)
         )
     )

@@ -9,13 +9,15 @@ The log is cut into partitions by table (`subjects.partition`); a projector owns
 (`shard` i of n: the partitions p with p % n == i), each read by its own durable consumer, so
 n replicas share the work and a partition's progress survives a change of n.
 
-Exactly once, whatever fails: a message is acknowledged only once its table's views are stored;
-a table whose views could not be stored is forgotten (folded again from the log next time) and
-its messages come again. A table it does not hold is folded from the log up to the message at
-hand, and its views are written only if the bucket holds an older version, so a restart, a
-redelivery or a rebuild lands on the same views and never writes an older version over a
-newer one. The table comes from the subject, never from a message's body: a message
-that does not fit its table is skipped (`folding.admit`).
+Exactly once, whatever fails: a message is acknowledged only once its table's views are stored
+(a batch by one acknowledgement of its last message whose table's views, and every earlier
+one's, are stored); a table whose views could not be stored is forgotten (folded again from the
+log next time) and its messages come again, with whatever followed them in the partition. A
+table it does not hold is folded from the log up to the message at hand, and its views are
+written only if the bucket holds an older version, so a restart, a redelivery or a rebuild
+lands on the same views and never writes an older version over a newer one. The table comes
+from the subject, never from a message's body: a message that does not fit its table is
+skipped (`folding.admit`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,13 @@ GC_YOUNG = 20_000  # allocations between collections of the youngest generation 
 
 
 def durable(partition: int) -> str:
+    """The consumer of one partition, acknowledged a batch at a time (AckPolicy.ALL)."""
+    return f"{DURABLE}-p{partition}-all"
+
+
+def former_durable(partition: int) -> str:
+    """The consumer of one partition when each message was acknowledged alone: the one that
+    `durable(partition)` takes over from."""
     return f"{DURABLE}-p{partition}"
 
 
@@ -125,8 +134,12 @@ class TableProjector:
         acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
         by_table: dict[tuple[str, str], list[Delivered]] = {}
+        of_subject: dict[str, tuple[int, str, str] | None] = {}  # a table's subject parsed once
         for message in messages:
-            parsed = subjects.parse_evt(message.subject)
+            if message.subject in of_subject:
+                parsed = of_subject[message.subject]
+            else:
+                parsed = of_subject[message.subject] = subjects.parse_evt(message.subject)
             if parsed is None or parsed[1] not in self.games:
                 log.error(
                     "message_skipped",
@@ -536,7 +549,13 @@ async def serve_table_projector(
 
         try:
             await bus.consume(
-                durable(partition), subjects.evt_partition(partition), handle, stop=halted, idle=idle
+                durable(partition),
+                subjects.evt_partition(partition),
+                handle,
+                stop=halted,
+                idle=idle,
+                ack_all=True,  # a partition has one owner
+                formerly=former_durable(partition),
             )
         finally:
             halted.set()

@@ -93,12 +93,32 @@ async def _quietly_stop(watcher: Any) -> None:
 _SPACE = re.compile(r"\s")
 
 
+# What takes the messages of one subscription as they are read: (subject, reply, data, the
+# header block as received or None), called from the connection's read loop.
+Taker = Callable[[bytes, bytes, bytes, "bytes | None"], None]
+
+
 class _Client(Client):
     """nats-py's client, with its header parser made cheap: every log message carries three
     headers (the message id, the expected sequence, the writer), and nats-py tests each
     character of each header name in a Python generator, a quarter of the table projector's
     CPU when it catches up. Same result for every input (tests/platform/test_wire_decoders.py).
-    """
+
+    A subscription may also have its messages taken as they are read (`takers`), without the
+    message object, queue and task hop nats-py spends on each (`_Puller`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.takers: dict[int, Taker] = {}
+
+    async def _process_msg(self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: bytes) -> None:
+        take = self.takers.get(sid)
+        if take is None:
+            await super()._process_msg(sid, subject, reply, data, headers)
+            return
+        self.stats["in_msgs"] += 1
+        self.stats["in_bytes"] += len(data)
+        take(subject, reply, data, headers)
 
     @staticmethod
     def _parse_header_lines(raw: bytes) -> dict[str, str]:
@@ -117,6 +137,25 @@ class _Client(Client):
 
 
 _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what `bytes.strip()` strips
+_NO_STATUS = b"NATS/1.0\r\n"  # a header block without a status: header lines follow
+
+
+def _header(block: bytes, name: str) -> str | None:
+    """What nats-py makes of header `name` in a message's header block without a status,
+    parsing only the line the name is on when it occurs once (the projector reads one header
+    of each log message, its writer). Same result for every input
+    (tests/platform/test_wire_decoders.py)."""
+    lines = block[len(_NO_STATUS) :]
+    wanted = name.encode()
+    at = lines.find(wanted)
+    if at < 0:
+        return None
+    if lines.find(wanted, at + 1) >= 0:  # several lines may name it: the last one counts
+        return _Client._parse_header_lines(lines).get(name)
+    start = lines.rfind(b"\r\n", 0, at)
+    end = lines.find(b"\r\n", at)
+    line = lines[start + 2 if start >= 0 else 0 : end if end >= 0 else len(lines)]
+    return _Client._parse_header_lines(line).get(name)
 
 
 def _parse_header_bytes(raw: bytes) -> dict[str, str]:
@@ -191,7 +230,7 @@ class Bucket:
 class Bus:
     """One NATS connection with JetStream, the event store and the views bucket."""
 
-    def __init__(self, nc: Client, settings: Settings) -> None:
+    def __init__(self, nc: _Client, settings: Settings) -> None:
         self.nc = nc
         self.js = nc.jetstream(timeout=5.0)
         self.settings = settings
@@ -628,19 +667,30 @@ class Bus:
         batch: int = 256,
         idle: Callable[[], Awaitable[None]] | None = None,
         stream: str = subjects.STREAM,
+        ack_all: bool = False,
+        formerly: str | None = None,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
-        set. `handle` returns the stream sequences it could not finish: those are handed back
-        to the server to be delivered again a little later; every other message is
-        acknowledged, one by one, only once handled. `idle` is awaited whenever nothing is
-        left to deliver. Survives NATS restarts: the pull is set up again after a reconnect or
-        an error (nats.py #504).
+        set. `handle` returns the stream sequences it could not finish; no message is
+        acknowledged before it is handled. `idle` is awaited whenever nothing is left to
+        deliver. Survives NATS restarts: the pull is set up again after a reconnect or an
+        error (nats.py #504).
+
+        Acknowledged one by one (the default, for a consumer that several processes read), the
+        messages not finished are handed back to the server to be delivered again a little
+        later. With `ack_all` (AckPolicy.ALL, for a consumer with one reader), a batch costs one
+        acknowledgement, of the last message of its longest prefix that was finished; the
+        messages from the first one not finished on are delivered again a little later (the
+        consumer is made again to start from there: a later acknowledgement would otherwise
+        cover them). An ack policy cannot change: `formerly` names the durable that read these
+        messages before under another configuration; `durable`, when made, starts after its
+        ack floor, and it is deleted.
 
         The pull is this connection's own rather than nats-py's `fetch`: one pull request
         stays open for up to `batch` messages, and whatever has arrived is handled at once,
         all of it as one batch (nats-py's fetch takes a task and a timer per message, and
         waits for its batch or its expiry before handing any over)."""
-        config = _consumer_config(durable, subject, batch)
+        config = _consumer_config(durable, subject, batch, ack_all=ack_all)
         puller: _Puller | None = None
         subscribed_at = -1
         try:
@@ -654,18 +704,28 @@ class Bus:
                         if puller is not None:
                             await puller.close()
                             puller = None
-                        puller = await _Puller.open(self, durable, config, batch, stream)
-                    msgs = await puller.take()
-                    if not msgs:
+                        await self._ensure_consumer(config, stream, formerly)
+                        puller = await _Puller.open(self, durable, batch, stream)
+                    messages, replies = await puller.take()
+                    if not messages:
                         if idle is not None:
                             await idle()
                         continue
-                    retry = await handle([_delivered(m) for m in msgs])
-                    for m in msgs:
-                        if m.metadata.sequence.stream in retry:
-                            await m.nak(delay=RETRY_DELAY)
-                        else:
-                            await m.ack()
+                    retry = await handle(messages)
+                    if not ack_all:
+                        for message, reply in zip(messages, replies, strict=True):
+                            await self.nc.publish(reply, _NAK_LATER if message.seq in retry else _ACK)
+                        continue
+                    finished = next((i for i, m in enumerate(messages) if m.seq in retry), len(messages))
+                    if finished:
+                        await self.nc.publish(replies[finished - 1], _ACK)
+                    if retry:
+                        await puller.close()
+                        puller = None
+                        await asyncio.sleep(RETRY_DELAY)
+                        # from the first message not finished, whenever the server takes the
+                        # acknowledgement above
+                        await self._start_consumer_at(config, messages[finished].seq, stream)
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
                     if puller is not None:  # a subscription left behind stalls drain
@@ -675,6 +735,29 @@ class Bus:
         finally:
             if puller is not None:  # else draining the connection waits for it
                 await puller.close()
+
+    async def _ensure_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> None:
+        """The durable consumer of `config`, made if missing: after the ack floor of the
+        durable `formerly` when that exists, which is then deleted (see `consume`)."""
+        durable = config.durable_name
+        assert durable is not None
+        try:
+            await self.js.consumer_info(stream, durable)
+        except nats.js.errors.NotFoundError:
+            former = None
+            if formerly is not None:
+                try:
+                    former = await self.js.consumer_info(stream, formerly)
+                except nats.js.errors.NotFoundError:
+                    pass
+            if former is None:
+                await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+            else:
+                floor = former.ack_floor.stream_seq if former.ack_floor else 0
+                log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
+                await self._start_consumer_at(config, floor + 1, stream)
+        if formerly is not None:  # also when a process stopped between the two
+            await self.delete_consumer(formerly, stream=stream)
 
     async def _resume_at_ack_floor(
         self,
@@ -699,26 +782,29 @@ class Bus:
             ack_floor=floor,
             unacknowledged=info.num_ack_pending,
         )
-        await self.js.delete_consumer(stream, durable)
+        await self._start_consumer_at(config, floor + 1, stream)
+
+    async def _start_consumer_at(self, config: ConsumerConfig, seq: int, stream: str) -> None:
+        """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
+        assert config.durable_name is not None
+        await self.delete_consumer(config.durable_name, stream=stream)
         await self.js.add_consumer(
             stream,
             config=dataclasses.replace(
-                config, name=durable, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=floor + 1
+                config,
+                name=config.durable_name,
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=seq,
             ),
         )
 
-    async def start_consumer_after(self, durable: str, subject: str, seq: int) -> None:
-        """The durable consumer `durable` of `subject`, made again to deliver what comes after
-        stream sequence `seq` (a rebuild read the log up to there itself)."""
-        await self.delete_consumer(durable)
-        await self.js.add_consumer(
-            subjects.STREAM,
-            config=dataclasses.replace(
-                _consumer_config(durable, subject),
-                name=durable,
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=seq + 1,
-            ),
+    async def start_consumer_after(
+        self, durable: str, subject: str, seq: int, *, ack_all: bool = False
+    ) -> None:
+        """The durable consumer `durable` of `subject` (see `consume`), made again to deliver
+        what comes after stream sequence `seq` (a rebuild read the log up to there itself)."""
+        await self._start_consumer_at(
+            _consumer_config(durable, subject, ack_all=ack_all), seq + 1, subjects.STREAM
         )
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
@@ -732,9 +818,9 @@ class Bus:
             raise Unavailable(str(err) or type(err).__name__) from err
         return info.num_pending or 0, info.num_ack_pending or 0
 
-    async def delete_consumer(self, durable: str) -> None:
+    async def delete_consumer(self, durable: str, *, stream: str = subjects.STREAM) -> None:
         try:
-            await self.js.delete_consumer(subjects.STREAM, durable)
+            await self.js.delete_consumer(stream, durable)
         except nats.js.errors.NotFoundError:
             pass
 
@@ -774,10 +860,12 @@ class Bus:
         return answers
 
 
-def _consumer_config(durable: str, subject: str, batch: int = 256) -> ConsumerConfig:
+def _consumer_config(
+    durable: str, subject: str, batch: int = 256, *, ack_all: bool = False
+) -> ConsumerConfig:
     return ConsumerConfig(
         durable_name=durable,
-        ack_policy=AckPolicy.EXPLICIT,
+        ack_policy=AckPolicy.ALL if ack_all else AckPolicy.EXPLICIT,
         deliver_policy=DeliverPolicy.ALL,
         ack_wait=30,
         max_ack_pending=batch * 4,
@@ -819,36 +907,31 @@ PULL_IDLE = 0.5  # seconds without a message after which `consume` says it is id
 
 class _Puller:
     """One durable pull consumer, read through an inbox of this connection: a pull request
-    for up to `batch` messages stays open (`PULL_EXPIRES`), its messages are collected by a
-    callback as they arrive, `take` hands over all that has arrived, and a new request goes
-    out as soon as the previous one is used up or ends."""
+    for up to `batch` messages stays open (`PULL_EXPIRES`), its messages are taken as the
+    connection reads them (`_Client.takers`), `take` hands over all that has arrived, and a
+    new request goes out as soon as the previous one is used up or ends."""
 
     def __init__(self, bus: Bus, durable: str, batch: int, stream: str) -> None:
         self.bus = bus
         self.batch = batch
         self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{durable}"
         self.inbox = bus.nc.new_inbox()
-        self.arrived: list[Msg] = []
+        self.arrived: list[tuple[bytes, bytes, bytes, bytes | None]] = []
         self.more = asyncio.Event()
         self.owed = 0  # messages the open request may still bring
         self.asked_at = 0.0
         self.sub: Subscription | None = None
 
     @classmethod
-    async def open(
-        cls, bus: Bus, durable: str, config: ConsumerConfig, batch: int, stream: str = subjects.STREAM
-    ) -> _Puller:
-        try:
-            await bus.js.consumer_info(stream, durable)
-        except nats.js.errors.NotFoundError:
-            await bus.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+    async def open(cls, bus: Bus, durable: str, batch: int, stream: str = subjects.STREAM) -> _Puller:
         puller = cls(bus, durable, batch, stream)
 
-        async def arrived(msg: Msg) -> None:
-            puller.arrived.append(msg)
+        def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+            puller.arrived.append((subject, reply, data, headers))
             puller.more.set()
 
-        puller.sub = await bus.nc.subscribe(puller.inbox, cb=arrived)
+        puller.sub = await bus.nc.subscribe(puller.inbox)
+        bus.nc.takers[puller.sub._id] = arrived
         return puller
 
     async def _ask(self) -> None:
@@ -857,9 +940,10 @@ class _Puller:
         request = b'{"batch":%d,"expires":%d}' % (self.batch, int(PULL_EXPIRES * 1e9))
         await self.bus.nc.publish(self.next_subject, request, reply=self.inbox)
 
-    async def take(self) -> list[Msg]:
-        """The messages that have arrived, waiting up to `PULL_IDLE` seconds for one; [] when
-        none came (nothing to deliver)."""
+    async def take(self) -> tuple[list[Delivered], list[str]]:
+        """The messages that have arrived and the reply subjects that acknowledge them,
+        waiting up to `PULL_IDLE` seconds for one; none when none came (nothing to
+        deliver)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PULL_IDLE
         while True:
@@ -870,14 +954,20 @@ class _Puller:
                 try:
                     await asyncio.wait_for(self.more.wait(), max(deadline - loop.time(), 0))
                 except TimeoutError:
-                    return []
+                    return [], []
             arrived, self.arrived = self.arrived, []
-            messages = []
-            for msg in arrived:
-                headers = msg.headers or {}
-                status = None if msg.data else headers.get("Status")
+            messages: list[Delivered] = []
+            replies: list[str] = []
+            for subject, reply, data, block in arrived:
+                if data and block is not None and block.startswith(_NO_STATUS):  # a log message
+                    status, headers, writer = None, {}, _header(block, WRITER) or ""
+                else:  # a status (end of the request, heartbeat...), or an odd message
+                    headers = await self.bus.nc._process_headers(block) or {}
+                    status = None if data else headers.get("Status")
+                    writer = headers.get(WRITER, "")
                 if status is None:
-                    messages.append(msg)
+                    replies.append(reply.decode())
+                    messages.append(_delivered(subject.decode(), replies[-1], data, writer))
                     self.owed -= 1
                 elif status in ("404", "408", "409"):  # the request ended: nothing left,
                     self.owed = 0  # expired, or refused (a leader change...): ask again
@@ -886,9 +976,11 @@ class _Puller:
                 elif status != "100":  # 100: a heartbeat; else JetStream refused the pull
                     raise Unavailable(f"pull refused: {status} {headers.get('Description', '')}")
             if messages:
-                return messages
+                return messages, replies
 
     async def close(self) -> None:
+        if self.sub is not None:
+            self.bus.nc.takers.pop(self.sub._id, None)
         await _quietly_unsubscribe(self.sub)
         self.sub = None
 
@@ -897,6 +989,8 @@ class _Puller:
 # anyway: a stop must not hang on a subscription that never drains.
 DRAIN_TIMEOUT = 5
 RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again
+_ACK = b"+ACK"
+_NAK_LATER = b'-NAK {"delay":%d}' % int(RETRY_DELAY * 1e9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -910,12 +1004,11 @@ class Delivered:
     pending: int  # messages of the consumer still to deliver after this one
 
 
-def _delivered(msg: Msg) -> Delivered:
-    meta = msg.metadata
-    return Delivered(
-        meta.sequence.stream,
-        msg.subject,
-        msg.data,
-        (msg.headers or {}).get(WRITER, ""),
-        meta.num_pending or 0,
-    )
+def _delivered(subject: str, reply: str, data: bytes, writer: str) -> Delivered:
+    """A log message as a consumer delivers it: its stream sequence and the messages still to
+    deliver are tokens of its reply subject (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream
+    seq>.<consumer seq>.<time>.<pending>`, two more tokens after `ACK` where the server names a
+    domain and an account)."""
+    tokens = reply.split(".")
+    at = 5 if len(tokens) == 9 else 7
+    return Delivered(int(tokens[at]), subject, data, writer, int(tokens[at + 3]))

@@ -211,8 +211,16 @@ def seen_events(
 ) -> tuple[list[Any], list[str]]:
     """`events` as `viewer` (a player, or None for a spectator) may see them, and the log
     lines they make: each text is said from the redacted event, so it tells no secret."""
-    shown = [e for e in (decider.redact(e, viewer) for e in events) if e is not None]
-    return shown, [t for t in (decider.describe(e, viewer) for e in shown) if t]
+    shown: list[Any] = []
+    log: list[str] = []
+    for event in events:  # a loop, not nested generators: this runs per viewer per message
+        seen = decider.redact(event, viewer)
+        if seen is not None:
+            shown.append(seen)
+            text = decider.describe(seen, viewer)
+            if text:
+                log.append(text)
+    return shown, log
 
 
 def step_of(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:

@@ -16,7 +16,12 @@ import pytest
 
 from services.client import Client, RequestFailed, play_with_bots
 from services.table_projector import maintenance
-from services.table_projector.projector import TableProjector, serve_table_projector
+from services.table_projector.projector import (
+    TableProjector,
+    durable,
+    former_durable,
+    serve_table_projector,
+)
 from shared.bus.connection import Bus, Delivered
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import WRITER
@@ -384,6 +389,80 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
     for table in tables:
         stored = await bus.view_get(subjects.view_key("highcard", table, "p2"))
         assert msgspec.json.decode(stored)["version"] == 3
+
+
+async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_message_not_finished(
+    bus, nats_url
+):
+    """A consumer acknowledged a batch at a time (`ack_all`): the messages before the first one
+    not finished are acknowledged, that one and every later one come again (a later
+    acknowledgement would cover them), and once finished nothing is left unacknowledged."""
+    client = Client(bus, timeout=5)
+    async with stack(nats_url, "worker:highcard"):
+        tables = await create_tables(client, 1, players=4)  # four messages of one partition
+    partition = subjects.partition("highcard", tables[0])
+    name = f"test-ack-all-{uuid.uuid4().hex[:8]}"
+    first = (await bus.events.read("highcard", tables[0]))[0].seq
+    await bus.start_consumer_after(name, subjects.evt_partition(partition), first - 1, ack_all=True)
+    batches: list[list[int]] = []
+    stop = asyncio.Event()
+
+    async def handle(messages: list[Delivered]) -> set[int]:
+        batches.append([m.seq for m in messages])
+        if len(batches) == 1:  # the first batch: its middle message is not finished
+            return {messages[len(messages) // 2].seq}
+        if batches[-1][-1] >= batches[0][-1]:
+            stop.set()
+        return set()
+
+    try:
+        await asyncio.wait_for(
+            bus.consume(name, subjects.evt_partition(partition), handle, stop=stop, ack_all=True), 30
+        )
+        failed_at = len(batches[0]) // 2
+        again = [seq for batch in batches[1:] for seq in batch]
+        # from the one not finished on, in order, and none of those acknowledged before it
+        assert again[: len(batches[0]) - failed_at] == batches[0][failed_at:]
+        deadline = time.monotonic() + 10  # the server takes an acknowledgement in its own time
+        while await bus.consumer_pending(name) != (0, 0):
+            assert time.monotonic() < deadline, await bus.consumer_pending(name)
+            await asyncio.sleep(0.05)
+    finally:
+        await bus.delete_consumer(name)
+
+
+async def test_a_projector_takes_over_each_partition_after_the_former_consumers_ack_floor(bus, nats_url):
+    """Consumers acknowledged one message at a time (the former durables) are taken over by
+    the batch-acknowledged ones: each starts just after its predecessor's ack floor, so
+    nothing it acknowledged is read again and nothing after is missed, and the former one is
+    deleted."""
+    client = Client(bus, timeout=5, attempts=20)
+    async with stack(nats_url, "worker:highcard"):
+        await create_tables(client, 3)
+        floor = await bus.events.last_seq()
+        for p in range(subjects.PARTITIONS):  # as a projector of before left them: all acked
+            await bus.delete_consumer(durable(p))
+            await bus.start_consumer_after(former_durable(p), subjects.evt_partition(p), floor)
+        later = await create_tables(client, 3)
+        newest = await bus.events.last_seq()
+        own = await Bus.connect(nats_url, load_settings(), name="test-projector", wait=10)
+        try:
+            projector = await asyncio.wait_for(
+                serve_table_projector(
+                    own,
+                    asyncio.Event(),
+                    until=lambda p: p.caught_up() and p.applied_seq >= newest,
+                ),
+                30,
+            )
+        finally:
+            await own.close()
+    written = [len(await bus.events.read("highcard", t)) for t in later]
+    assert projector.counts.get("applied") == sum(written)  # none of what came before the floor
+    await until_exact(bus, later, within=10)
+    for p in range(subjects.PARTITIONS):
+        assert await bus.consumer_pending(former_durable(p)) is None
+        assert await bus.consumer_pending(durable(p)) is not None
 
 
 async def test_the_views_bucket_of_one_node_is_acknowledged_before_the_disk(bus):
