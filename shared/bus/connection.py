@@ -699,12 +699,12 @@ class Bus:
                     if self.nc.is_closed:
                         raise ConnectionClosed(f"{durable}: the connection is closed")
                     if puller is None or subscribed_at != self.reconnects:
-                        await self._resume_at_ack_floor(durable, config, stream)
+                        await self._open_consumer(config, stream, formerly)
+                        formerly = None  # taken over (or never there): once is enough
                         subscribed_at = self.reconnects
                         if puller is not None:
                             await puller.close()
                             puller = None
-                        await self._ensure_consumer(config, stream, formerly)
                         puller = await _Puller.open(self, durable, batch, stream)
                     messages, replies = await puller.take()
                     if not messages:
@@ -736,13 +736,19 @@ class Bus:
             if puller is not None:  # else draining the connection waits for it
                 await puller.close()
 
-    async def _ensure_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> None:
-        """The durable consumer of `config`, made if missing: after the ack floor of the
-        durable `formerly` when that exists, which is then deleted (see `consume`)."""
+    async def _open_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> None:
+        """The durable consumer of `config`, ready to read before it is subscribed (one look
+        at it):
+        - missing: made, after the ack floor of the durable `formerly` when that exists, which
+          is then deleted (see `consume`);
+        - holding messages fetched but never acknowledged (by a predecessor that died, or by
+          this process when the server went away under it), which would only come again once
+          their ack wait runs out: started again just after its ack floor, so they come at
+          once. Only the partition's one owner does this."""
         durable = config.durable_name
         assert durable is not None
         try:
-            await self.js.consumer_info(stream, durable)
+            info = await self.js.consumer_info(stream, durable)
         except nats.js.errors.NotFoundError:
             former = None
             if formerly is not None:
@@ -756,33 +762,18 @@ class Bus:
                 floor = former.ack_floor.stream_seq if former.ack_floor else 0
                 log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
                 await self._start_consumer_at(config, floor + 1, stream)
+        else:
+            if info.num_ack_pending:
+                floor = info.ack_floor.stream_seq if info.ack_floor else 0
+                log.info(
+                    "consumer_resumed_at_ack_floor",
+                    durable=durable,
+                    ack_floor=floor,
+                    unacknowledged=info.num_ack_pending,
+                )
+                await self._start_consumer_at(config, floor + 1, stream)
         if formerly is not None:  # also when a process stopped between the two
             await self.delete_consumer(formerly, stream=stream)
-
-    async def _resume_at_ack_floor(
-        self,
-        durable: str,
-        config: ConsumerConfig,
-        stream: str = subjects.STREAM,
-    ) -> None:
-        """Messages fetched but never acknowledged (by a predecessor that died, or by this
-        process when the server went away under it) would only come again once their ack wait
-        runs out: start the consumer again just after its ack floor, so they come at once.
-        Only the partition's one owner does this, before it subscribes."""
-        try:
-            info = await self.js.consumer_info(stream, durable)
-        except nats.js.errors.NotFoundError:
-            return
-        if not info.num_ack_pending:
-            return
-        floor = info.ack_floor.stream_seq if info.ack_floor else 0
-        log.info(
-            "consumer_resumed_at_ack_floor",
-            durable=durable,
-            ack_floor=floor,
-            unacknowledged=info.num_ack_pending,
-        )
-        await self._start_consumer_at(config, floor + 1, stream)
 
     async def _start_consumer_at(self, config: ConsumerConfig, seq: int, stream: str) -> None:
         """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
