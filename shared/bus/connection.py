@@ -33,7 +33,7 @@ from nats.js.api import (
 
 from shared.bus.credentials import Credentials
 from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
-from shared.bus.event_store import TRANSIENT, WRITER, EventStore
+from shared.bus.event_store import TRANSIENT, WRITER, EventStore, delivery_position
 from shared.bus.timers import DeadlineTimers
 from shared.messages import subjects
 from shared.messages.envelopes import failure_body
@@ -996,10 +996,6 @@ class Delivered:
 
 
 def _delivered(subject: str, reply: str, data: bytes, writer: str) -> Delivered:
-    """A log message as a consumer delivers it: its stream sequence and the messages still to
-    deliver are tokens of its reply subject (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream
-    seq>.<consumer seq>.<time>.<pending>`, two more tokens after `ACK` where the server names a
-    domain and an account)."""
-    tokens = reply.split(".")
-    at = 5 if len(tokens) == 9 else 7
-    return Delivered(int(tokens[at]), subject, data, writer, int(tokens[at + 3]))
+    """A log message as a consumer delivers it, its position read from its reply subject."""
+    seq, pending = delivery_position(reply)
+    return Delivered(seq, subject, data, writer, pending)

@@ -58,18 +58,26 @@ TRANSIENT = (
 )
 
 
+def delivery_position(reply: str) -> tuple[int, int]:
+    """The stream sequence of a message a consumer delivered and the messages still to deliver
+    after it, from its reply subject (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream
+    seq>.<consumer seq>.<time>.<pending>`, two more tokens after `ACK` where the server names a
+    domain and an account, and maybe a last one): nats-py's `metadata` also makes a datetime
+    and a dataclass, a tenth of the time of a replay. ValueError for any other subject."""
+    tokens = reply.split(".")
+    if tokens[:2] != ["$JS", "ACK"] or not (len(tokens) == 9 or len(tokens) >= 11):
+        raise ValueError(f"not a JetStream delivery: {reply!r}")
+    at = 5 if len(tokens) == 9 else 7
+    return int(tokens[at]), int(tokens[at + 3])
+
+
 def stream_seq(msg: Msg) -> int:
-    """The stream sequence of a message a consumer delivered, from its reply subject
-    (`$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>...`, or with a domain and an
-    account hash before the stream): nats-py's `metadata` also makes a datetime and a
-    dataclass, a tenth of the time of a replay."""
-    tokens = msg.reply.split(".", 8)
-    if len(tokens) == 9 and tokens[0] == "$JS" and tokens[1] == "ACK":
-        last = tokens[8]
-        if "." not in last:  # 9 tokens: no domain
-            return int(tokens[5])
-    seq: int = msg.metadata.sequence.stream
-    return seq
+    """The stream sequence of a message a consumer delivered (see `delivery_position`)."""
+    try:
+        return delivery_position(msg.reply)[0]
+    except ValueError:
+        seq: int = msg.metadata.sequence.stream
+        return seq
 
 
 class EventStore:

@@ -3,9 +3,11 @@
 import uuid
 
 import pytest
+from nats.aio.msg import Msg
 from nats.js.api import StorageType
 
 from shared.bus.errors import ConcurrencyConflict
+from shared.bus.event_store import delivery_position
 from shared.messages import subjects
 
 # Raw payloads, on a game no service knows: the projector skips what it cannot read.
@@ -121,3 +123,22 @@ async def test_a_cluster_url_list_connects(nats_url):
         assert bus.nc.is_connected and len(bus.nc.servers) >= 1
     finally:
         await bus.close()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "$JS.ACK.TABLETOP.tabletop-table-projector-p3-all.1.4217.12.1764567600000000000.58",
+        "$JS.ACK.hub.ACCHASH.TABLETOP.tabletop-table-projector-p3-all.2.4217.12.1764567600000000000.58",
+        "$JS.ACK.hub.ACCHASH.TABLETOP.tabletop-table-projector-p3-all.2.4217.12.1764567600000000000.58.tok",
+    ],
+)
+def test_a_delivery_position_is_what_nats_py_reads_from_the_reply(reply):
+    metadata = Msg(_client=None, subject="x", reply=reply).metadata
+    assert delivery_position(reply) == (metadata.sequence.stream, metadata.num_pending)
+
+
+@pytest.mark.parametrize("reply", ["", "_INBOX.abc.1", "$JS.ACK.TABLETOP.c.1.2"])
+def test_a_subject_that_is_no_delivery_is_refused(reply):
+    with pytest.raises(ValueError, match="not a JetStream delivery"):
+        delivery_position(reply)
