@@ -30,6 +30,7 @@ from nats.js.api import (
     StorageType,
     StreamConfig,
 )
+from nats.js.kv import KV_MARKER_REASON, KV_OP
 
 from shared.bus.credentials import Credentials
 from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
@@ -187,6 +188,38 @@ def settings_credentials(settings: Settings) -> Credentials:
     return Credentials(user=settings.nats_user, password=password)
 
 
+async def current_values(kv: Any, pattern: str) -> dict[str, bytes]:
+    """Every live key of the bucket `kv` matching `pattern`, with its value.
+
+    Read here rather than through nats-py's watcher: that one ends its initial values when
+    the consumer has nothing pending and its callback has seen nothing yet, which is also
+    the case while the server's first deliveries are still on the wire, so it could answer
+    with nothing. The server's own count of what it delivered tells the two apart."""
+    prefix = f"$KV.{kv._name}."
+    sub = await kv._js.subscribe(
+        prefix + pattern,
+        stream=kv._stream,
+        ordered_consumer=True,
+        deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
+    )
+    found: dict[str, bytes] = {}
+    try:
+        info = await sub.consumer_info()
+        if info.num_pending == 0 and not info.delivered.consumer_seq:
+            return found
+        while True:
+            msg = await sub.next_msg(timeout=10.0)
+            key = msg.subject[len(prefix) :]
+            if msg.headers and (KV_OP in msg.headers or KV_MARKER_REASON in msg.headers):
+                found.pop(key, None)  # deleted, purged or expired
+            else:
+                found[key] = msg.data
+            if msg.metadata.num_pending == 0:
+                return found
+    finally:
+        await sub.unsubscribe()
+
+
 class Bucket:
     """A JetStream key-value bucket: current values, and creation that fails when the key is
     already there (two first sign-ins with one name register it once)."""
@@ -214,17 +247,9 @@ class Bucket:
             raise Unavailable(str(err) or type(err).__name__) from err
         return True
 
-    async def entries(self) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
-        watcher = await self._kv.watchall(ignore_deletes=True)
-        try:
-            async for entry in watcher:
-                if entry is None:
-                    break
-                found[entry.key] = entry.value
-        finally:
-            await watcher.stop()
-        return found
+    async def entries(self, pattern: str = ">") -> dict[str, bytes]:
+        """Every live key matching `pattern` (a NATS wildcard) with its value."""
+        return await current_values(self._kv, pattern)
 
 
 class Bus:
@@ -545,18 +570,8 @@ class Bus:
                 await _quietly_stop(watcher)
 
     async def view_entries(self, pattern: str) -> dict[str, bytes]:
-        """Every live key matching `pattern` (a NATS wildcard) with its value."""
-        kv = await self.views()
-        found: dict[str, bytes] = {}
-        watcher = await kv.watch(pattern, ignore_deletes=True)
-        try:
-            async for entry in watcher:
-                if entry is None:  # end of the initial values
-                    break
-                found[entry.key] = entry.value
-        finally:
-            await watcher.stop()
-        return found
+        """Every live view key matching `pattern` (a NATS wildcard) with its value."""
+        return await current_values(await self.views(), pattern)
 
     async def reset_views(self) -> None:
         """Drop every view (a rebuild starts from nothing)."""
