@@ -32,32 +32,51 @@ class Stack:
     def __init__(self, url: str, probe: Bus) -> None:
         self.url = url
         self.probe = probe  # asks which services answer
-        # name -> (its stop event, its task, its own connection)
-        self.services: dict[str, tuple[asyncio.Event, asyncio.Task[object], Bus]] = {}
+        # name -> its stop event and its task; name -> its own connection
+        self.services: dict[str, tuple[asyncio.Event, asyncio.Task[object]]] = {}
+        self.buses: dict[str, Bus] = {}
 
-    async def start(self, name: str) -> None:
-        """Start service `name` (see `service_of`) and wait until it answers requests."""
-        service = service_of(name)
-        assert service.answers_as is not None
-        before = set(await self.probe.service_instances(service.answers_as))
-        bus = await Bus.connect(self.url, self.probe.settings, name=f"test-{name}", wait=10)
+    async def start(self, *names: str) -> None:
+        """Start the services `names` (see `service_of`) side by side and wait until each
+        answers requests. Replicas of one service start one after the other: a new replica
+        is told from the running ones only by answering besides them."""
+        pending = list(names)
+        while pending:
+            batch: dict[str, str] = {}  # the micro service name each answers as -> service
+            for name in list(pending):
+                answers_as = service_of(name).answers_as
+                assert answers_as is not None
+                if answers_as not in batch:
+                    batch[answers_as] = name
+                    pending.remove(name)
+            before = set(await self.probe.service_instances())
+            tasks = [self._run(name) for name in batch.values()]
+            missing = await compose.until_answering(self.probe, list(batch), besides=before, running=tasks)
+            assert not missing, f"{sorted(batch[m] for m in missing)} did not answer"
+
+    def _run(self, name: str) -> asyncio.Task[object]:
+        async def serve() -> object:
+            bus = await Bus.connect(self.url, self.probe.settings, name=f"test-{name}", wait=10)
+            self.buses[name] = bus
+            return await service_of(name).serve(bus, stop)
+
         stop = asyncio.Event()
-        task = asyncio.create_task(service.serve(bus, stop))
-        self.services[name] = (stop, task, bus)
-        missing = await compose.until_answering(
-            self.probe, [service.answers_as], besides=before, running=[task]
-        )
-        assert not missing, f"{name} did not answer"
+        task = asyncio.create_task(serve())
+        self.services[name] = (stop, task)
+        return task
 
     async def stop(self, name: str) -> None:
-        stop, task, bus = self.services.pop(name)
+        stop, task = self.services.pop(name)
         stop.set()
-        await asyncio.wait_for(task, 15)
-        await bus.close()
+        try:
+            await asyncio.wait_for(task, 15)
+        finally:
+            bus = self.buses.pop(name, None)
+            if bus is not None:
+                await bus.close()
 
     async def stop_all(self) -> None:
-        for name in list(self.services):
-            await self.stop(name)
+        await asyncio.gather(*(self.stop(name) for name in list(self.services)))
 
 
 @contextlib.asynccontextmanager
@@ -65,8 +84,7 @@ async def stack(url: str, *names: str) -> AsyncIterator[Stack]:
     probe = await Bus.connect(url, load_settings(), name="test-stack", wait=10)
     s = Stack(url, probe)
     try:
-        for name in names:
-            await s.start(name)
+        await s.start(*names)
         yield s
     finally:
         await s.stop_all()

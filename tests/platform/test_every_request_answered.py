@@ -149,7 +149,7 @@ async def test_a_command_just_under_the_limit_is_refused_before_it_is_read(bus, 
 
 
 async def test_concurrent_large_bodies_do_not_knock_the_worker_off(bus, worker):
-    worker_bus = worker.services["worker:highcard"][2]
+    worker_bus = worker.buses["worker:highcard"]
     reconnects = worker_bus.nc.stats["reconnects"]
     body = b'{"id": "big", "type": "join", "pad": "' + b"x" * (MAX_PAYLOAD - 2048) + b'"}'
     for _ in range(8):

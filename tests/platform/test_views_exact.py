@@ -80,7 +80,7 @@ async def test_a_view_write_failing_under_a_killed_server_is_retried(
             client = Client(bus, timeout=2, attempts=60)
             tables = await create_tables(client, 3)
             await until_exact(bus)
-            projector_bus = s.services["table-projector"][2]
+            projector_bus = s.buses["table-projector"]
             real_put = projector_bus.put_views
             killed = asyncio.Event()
 
