@@ -119,7 +119,7 @@ class Services:
             expected[name] = expected.get(name, 0) + 1
         deadline = time.monotonic() + timeout
         for name, count in expected.items():
-            while (found := await instances(bus, name)) < count:
+            while (found := await instances(bus, name, enough=count)) < count:
                 dead = [s.label for s in self.running.values() if s.process.poll() is not None]
                 if dead:
                     raise RuntimeError(f"{', '.join(dead)} exited; see {self.log_dir}")
@@ -128,15 +128,16 @@ class Services:
                 await asyncio.sleep(0.2)
 
 
-async def instances(bus: Bus, name: str, wait: float = 0.5) -> int:
-    """How many instances of micro service `name` answer a ping within `wait` seconds."""
+async def instances(bus: Bus, name: str, wait: float = 0.5, enough: int | None = None) -> int:
+    """How many instances of micro service `name` answer a ping within `wait` seconds (or
+    `enough` of them, as soon as they have answered)."""
     inbox = bus.nc.new_inbox()
     ids: set[str] = set()
     sub = await bus.nc.subscribe(inbox)
     try:
         await bus.nc.publish(f"$SRV.PING.{name}", b"", reply=inbox)
         deadline = time.monotonic() + wait
-        while (remaining := deadline - time.monotonic()) > 0:
+        while (remaining := deadline - time.monotonic()) > 0 and len(ids) < (enough or len(ids) + 1):
             try:
                 msg = await sub.next_msg(timeout=remaining)
             except Exception:  # noqa: BLE001 - nats TimeoutError: no more answers
