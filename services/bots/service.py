@@ -49,7 +49,9 @@ class Bots:
         self.client = Client(bus)
         self.deciders = deciders
         self.rng = rng
-        self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.moving: set[tuple[str, str]] = set()  # (game, table) where a move is under way
+        # the newest push seen there meanwhile: (version, spectator view)
+        self.newer: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
         self.counts: dict[str, int] = {}
 
     def _count(self, what: str) -> None:
@@ -68,22 +70,32 @@ class Bots:
         await self.act(tokens[0], tokens[1], version, view)
 
     async def act(self, game: str, table: str, version: int, view: dict[str, Any]) -> None:
-        """Play one move for a bot seat that must act at `version` (one at a time per table:
-        the move makes the next version, whose push brings the next seat)."""
-        seats = bot_seats_to_act(view)
-        if not seats:
+        """Play one move for a bot seat that must act at `version`, one move at a time per
+        table. A push that comes while a move there is under way (often the push of that very
+        move, ahead of its reply) is kept, the newest only, and acted on once the move is
+        done: dropping it would leave the next bot seat waiting for the sweep."""
+        key = (game, table)
+        if key in self.moving:
+            newest = self.newer.get(key)
+            if newest is None or version > newest[0]:
+                self.newer[key] = (version, view)
             return
-        lock = self.locks.setdefault((game, table), asyncio.Lock())
-        if lock.locked():  # this replica is already moving there; the next push follows
-            return
-        async with lock:
-            try:
-                await self._move(game, table, version, seats)
-            except (Unavailable, RequestFailed, TimeoutError) as err:
-                self._count("failed")
-                log.warning("bot_move_failed", game=game, table=table, error=str(err))
-        if not lock.locked():
-            self.locks.pop((game, table), None)
+        self.moving.add(key)
+        try:
+            while True:
+                seats = bot_seats_to_act(view)
+                if seats:
+                    try:
+                        await self._move(game, table, version, seats)
+                    except (Unavailable, RequestFailed, TimeoutError) as err:
+                        self._count("failed")
+                        log.warning("bot_move_failed", game=game, table=table, error=str(err))
+                newest = self.newer.pop(key, None)
+                if newest is None or newest[0] <= version:
+                    return
+                version, view = newest
+        finally:
+            self.moving.discard(key)
 
     async def _move(self, game: str, table: str, version: int, seats: list[str]) -> None:
         for seat in seats:
