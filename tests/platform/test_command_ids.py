@@ -21,7 +21,7 @@ def table_id() -> str:
     return f"t{uuid.uuid4().hex[:12]}"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # no test here starts or stops a service of its own
 async def worker(nats_url):
     async with stack(nats_url, "worker:highcard") as s:
         yield s

@@ -15,7 +15,7 @@ from tests.platform.stack import stack
 GAMES = {"highcard": ["b1", "b2", "b3"], "naishi": ["b1", "b2"]}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # no test here starts or stops a service of its own
 async def services(nats_url):
     workers = [f"worker:{game}" for game in GAMES]
     async with stack(nats_url, *workers, "table-projector", "history-projector") as s:

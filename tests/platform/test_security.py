@@ -39,7 +39,7 @@ def embedded_only(secure_server):
         pytest.skip("needs the embedded server configured like `tabletop up` (NATS_URL is set)")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # no test here starts or stops a service of its own
 async def services(nats_url):
     async with stack(nats_url, f"worker:{GAME}", "table-projector", "history-projector") as s:
         yield s
