@@ -21,6 +21,7 @@ from services.table_projector.projector import (
     lobby_entry,
     store_views,
     view_bodies,
+    view_puts,
 )
 from shared.bus.connection import Bus
 from shared.games.table import TableDecider
@@ -190,7 +191,7 @@ async def rebuild_views(
         if collecting:
             gc.enable()
     seats: list[tuple[str, bytes]] = []
-    rest: list[tuple[str, bytes]] = []  # spectators after seats: see `store_views`
+    rest: list[tuple[str, bytes]] = []  # the spectators' wave, with the lobby: see `view_puts`
     for (game, table), folded in tables.items():
         if not folded.version:
             continue
@@ -200,10 +201,9 @@ async def rebuild_views(
         except Exception:  # a bug in a game's views: that table only, as the projector does
             log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
             continue
-        for viewer, body in bodies.items():
-            (rest if viewer == subjects.SPECTATOR else seats).append(
-                (subjects.view_key(game, table, viewer), body)
-            )
+        seat_puts, spectator_put = view_puts(game, table, bodies)
+        seats += seat_puts
+        rest.append(spectator_put)
         entry = lobby_entry(decider, table, folded)
         if entry is not None:
             rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))

@@ -227,16 +227,15 @@ class TableProjector:
         return Rendered(views, pushes, lobby_entry(decider, key[1], newest))
 
     async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
-        """Every seat's view and lobby entry of these tables, then every spectator's view: the
-        spectator's is stored last, so a table whose spectator view is at a version has every
-        view of that version stored (what a redelivered message is checked against, see
-        `_fold`), and a seat's view is never older than the spectator's while it is seated
-        (see `on_view`). Returns the tables whose views could not all be stored."""
+        """The views of these tables in the two waves of `view_puts` (the lobby entries with
+        the seats' wave); a table whose first wave failed gets no second. Returns the tables
+        whose views could not all be stored."""
         first: dict[str, tuple[tuple[str, str], bytes]] = {}
+        last: dict[str, tuple[tuple[str, str], bytes]] = {}
         for key, done in rendered.items():
-            for viewer, body in done.views.items():
-                if viewer != subjects.SPECTATOR:
-                    first[subjects.view_key(*key, viewer)] = key, body
+            seats, (spectator_key, spectator) = view_puts(*key, done.views)
+            first.update((view_key, (key, body)) for view_key, body in seats)
+            last[spectator_key] = key, spectator
             if done.lobby is not None:
                 first[subjects.lobby_key(*key)] = key, encoder.encode(done.lobby)
         failed = {first[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in first.items())}
@@ -246,12 +245,8 @@ class TableProjector:
                     await self.bus.view_delete(subjects.lobby_key(*key))
                 except Unavailable:
                     failed.add(key)
-        last = {
-            subjects.view_key(*key, subjects.SPECTATOR): (key, done.views[subjects.SPECTATOR])
-            for key, done in rendered.items()
-            if key not in failed
-        }
-        failed |= {last[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in last.items())}
+        second = ((k, body) for k, (key, body) in last.items() if key not in failed)
+        failed |= {last[k][0] for k in await self.bus.put_views(second)}
         return failed
 
     async def _push(self, key: tuple[str, str], done: Rendered) -> None:
@@ -431,17 +426,27 @@ def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
     }
 
 
+def view_puts(
+    game: str, table: str, bodies: dict[str, bytes]
+) -> tuple[list[tuple[str, bytes]], tuple[str, bytes]]:
+    """A table's views as bucket puts, in the two waves they are stored in: every seat's, then
+    the spectator's once those are stored. So a table whose spectator view is at a version has
+    every view of that version stored (what a redelivered message is checked against, see
+    `TableProjector._fold`), and a seat's view is never older than the spectator's while it is
+    seated, which is how a view request tells who has left (see `on_view`)."""
+    seats = [
+        (subjects.view_key(game, table, viewer), body)
+        for viewer, body in bodies.items()
+        if viewer != subjects.SPECTATOR
+    ]
+    return seats, (subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+
+
 async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
-    """Seats first, spectator last: a seat's view is never older than the spectator's while it
-    is seated, which is how a view request tells who has left (see `on_view`)."""
-    await asyncio.gather(
-        *(
-            bus.view_put(subjects.view_key(game, table, viewer), body)
-            for viewer, body in bodies.items()
-            if viewer != subjects.SPECTATOR
-        )
-    )
-    await bus.view_put(subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
+    """One table's views, in the order of `view_puts`."""
+    seats, spectator = view_puts(game, table, bodies)
+    await bus.view_put_many(seats)
+    await bus.view_put(*spectator)
 
 
 def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, Any] | None:
