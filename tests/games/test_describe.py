@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from shared.games.table import (
 )
 from shared.messages.envelopes import seen_events
 from tests.highcard import GAME as HIGHCARD
+from tests.texts import strings
 
 # game -> (seat counts, option sets): spread so that the rarer events happen too
 PLAYS: dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]] = {
@@ -85,25 +86,12 @@ FORMS: dict[str, Callable[[str], tuple[str, ...]]] = {
 }
 
 
-def said_forms(game: str, tokens: Iterator[str]) -> set[str]:
+OFFERED = frozenset({"legal"})  # the commands a view offers: no text it holds
+
+
+def said_forms(game: str, tokens: Iterable[str]) -> set[str]:
     forms = FORMS.get(game, lambda token: (token,))
     return {form for token in tokens for form in forms(token)}
-
-
-def strings(value: Any, *, keys: bool) -> Iterator[str]:
-    """Every text a view holds (its values, and its keys if asked), but the commands it
-    offers."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if key != "legal":
-                if keys:
-                    yield key
-                yield from strings(item, keys=keys)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item, keys=keys)
 
 
 def said(token: str, text: str) -> bool:
@@ -143,12 +131,12 @@ def check_log(game: str, seats: int, options: dict[str, Any], seed: int, tell: T
         for event in batch:
             table = decider.evolve(table, event)
         views = {v: decider.player_view(table, v) for v in viewers}
-        shown = {v: said_forms(game, strings(views[v], keys=False)) for v in viewers}
+        shown = {v: said_forms(game, strings(views[v], skip=OFFERED)) for v in viewers}
         for viewer in viewers:
-            known[viewer] |= said_forms(game, strings(views[viewer], keys=True))
+            known[viewer] |= said_forms(game, strings(views[viewer], keys=True, skip=OFFERED))
             # what its redacted events show (a card discarded face up, then reshuffled unseen)
             events, _ = seen_events(decider, batch, viewer)
-            known[viewer] |= said_forms(game, strings(msgspec.to_builtins(events), keys=True))
+            known[viewer] |= said_forms(game, strings(msgspec.to_builtins(events), keys=True, skip=OFFERED))
         for viewer in viewers:
             # a secret: a text other viewers' views showed, this viewer's views and events never
             secrets = set().union(*(shown[v] for v in viewers if v != viewer)) - known[viewer]

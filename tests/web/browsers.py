@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
 from shared.settings import load_settings
 from tests.conftest import SERVICE_ENV, TABLETOP, cli_env
+from tests.texts import strings
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -332,20 +332,6 @@ async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.
     await updates.aclose()
 
 
-def strings(value: Any, *, keys: bool = False) -> Iterable[str]:
-    """Every string in a JSON value (and every key, with `keys`)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item, keys=keys)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if keys:
-                yield key
-            yield from strings(item, keys=keys)
-
-
 # Words of the client's own texts ("leave a field blank to pass"): a page shows them whatever
 # the table holds, so a secret that is one of them (a Decrypto keyword "field") tells nothing
 # by appearing; such secrets are left out of the scan, the others are all checked.
@@ -392,7 +378,7 @@ def told_so_far(views: dict[int, dict[str, Any]]) -> dict[int, set[str]]:
     told: dict[int, set[str]] = {}
     so_far: set[str] = set()
     for version in sorted(views):
-        so_far |= set(strings(views[version], keys=True))
+        so_far |= strings(views[version], keys=True)
         told[version] = set(so_far)
     return told
 

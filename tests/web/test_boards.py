@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.texts import strings
 from tests.web.game_views import GAMES, PLAYERS, Step, steps
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -149,24 +150,9 @@ def sampled(game: str) -> list[Step]:
     return [every[i] for i in sorted(picks)]
 
 
-def strings(value: Any, skip: frozenset[str] = frozenset(), keys: bool = False) -> set[str]:
-    """Every string of a JSON value (with the dict keys if `keys`), but under the keys in `skip`."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        found: set[str] = set()
-        for k, v in value.items():
-            if k not in skip:
-                found |= ({k} if keys else set()) | strings(v, skip, keys)
-        return found
-    if isinstance(value, list):
-        return set().union(*(strings(v, skip, keys) for v in value)) if value else set()
-    return set()
-
-
 def secrets(step: Step, seat: str, other: str | None) -> set[str]:
     """What `seat`'s view shows that `other`'s view does not: its hidden cards, words, texts."""
-    mine = strings(step.views[seat], NOT_SECRETS)
+    mine = strings(step.views[seat], skip=NOT_SECRETS)
     theirs = strings(step.views[other], keys=True) | set(step.views[seat]["seats"])
     return {s for s in mine - theirs if len(s) > 1}
 
