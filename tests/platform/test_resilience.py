@@ -161,14 +161,17 @@ async def test_a_worker_started_before_nats_waits_for_it_then_serves(
 
     port = free_port()
     url = f"nats://127.0.0.1:{port}"
-    env = cli_env(NATS_URL=url, TABLETOP_LOG_LEVEL="warning")
-    worker = subprocess.Popen(
-        [*TABLETOP, "worker", "highcard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    env = cli_env(NATS_URL=url, TABLETOP_LOG_LEVEL="info")
+    log = tmp_path / "worker.log"
+    with open(log, "ab") as out:
+        worker = subprocess.Popen([*TABLETOP, "worker", "highcard"], env=env, stdout=out, stderr=out)
     server = None
     try:
-        await asyncio.sleep(2.0)
-        assert worker.poll() is None  # still waiting, not crashed
+        deadline = asyncio.get_running_loop().time() + 60
+        while log.read_text().count("waiting_for_nats") < 3:  # it has tried, and tries again
+            assert worker.poll() is None, log.read_text()  # waiting, not crashed
+            assert asyncio.get_running_loop().time() < deadline, log.read_text()
+            await asyncio.sleep(0.05)
         server = EmbeddedServer(tmp_path / "nats", port=port, exact_port=True).start()
         bus = await Bus.connect(url, load_settings(), name="test-client", wait=10)
         try:
