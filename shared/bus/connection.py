@@ -196,28 +196,31 @@ async def current_values(kv: Any, pattern: str) -> dict[str, bytes]:
     the case while the server's first deliveries are still on the wire, so it could answer
     with nothing. The server's own count of what it delivered tells the two apart."""
     prefix = f"$KV.{kv._name}."
-    sub = await kv._js.subscribe(
-        prefix + pattern,
-        stream=kv._stream,
-        ordered_consumer=True,
-        deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
-    )
     found: dict[str, bytes] = {}
     try:
-        info = await sub.consumer_info()
-        if info.num_pending == 0 and not info.delivered.consumer_seq:
-            return found
-        while True:
-            msg = await sub.next_msg(timeout=10.0)
-            key = msg.subject[len(prefix) :]
-            if msg.headers and (KV_OP in msg.headers or KV_MARKER_REASON in msg.headers):
-                found.pop(key, None)  # deleted, purged or expired
-            else:
-                found[key] = msg.data
-            if msg.metadata.num_pending == 0:
+        sub = await kv._js.subscribe(
+            prefix + pattern,
+            stream=kv._stream,
+            ordered_consumer=True,
+            deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
+        )
+        try:
+            info = await sub.consumer_info()
+            if info.num_pending == 0 and not info.delivered.consumer_seq:
                 return found
-    finally:
-        await sub.unsubscribe()
+            while True:
+                msg = await sub.next_msg(timeout=10.0)
+                key = msg.subject[len(prefix) :]
+                if msg.headers and (KV_OP in msg.headers or KV_MARKER_REASON in msg.headers):
+                    found.pop(key, None)  # deleted, purged or expired
+                else:
+                    found[key] = msg.data
+                if msg.metadata.num_pending == 0:
+                    return found
+        finally:
+            await sub.unsubscribe()
+    except TRANSIENT as err:
+        raise Unavailable(f"{kv._name} not read: {type(err).__name__}") from err
 
 
 class Bucket:
