@@ -106,42 +106,71 @@ class Harness:
         view: dict[str, Any],
         seat: str | None,
         interactive: bool = True,
-        click: str | None = None,
-        measure: bool = False,
     ) -> dict[str, Any]:
-        """Render `view` and read back what the board offers, then click the button whose
-        data-command is `click` if given, and read back what the board sent (`acted`); with
-        `measure`, whether the page is wider than the window (a layout, so only when asked).
-        One round trip to the page."""
+        """Render `view` and read back what the board offers (see `DRAWN`)."""
+        return self.show_step({seat: view}, interactive=interactive)[seat]
+
+    def show_step(
+        self,
+        views: dict[str | None, dict[str, Any]],
+        interactive: bool = True,
+        clicks: dict[str | None, str] | None = None,
+        measure: bool = False,
+    ) -> dict[str | None, dict[str, Any]]:
+        """Render each viewer's view in turn and read back what its board offers; for the
+        viewers in `clicks`, render it again and click the button whose data-command is given
+        (what the board sent: `acted`), then render it once more only to look (`looking`:
+        what stays enabled); with `measure`, whether the page is wider than the window (a
+        layout, so only when asked). One round trip to the page for them all."""
         shown = self.page.evaluate(
-            """async ([g, v, s, i, click, measure]) => {
-                window.acted = [];
-                await window.show(g, JSON.parse(v), s, i);
+            """async ([g, views, interactive, clicks, measure]) => {
                 const root = document.getElementById("root");
-                const buttons = [...root.querySelectorAll("[data-command]")];
-                return {
-                    commands: buttons.map((b) => b.getAttribute("data-command")),
-                    enabled: buttons.filter((b) => !b.disabled).length,
-                    notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
-                    forms: [...root.querySelectorAll("form[data-command-type]")]
-                        .map((f) => f.getAttribute("data-command-type")),
-                    formsEnabled: [...root.querySelectorAll("form [type=submit]")]
-                        .filter((b) => !b.disabled).length,
-                    html: root.innerHTML,
-                    tooWide: measure && ("""
+                const drawn = () => {
+                    const buttons = [...root.querySelectorAll("[data-command]")];
+                    return {
+                        commands: buttons.map((b) => b.getAttribute("data-command")),
+                        enabled: buttons.filter((b) => !b.disabled).length,
+                        notButtons: buttons.filter((b) => b.tagName !== "BUTTON").length,
+                        forms: [...root.querySelectorAll("form[data-command-type]")]
+                            .map((f) => f.getAttribute("data-command-type")),
+                        formsEnabled: [...root.querySelectorAll("form [type=submit]")]
+                            .filter((b) => !b.disabled).length,
+                        html: root.innerHTML,
+                        tooWide: measure && ("""
             + TOO_WIDE
             + """),
-                    acted: click === null ? [] : (() => {
-                        buttons.find((b) => b.getAttribute("data-command") === click).click();
-                        return window.acted;
-                    })(),
+                    };
                 };
+                const out = [];
+                for (const [seat, view] of JSON.parse(views)) {
+                    window.acted = [];
+                    await window.show(g, view, seat, interactive);
+                    const got = drawn();
+                    const click = clicks[String(seat)];
+                    if (click !== undefined) {
+                        await window.show(g, view, seat, true);
+                        window.acted = [];
+                        [...root.querySelectorAll("[data-command]")]
+                            .find((b) => b.getAttribute("data-command") === click).click();
+                        got.acted = window.acted;
+                        await window.show(g, view, seat, false);
+                        got.looking = drawn();
+                    }
+                    out.push(got);
+                }
+                return out;
             }""",
-            # the view as JSON text: Playwright checks a structured argument value by value, slowly
-            [self.game, json.dumps(view), seat, interactive, click, measure],
+            # the views as JSON text: Playwright checks a structured argument value by value, slowly
+            [
+                self.game,
+                json.dumps(list(views.items())),
+                interactive,
+                {str(seat): command for seat, command in (clicks or {}).items()},
+                measure,
+            ],
         )
         assert not self.errors, self.errors
-        return shown
+        return dict(zip(views, shown))
 
 
 def sampled(game: str) -> list[Step]:
@@ -202,7 +231,10 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
     page = harness.page
     checked = Checked()
     for step in steps_to_check:
-        drawn = {v: harness.show(view, v) for v, view in step.views.items()}
+        # every viewer clicks its last legal move; every viewer's board is looked at only
+        clicks = {v: as_js(view["legal"][-1]) for v, view in step.views.items() if view.get("legal")}
+        looking_only = {v: view for v, view in step.views.items() if v not in clicks}
+        drawn = harness.show_step(step.views, clicks=clicks)
         for viewer, view in step.views.items():
             got = drawn[viewer]
             assert got["notButtons"] == 0
@@ -212,9 +244,8 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
                     assert command["type"] in got["forms"], (viewer, command)
                 else:
                     assert as_js(command) in offered, (viewer, command)
-            if view.get("legal"):  # clicking a move sends it, exactly as `legal` has it
-                command = view["legal"][-1]
-                assert harness.show(view, viewer, click=as_js(command))["acted"] == [command]
+            if viewer in clicks:  # clicking a move sends it, exactly as `legal` has it
+                assert got["acted"] == [view["legal"][-1]], (viewer, got["acted"])
                 checked.clicked += 1
             for form_type in got["forms"]:
                 checked.submitted += submit_form(harness, view, viewer, form_type)
@@ -228,15 +259,14 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
                 drawn_own = {s for s in hidden if shows(drawn[seat]["html"], s)}
                 assert drawn_own == hidden, f"{seat}'s own board lacks {sorted(hidden - drawn_own)}"
                 checked.secrets += len(hidden)
-        for viewer, view in step.views.items():
-            shown = harness.show(view, viewer, interactive=False)
+        looked = {v: drawn[v]["looking"] for v in clicks}
+        looked.update(harness.show_step(looking_only, interactive=False) if looking_only else {})
+        for viewer, shown in looked.items():
             assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
     page.set_viewport_size(PHONE)  # once for all the steps: a resize lays the page out again
     for step in steps_to_check:
-        for viewer, view in step.views.items():
-            assert not harness.show(view, viewer, measure=True)["tooWide"], (
-                f"step {step.index} for {viewer} is wider than a phone"
-            )
+        for viewer, shown in harness.show_step(step.views, measure=True).items():
+            assert not shown["tooWide"], f"step {step.index} for {viewer} is wider than a phone"
     page.set_viewport_size(DESKTOP)
     return checked
 
