@@ -234,7 +234,9 @@ async def take_a_move(seat: Seat) -> bool:
         choice = seat.rng.randrange(count + form_count)
         try:
             if choice < count:
-                await buttons.nth(choice).click(timeout=ACTION_TIMEOUT_MS)
+                # force: no wait for two still animation frames (the boards do not move); it is
+                # still a mouse click at the button, so a covered one gets nothing and fails
+                await buttons.nth(choice).click(timeout=ACTION_TIMEOUT_MS, force=True)
             else:
                 form = forms.nth(choice - count)
                 inputs = form.locator("input[type=text], input:not([type]), textarea")
