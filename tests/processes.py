@@ -137,7 +137,7 @@ async def instances(bus: Bus, name: str, wait: float = 0.5, enough: int | None =
     try:
         await bus.nc.publish(f"$SRV.PING.{name}", b"", reply=inbox)
         deadline = time.monotonic() + wait
-        while (remaining := deadline - time.monotonic()) > 0 and len(ids) < (enough or len(ids) + 1):
+        while (remaining := deadline - time.monotonic()) > 0 and (enough is None or len(ids) < enough):
             try:
                 msg = await sub.next_msg(timeout=remaining)
             except Exception:  # noqa: BLE001 - nats TimeoutError: no more answers
