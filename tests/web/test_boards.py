@@ -101,29 +101,24 @@ class Harness:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
 
-    def show(
-        self,
-        view: dict[str, Any],
-        seat: str | None,
-        interactive: bool = True,
-    ) -> dict[str, Any]:
-        """Render `view` and read back what the board offers (see `DRAWN`)."""
-        return self.show_step({seat: view}, interactive=interactive)[seat]
+    def show(self, view: dict[str, Any], seat: str | None) -> dict[str, Any]:
+        """Render `view` for `seat` and read back what the board offers (see `show_step`)."""
+        return self.show_step({seat: view})[seat]
 
     def show_step(
         self,
         views: dict[str | None, dict[str, Any]],
-        interactive: bool = True,
         clicks: dict[str | None, str] | None = None,
+        look: bool = False,
         measure: bool = False,
     ) -> dict[str | None, dict[str, Any]]:
         """Render each viewer's view in turn and read back what its board offers; for the
-        viewers in `clicks`, render it again and click the button whose data-command is given
-        (what the board sent: `acted`), then render it once more only to look (`looking`:
-        what stays enabled); with `measure`, whether the page is wider than the window (a
-        layout, so only when asked). One round trip to the page for them all."""
+        viewers in `clicks`, click the button whose data-command is given (what the board
+        sent: `acted`); with `look`, render it again only to look (`looking`: what stays
+        enabled); with `measure`, whether the page is wider than the window (a layout, so
+        only when asked). One round trip to the page for them all."""
         shown = self.page.evaluate(
-            """async ([g, views, interactive, clicks, measure]) => {
+            """async ([g, views, clicks, look, measure]) => {
                 const root = document.getElementById("root");
                 const drawn = () => {
                     const buttons = [...root.querySelectorAll("[data-command]")];
@@ -142,17 +137,16 @@ class Harness:
                     };
                 };
                 const out = [];
-                for (const [seat, view] of JSON.parse(views)) {
+                for (const [i, [seat, view]] of JSON.parse(views).entries()) {
                     window.acted = [];
-                    await window.show(g, view, seat, interactive);
+                    await window.show(g, view, seat, true);
                     const got = drawn();
-                    const click = clicks[String(seat)];
-                    if (click !== undefined) {
-                        await window.show(g, view, seat, true);
-                        window.acted = [];
+                    if (clicks[i] !== null) {
                         [...root.querySelectorAll("[data-command]")]
-                            .find((b) => b.getAttribute("data-command") === click).click();
+                            .find((b) => b.getAttribute("data-command") === clicks[i]).click();
                         got.acted = window.acted;
+                    }
+                    if (look) {
                         await window.show(g, view, seat, false);
                         got.looking = drawn();
                     }
@@ -164,8 +158,8 @@ class Harness:
             [
                 self.game,
                 json.dumps(list(views.items())),
-                interactive,
-                {str(seat): command for seat, command in (clicks or {}).items()},
+                [(clicks or {}).get(viewer) for viewer in views],
+                look,
                 measure,
             ],
         )
@@ -231,10 +225,9 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
     page = harness.page
     checked = Checked()
     for step in steps_to_check:
-        # every viewer clicks its last legal move; every viewer's board is looked at only
+        # every viewer with a move clicks its last legal one
         clicks = {v: as_js(view["legal"][-1]) for v, view in step.views.items() if view.get("legal")}
-        looking_only = {v: view for v, view in step.views.items() if v not in clicks}
-        drawn = harness.show_step(step.views, clicks=clicks)
+        drawn = harness.show_step(step.views, clicks=clicks, look=True)
         for viewer, view in step.views.items():
             got = drawn[viewer]
             assert got["notButtons"] == 0
@@ -259,10 +252,8 @@ def check_steps(harness: Harness, game: str, steps_to_check: list[Step]) -> Chec
                 drawn_own = {s for s in hidden if shows(drawn[seat]["html"], s)}
                 assert drawn_own == hidden, f"{seat}'s own board lacks {sorted(hidden - drawn_own)}"
                 checked.secrets += len(hidden)
-        looked = {v: drawn[v]["looking"] for v in clicks}
-        looked.update(harness.show_step(looking_only, interactive=False) if looking_only else {})
-        for viewer, shown in looked.items():
-            assert shown["enabled"] == 0 and shown["formsEnabled"] == 0, viewer
+        for viewer, got in drawn.items():
+            assert got["looking"]["enabled"] == 0 and got["looking"]["formsEnabled"] == 0, viewer
     page.set_viewport_size(PHONE)  # once for all the steps: a resize lays the page out again
     for step in steps_to_check:
         for viewer, shown in harness.show_step(step.views, measure=True).items():
