@@ -1,5 +1,5 @@
 """The auth callout: NATS sends every sign-in that is not a service's here; we answer with a
-user JWT for the APP account carrying that player's exact permissions, or with a refusal."""
+user JWT for the PLAYERS account carrying that player's exact permissions, or with a refusal."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
 from shared.bus.connection import Bus, Incoming
-from shared.bus.credentials import APP_ACCOUNT, GUEST
+from shared.bus.credentials import GUEST, PLAYERS_ACCOUNT
 from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.auth")
@@ -60,7 +60,7 @@ class Callout:
         token = user_jwt(
             name=name,
             user_nkey=request.user_nkey,
-            account=APP_ACCOUNT,
+            account=PLAYERS_ACCOUNT,
             pub=publish,
             sub=subscribe,
             signer=self.signer,

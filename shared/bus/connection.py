@@ -9,8 +9,10 @@ import asyncio
 import dataclasses
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import nats
@@ -174,8 +176,27 @@ def _parse_header_bytes(raw: bytes) -> dict[str, str]:
     return out
 
 
-def _incoming(msg: Msg) -> Incoming:
-    return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
+# Where a service answers: a reply inbox (a connection's own `_INBOX.`, a player's
+# `_INBOX_<name>.`, the `_R_.` subject the server gives a request imported from the players'
+# account, or the server's own `$SYS._INBOX.`, where the auth callout answers). Any other reply
+# subject names something the asker wants written to in the service's name (the log, a bucket,
+# someone's updates): such a request is dropped, counted, never answered.
+REPLY_INBOXES = ("_INBOX.", "_INBOX_", "_R_.", "$SYS._INBOX.")
+MISDIRECTED_LOG_EVERY = 10.0  # seconds: one log line per interval, with the count
+
+
+def is_reply_inbox(subject: str) -> bool:
+    return subject.startswith(REPLY_INBOXES)
+
+
+def _incoming(msg: Msg, bus: Bus) -> Incoming | None:
+    """The request `msg` as a handler takes it, None when its reply subject is not an inbox.
+    The answer goes out without the request's headers (nats-py's `respond` would echo them)."""
+    reply = msg.reply
+    if reply and not is_reply_inbox(reply):
+        bus.count_misdirected(msg.subject, reply)
+        return None
+    return Incoming(msg.subject, msg.data, reply, partial(bus.nc.publish, reply))
 
 
 def settings_credentials(settings: Settings) -> Credentials:
@@ -279,6 +300,10 @@ class Bus:
         self.closing = False
         # The broker's "Permissions Violation" notices for this connection, oldest first.
         self.denials: list[str] = []
+        # Requests dropped because their reply subject was not an inbox (`_incoming`).
+        self.misdirected = 0
+        self._misdirected_logged = 0
+        self._misdirected_log_at = 0.0
 
     @classmethod
     async def connect(
@@ -587,9 +612,25 @@ class Bus:
 
     # --- core messaging ---------------------------------------------------------------------
 
+    def count_misdirected(self, subject: str, reply: str) -> None:
+        self.misdirected += 1
+        now = time.monotonic()
+        if now >= self._misdirected_log_at:
+            log.warning(
+                "requests_dropped_reply_not_an_inbox",
+                count=self.misdirected - self._misdirected_logged,
+                total=self.misdirected,
+                subject=subject,
+                reply=reply[:120],
+            )
+            self._misdirected_logged = self.misdirected
+            self._misdirected_log_at = now + MISDIRECTED_LOG_EVERY
+
     async def subscribe(self, subject: str, handler: Handler, *, queue: str = "") -> Subscription:
         async def cb(msg: Msg) -> None:
-            await handler(_incoming(msg))
+            incoming = _incoming(msg, self)
+            if incoming is not None:
+                await handler(incoming)
 
         sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
         await self.nc.flush()  # the server knows of it on return: nothing published after is missed
@@ -644,12 +685,14 @@ class Bus:
             name=name,
             version=version,
             description=description,
-            stats_handler=(lambda _endpoint: stats()) if stats else None,
+            stats_handler=lambda _endpoint: {**(stats() if stats else {}), "misdirected": self.misdirected},
         )
         for endpoint_name, subject, queue, handler in endpoints:
 
             async def cb(request: Any, handler: Handler = handler) -> None:
-                await answering_failures(handler, _incoming(request._msg))
+                incoming = _incoming(request._msg, self)
+                if incoming is not None:
+                    await answering_failures(handler, incoming)
 
             await service.add_endpoint(
                 name=endpoint_name,

@@ -16,8 +16,10 @@ from shared.messages import subjects
 # The services' own users, one per role, plus the operators' admin: static users of the server
 # that the auth callout never sees.
 SERVICE_ROLES = ("worker", "projector", "history", "auth", "bots", "admin")
-# The account of the players and services, and the account of the callout service.
+# The services' account (the log, the buckets, the services), the account players and guests
+# sign in to (it reaches the services only through what APP exports), and the callout's account.
 APP_ACCOUNT = "APP"
+PLAYERS_ACCOUNT = "PLAYERS"
 AUTH_ACCOUNT = "AUTH"
 GUEST = "guest"
 # Names nobody may register: the spectator viewer, guests, the services' users, the service's

@@ -21,6 +21,7 @@ from pathlib import Path
 from shared.bus.credentials import (
     APP_ACCOUNT,
     AUTH_ACCOUNT,
+    PLAYERS_ACCOUNT,
     SERVICE_ROLES,
     ServerSecrets,
     write_secret,
@@ -164,15 +165,27 @@ def _quoted(text: str) -> str:
 def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_port: int = 0) -> str:
     """The accounts and authorization part of the server config.
 
-    APP holds the stream, the buckets, the services' static users (full access) and every
-    player; AUTH holds only the callout service and the accounts bucket. Every other connection
-    is decided by the callout, which signs a user JWT for APP with exact permissions."""
+    APP holds the stream, the buckets and the services' static users; AUTH only the callout
+    service and the accounts bucket; PLAYERS every connection the callout lets in, with exact
+    permissions. PLAYERS reaches APP only through what APP exports: its requests as services
+    (the server gives each reply a subject of its own in APP, so a reply subject a client names
+    can never reach the log, a bucket or the JetStream API) and the updates as a stream."""
 
     def user(role: str) -> str:
         return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))} }}"
 
+    def listed(items: list[str]) -> str:
+        return "[\n" + "".join(f"      {item},\n" for item in items) + "    ]"
+
     services = ", ".join(user(r) for r in SERVICE_ROLES if r != "auth")
     static = ", ".join(_quoted(r) for r in SERVICE_ROLES)
+    exports = [f"{{ service: {_quoted(s)} }}" for s in subjects.CLIENT_REQUESTS] + [
+        f"{{ stream: {_quoted(subjects.UPDATES_ALL)} }}"
+    ]
+    app = f"account: {APP_ACCOUNT}"
+    imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
+        f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}"
+    ]
     websocket = (
         # plain on loopback only; TLS for anything else (docs/operations.md)
         f"websocket {{\n  host: {_quoted(websocket_host)}\n  port: {websocket_port}\n  no_tls: true\n}}\n"
@@ -185,7 +198,14 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
         f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
         f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
-        f"{_quoted(subjects.CMD_MAPPING[1])} }}\n  }}\n"
+        f"{_quoted(subjects.CMD_MAPPING[1])} }}\n"
+        f"    exports: {listed(exports)}\n  }}\n"
+        f"  {PLAYERS_ACCOUNT} {{\n"
+        f"    imports: {listed(imports)}\n"
+        # A service's answer whose reply subject a client aimed at an update subject lands here
+        # instead; the updates themselves come through the stream import, which is not mapped.
+        f"    mappings: {{ {_quoted(subjects.MISDIRECTED_UPDATES[0])}: "
+        f"{_quoted(subjects.MISDIRECTED_UPDATES[1])} }}\n  }}\n"
         f"}}\n"
         f"authorization {{\n  auth_callout {{\n"
         f"    issuer: {_quoted(secrets.issuer_public_key)}\n"

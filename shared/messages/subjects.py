@@ -161,6 +161,16 @@ def replay(game: str, table: str, viewer: str) -> str:
     return f"{PREFIX}.replay.{game}.{table}.{viewer}"
 
 
+UPDATES_ALL = f"{PREFIX}.update.>"
+# What players and guests may ask the services, each answered by a service of the services'
+# account that the players' account imports (and where nothing else of that account is seen).
+CLIENT_REQUESTS = (f"{PREFIX}.cmd.>", f"{PREFIX}.view.>", f"{PREFIX}.replay.>", f"{PREFIX}.lobby.>")
+# In the players' account, what is published on an update subject is moved out of the way: only
+# a service's answer can be (its reply subject aimed there by a client); the updates themselves
+# come through the stream import, which no mapping touches.
+MISDIRECTED_UPDATES = (UPDATES_ALL, f"{PREFIX}.misdirected.update.>")
+
+
 # Table projectors forget a table named here (`[game, table]`): an operator rebuilt its views.
 FORGET = f"{PREFIX}.projector.forget"
 

@@ -1,0 +1,138 @@
+"""A client cannot make a service its deputy by naming the reply subject of a request.
+
+Players and guests live in an account of their own (PLAYERS) that reaches the services only
+through what the services' account exports: the server gives each imported request a reply
+subject of its own, so an answer never lands inside the services' account (the log, the
+buckets, the JetStream API), and the players' account moves an answer aimed at an update subject
+out of everyone's way. Each attack is sent as a player and as a guest, over the real server
+configured as `tabletop up` configures it; afterwards the lobby answers, the log and the views
+bucket are unchanged, no push arrives, and the services still run."""
+
+from __future__ import annotations
+
+import uuid
+
+import msgspec
+import nats
+import pytest
+
+from shared.bus.credentials import inbox_prefix
+from shared.messages import subjects
+from tests.platform import test_security as security
+from tests.platform.test_security import GAME, Table, follow, unique
+
+# the security tests' fixtures: the embedded server only, one stack per module, a running table
+embedded_only = security.embedded_only
+services = security.services
+table = security.table
+
+VIEWS_STREAM = f"KV_{subjects.VIEWS_BUCKET}"
+
+# Every reply subject of the attack table, for the victim table `t` where ann plays.
+TARGETS = [
+    "$KV.TABLETOP_VIEWS.lobby.{game}.{t}",
+    "$KV.TABLETOP_VIEWS.view.{game}.{t}.spectator",
+    "$KV.TABLETOP_VIEWS.view.{game}.{t}.{ann}",
+    "tabletop.evt.{game}.{t}",
+    "tabletop.update.{game}.{t}.{ann}",
+    "tabletop.update.{game}.{t}.spectator",
+    "tabletop.cmd.{game}.{t}.{ann}",
+    f"$JS.API.STREAM.PURGE.{VIEWS_STREAM}",
+    f"$JS.API.STREAM.DELETE.{VIEWS_STREAM}",
+    f"$JS.API.STREAM.PURGE.{subjects.STREAM}",
+]
+
+
+async def connect_as(url: str, role: str) -> nats.NATS:
+    """A raw connection of a freshly registered player, or of a guest."""
+    if role == "guest":
+        name = unique("guest-")
+        return await nats.connect(
+            url, user=name, password="", inbox_prefix=inbox_prefix(name), allow_reconnect=False
+        )
+    name = unique("mallory")
+    return await nats.connect(
+        url, user=name, password="mallory's password", inbox_prefix=inbox_prefix(name), allow_reconnect=False
+    )
+
+
+def requests_of(role: str, t: str) -> list[tuple[str, bytes]]:
+    """What the attacker asks (each a request it may send): the lobby, the spectator view and
+    replay of the victim table, and for a player a command (refused: it changes nothing)."""
+    asks = [
+        (subjects.lobby(GAME), b"{}"),
+        (subjects.view(GAME, t, subjects.SPECTATOR), b"{}"),
+        (subjects.replay(GAME, t, subjects.SPECTATOR), b'{"from": 0, "to": null}'),
+    ]
+    return asks
+
+
+async def log_count(bus) -> int:
+    return (await bus.js.stream_info(subjects.STREAM)).state.messages
+
+
+@pytest.mark.parametrize("role", ["player", "guest"])
+async def test_an_answer_aimed_at_any_subject_changes_nothing(bus, nats_url, table: Table, role):
+    ann_name, _ = table.names
+    await table.ann.wait_view(GAME, table.id, subjects.SPECTATOR, 3)  # both waves of views stored
+    pushes, _own = await follow(table.ann.bus, subjects.update(GAME, table.id, ann_name))
+    spectator = subjects.update(GAME, table.id, subjects.SPECTATOR)
+    spectator_pushes, _spectator = await follow(table.ann.bus, spectator)
+    log_before = await log_count(bus)
+    views_before = await bus.view_entries(">")
+    attacker = await connect_as(nats_url, role)
+    if role == "player":  # its own command, refused by the worker: no event either way
+        name = attacker.options["user"]
+        join = msgspec.json.encode({"id": uuid.uuid4().hex, "type": "join"})
+        asks = [*requests_of(role, table.id), (subjects.cmd(GAME, unique("nowhere"), name), join)]
+    else:
+        asks = requests_of(role, table.id)
+    targets = [t.format(game=GAME, t=table.id, ann=ann_name) for t in TARGETS]
+    for subject, body in asks:
+        for target in targets:
+            await attacker.publish(subject, body, reply=target)
+        # The same request with a true inbox: once it is answered, the service has answered
+        # the aimed ones it took before it, and the server has routed those answers.
+        answer = await attacker.request(subject, body, timeout=10)
+        assert answer.data
+    await table.ann.bus.nc.flush()  # whatever the server routed to ann has reached her
+
+    assert pushes.empty() and spectator_pushes.empty(), "an answer arrived as a push"
+    assert await log_count(bus) == log_before
+    assert await bus.view_entries(">") == views_before
+    lobby = await table.ann.lobby(GAME)
+    assert table.id in {entry["table"] for entry in lobby["tables"]}
+    await attacker.close()
+    # the table plays on, and its pushes arrive
+    view = await table.ann.wait_view(GAME, table.id, ann_name, 3)
+    card = view["view"]["hand"][0]
+    reply = await table.ann.command(GAME, table.id, ann_name, {"type": "play_card", "card": card})
+    assert reply["ok"], reply
+    push = msgspec.json.decode(await pushes.get())
+    assert push["version"] == reply["version"]
+
+
+async def test_a_request_inside_the_services_account_with_a_reply_that_is_no_inbox_is_dropped(
+    bus, nats_url, table: Table
+):
+    """Defence in depth, for what reaches a service without the players' account: a service
+    answers only into a reply inbox; anything else is dropped, counted, never answered, and
+    its answers never echo the request's headers."""
+
+    async def misdirected() -> int:
+        found = await bus.gather("$SRV.STATS.tabletop-table-projector")
+        endpoints = [e for body in found for e in msgspec.json.decode(body)["endpoints"]]
+        return sum(int((e.get("data") or {}).get("misdirected", 0)) for e in endpoints)
+
+    views_before = await bus.view_entries(">")
+    log_before = await log_count(bus)
+    counted = await misdirected()
+    key = subjects.lobby_key(GAME, table.id)
+    for _ in range(3):
+        await bus.nc.publish(subjects.lobby(GAME), b"{}", reply=f"$KV.{subjects.VIEWS_BUCKET}.{key}")
+        await bus.nc.publish(subjects.lobby(GAME), b"{}", reply=subjects.evt_append(GAME, table.id))
+    answer = await bus.nc.request(subjects.lobby(GAME), b"{}", headers={"Nats-Msg-Id": "echo?"}, timeout=10)
+    assert not answer.headers, "the answer echoed the request's headers"
+    assert await misdirected() >= counted + 6
+    assert await bus.view_entries(">") == views_before
+    assert await log_count(bus) == log_before
