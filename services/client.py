@@ -17,6 +17,7 @@ import msgspec
 from services.registry import get
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
+from shared.games.table import BOTS_PLAYER
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 
@@ -73,7 +74,13 @@ class Client:
         body = {"id": new_id(), **command}
         return await self._ask(subjects.cmd(game, table, player), encoder.encode(body))
 
-    async def view(self, game: str, table: str, viewer: str = subjects.SPECTATOR) -> dict[str, Any]:
+    async def view(
+        self, game: str, table: str, viewer: str = subjects.SPECTATOR, *, bot_seat: bool = False
+    ) -> dict[str, Any]:
+        """`viewer`'s view; `bot_seat`: the bot service asking for a seat one of its bots plays."""
+        if bot_seat:
+            body = json.dumps({"seat": viewer}).encode()
+            return self._checked(await self._ask(subjects.view(game, table, BOTS_PLAYER), body))
         return self._checked(await self._ask(subjects.view(game, table, viewer), b"{}"))
 
     async def wait_view(
@@ -84,12 +91,13 @@ class Client:
         version: int,
         *,
         timeout: float = 10.0,
+        bot_seat: bool = False,
     ) -> dict[str, Any]:
         """The view once the projector has reached `version` (views follow the log closely)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             try:
-                reply = await self.view(game, table, viewer)
+                reply = await self.view(game, table, viewer, bot_seat=bot_seat)
                 if reply["version"] >= version:
                     return reply
             except RequestFailed as err:

@@ -99,7 +99,7 @@ class Bots:
 
     async def _move(self, game: str, table: str, version: int, seats: list[str]) -> None:
         for seat in seats:
-            own = await self.client.wait_view(game, table, seat, version)
+            own = await self.client.wait_view(game, table, seat, version, bot_seat=True)
             if own["version"] != version or "legal" not in own["view"]:
                 return  # the table moved on: its newer push follows
             command = self.deciders[game].game.bot(own["view"], self.rng)

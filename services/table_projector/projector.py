@@ -36,7 +36,7 @@ import structlog
 from services.registry import games
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import Unavailable
-from shared.games.table import SERVICE_PLAYER, TableDecider
+from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
     BadRequest,
@@ -350,6 +350,9 @@ class TableProjector:
             await message.respond(error_body("bad_request", "Ask tabletop.view.<game>.<table>.<viewer>."))
             return
         game, table, viewer = tokens
+        if viewer == BOTS_PLAYER:
+            await self.on_bot_seat_view(message, game, table)
+            return
         try:
             body = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
             if viewer != subjects.SPECTATOR and body is not None:
@@ -363,6 +366,31 @@ class TableProjector:
         if body is None:
             body = error_body("unknown_table", f"There is no {game} table {table}.")
         await message.respond(body)
+
+    async def on_bot_seat_view(self, message: Incoming, game: str, table: str) -> None:
+        """The view of the seat `{"seat": ...}` for the bot service (only it may ask as
+        `bots`), once the table says a bot plays that seat: it never sees another seat."""
+        try:
+            seat = _bot_seat_request.decode(message.data).seat
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            seat = ""
+        if not subjects.is_id(seat):
+            await message.respond(error_body("bad_request", 'Ask with {"seat": "<a seat a bot plays>"}.'))
+            return
+        try:
+            spectator = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+            own = await self.bus.view_get(subjects.view_key(game, table, seat))
+        except Unavailable as err:
+            await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
+            return
+        if spectator is None or own is None:
+            await message.respond(error_body("unknown_table", f"There is no {game} table {table}."))
+            return
+        shown = msgspec.json.decode(spectator, type=_BotsSeats).view
+        if seat not in (*shown.bots, *shown.zombies):
+            await message.respond(error_body("not_allowed", f"No bot plays {seat} at table {table}."))
+            return
+        await message.respond(own)
 
     async def on_lobby(self, message: Incoming) -> None:
         tokens = subjects.parse(message.subject, "lobby")
@@ -467,6 +495,24 @@ class _Versioned(msgspec.Struct):
 
 
 _versioned = msgspec.json.Decoder(_Versioned)
+
+
+class _BotSeatRequest(msgspec.Struct, forbid_unknown_fields=True):
+    seat: str
+
+
+class _BotsAndZombies(msgspec.Struct):
+    bots: list[str] = []
+    zombies: list[str] = []
+
+
+class _BotsSeats(msgspec.Struct):
+    """The seats bots play, as a spectator view says."""
+
+    view: _BotsAndZombies
+
+
+_bot_seat_request = msgspec.json.Decoder(_BotSeatRequest)
 
 
 def _version(body: bytes) -> int:

@@ -27,6 +27,7 @@ from shared.bus.credentials import (
     write_secret,
 )
 from shared.bus.errors import ServerFailed, StoreInUse
+from shared.bus.roles import GRANTS
 from shared.messages import subjects
 
 try:
@@ -162,6 +163,10 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _quoted_list(items: tuple[str, ...]) -> str:
+    return ", ".join(_quoted(item) for item in items)
+
+
 def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_port: int = 0) -> str:
     """The accounts and authorization part of the server config.
 
@@ -172,12 +177,19 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     can never reach the log, a bucket or the JetStream API) and the updates as a stream."""
 
     def user(role: str) -> str:
-        return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))} }}"
+        grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
+        permissions = (
+            f", permissions: {{ publish: {{ allow: [{_quoted_list(grant.publish)}] }}, "
+            f"subscribe: {{ allow: [{_quoted_list(grant.subscribe)}] }}, allow_responses: true }}"
+            if grant
+            else ""
+        )
+        return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))}{permissions} }}"
 
     def listed(items: list[str]) -> str:
         return "[\n" + "".join(f"      {item},\n" for item in items) + "    ]"
 
-    services = ", ".join(user(r) for r in SERVICE_ROLES if r != "auth")
+    services = ",\n      ".join(user(r) for r in SERVICE_ROLES if r != "auth")
     static = ", ".join(_quoted(r) for r in SERVICE_ROLES)
     exports = [f"{{ service: {_quoted(s)} }}" for s in subjects.CLIENT_REQUESTS] + [
         f"{{ stream: {_quoted(subjects.UPDATES_ALL)} }}"

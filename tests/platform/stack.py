@@ -1,5 +1,6 @@
 """The services, started in this process on their own NATS connections, for tests: built by
-the composition root as `tabletop up` builds them, signed in as the session's admin."""
+the composition root as `tabletop up` builds them, each signed in as its own role where the
+embedded server made the roles' credentials (else as the session's user, with `NATS_URL`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from collections.abc import AsyncIterator
 
 from services import compose
 from shared.bus.connection import Bus
+from shared.bus.credentials import Credentials, ServerSecrets
 from shared.settings import load_settings
+
+
+def role_credentials(role: str) -> Credentials | None:
+    """The role's own credentials when this machine's credentials folder has them."""
+    folder = load_settings().credentials_folder
+    return ServerSecrets(folder).credentials(role) if (folder / role).exists() else None
 
 
 def service_of(name: str) -> compose.Service:
@@ -55,10 +63,18 @@ class Stack:
             assert not missing, f"{sorted(batch[m] for m in missing)} did not answer"
 
     def _run(self, name: str) -> asyncio.Task[object]:
+        service = service_of(name)
+
         async def serve() -> object:
-            bus = await Bus.connect(self.url, self.probe.settings, name=f"test-{name}", wait=10)
+            bus = await Bus.connect(
+                self.url,
+                self.probe.settings,
+                name=f"test-{name}",
+                wait=10,
+                credentials=role_credentials(service.role),
+            )
             self.buses[name] = bus
-            return await service_of(name).serve(bus, stop)
+            return await service.serve(bus, stop)
 
         stop = asyncio.Event()
         task = asyncio.create_task(serve())

@@ -1,0 +1,133 @@
+"""What each service role may publish and subscribe to: the subjects it uses, nothing more
+(docs/security.md has the table). The server enforces them on the services' static users; an
+operator's `admin` alone has the whole services' account."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER
+from shared.messages import subjects
+
+EVENTS = subjects.STREAM
+TIMERS = subjects.TIMERS_STREAM
+VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
+ACCOUNTS = "KV_TABLETOP_ACCOUNTS"
+JS = "$JS.API"
+ANY = "*"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A role's allow lists; every role also answers requests it receives (the server lets it
+    publish once to each reply subject it was sent) and takes answers in its own inbox."""
+
+    publish: tuple[str, ...]
+    subscribe: tuple[str, ...]
+
+
+def _ensure(*streams: str) -> tuple[str, ...]:
+    """Make or update `streams` and read their state: never delete or purge them."""
+    return tuple(f"{JS}.STREAM.{op}.{s}" for s in streams for op in ("CREATE", "UPDATE", "INFO"))
+
+
+def _read(*streams: str) -> tuple[str, ...]:
+    """Read messages of `streams` by sequence or last per subject."""
+    forms = ("DIRECT.GET.{}", "DIRECT.GET.{}.>", "STREAM.MSG.GET.{}")
+    return tuple(f"{JS}.{form.format(s)}" for s in streams for form in forms)
+
+
+def _consume(stream: str) -> tuple[str, ...]:
+    """Make, look at, pull from, acknowledge and drop consumers of `stream`."""
+    return (
+        f"{JS}.CONSUMER.CREATE.{stream}",
+        f"{JS}.CONSUMER.CREATE.{stream}.>",
+        f"{JS}.CONSUMER.DURABLE.CREATE.{stream}.*",
+        f"{JS}.CONSUMER.INFO.{stream}.*",
+        f"{JS}.CONSUMER.DELETE.{stream}.*",
+        f"{JS}.CONSUMER.MSG.NEXT.{stream}.*",
+        f"$JS.ACK.{stream}.>",
+        f"$JS.FC.{stream}.>",
+    )
+
+
+# Every service: its micro endpoints' discovery requests, and answers in its own inbox. An
+# answer to a request taken before a server restart goes to its asker's inbox after it (the
+# restarted server no longer knows the reply subject was given): only the services' own
+# connections have `_INBOX.` inboxes in this account, players' answers come through `_R_.`.
+_EVERY_SERVICE_SUBSCRIBES = ("$SRV.>", "_INBOX.>")
+_EVERY_SERVICE_PUBLISHES = ("_INBOX.>",)
+
+_WORKER = Grant(
+    publish=(
+        subjects.EVT_APPEND,
+        subjects.TIMERS_ALL,
+        f"{subjects.PREFIX}.workers.*",
+        *_ensure(EVENTS, TIMERS, VIEWS),
+        *_read(EVENTS),
+        *_consume(TIMERS),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
+    subscribe=(
+        f"{subjects.PREFIX}.cmd.>",
+        f"{subjects.PREFIX}.cmdp.>",
+        f"{subjects.PREFIX}.workers.*",
+        *_EVERY_SERVICE_SUBSCRIBES,
+    ),
+)
+_PROJECTOR = Grant(
+    publish=(
+        subjects.UPDATES_ALL,
+        f"$KV.{subjects.VIEWS_BUCKET}.>",
+        # an open table nobody started expires (the account maps a command before checking it)
+        subjects.cmd(ANY, ANY, SERVICE_PLAYER),
+        subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER),
+        *_ensure(EVENTS, TIMERS, VIEWS),
+        *_read(EVENTS, VIEWS),
+        *_consume(EVENTS),
+        *_consume(VIEWS),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
+    subscribe=(
+        f"{subjects.PREFIX}.view.>",
+        f"{subjects.PREFIX}.lobby.>",
+        subjects.FORGET,
+        *_EVERY_SERVICE_SUBSCRIBES,
+    ),
+)
+_HISTORY = Grant(
+    publish=(*_ensure(EVENTS, TIMERS, VIEWS), *_read(EVENTS), *_consume(EVENTS), *_EVERY_SERVICE_PUBLISHES),
+    subscribe=(f"{subjects.PREFIX}.replay.>", *_EVERY_SERVICE_SUBSCRIBES),
+)
+# The bot service looks on as a spectator, sees a seat's own view only through the bots' view
+# request (answered for the seats it plays), and acts only as the bot service.
+_BOTS = Grant(
+    publish=(
+        subjects.cmd(ANY, ANY, BOTS_PLAYER),
+        subjects.cmd_mapped(ANY, ANY, ANY, BOTS_PLAYER),
+        subjects.view(ANY, ANY, subjects.SPECTATOR),
+        subjects.view(ANY, ANY, BOTS_PLAYER),
+        subjects.lobby("*"),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
+    subscribe=(subjects.update(ANY, ANY, subjects.SPECTATOR), *_EVERY_SERVICE_SUBSCRIBES),
+)
+# The callout service, alone in its account: the server's sign-in requests and the accounts.
+_AUTH = Grant(
+    publish=(
+        "$KV.TABLETOP_ACCOUNTS.>",
+        *_ensure(ACCOUNTS),
+        *_read(ACCOUNTS),
+        *_consume(ACCOUNTS),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
+    subscribe=("$SYS.REQ.USER.AUTH", *_EVERY_SERVICE_SUBSCRIBES),
+)
+
+GRANTS: dict[str, Grant] = {
+    "worker": _WORKER,
+    "projector": _PROJECTOR,
+    "history": _HISTORY,
+    "bots": _BOTS,
+    "auth": _AUTH,
+}
