@@ -237,7 +237,7 @@ def cmd_up(args: argparse.Namespace) -> int:
 
 def cmd_credentials(args: argparse.Namespace) -> int:
     routes = [r.strip() for r in args.routes.split(",") if r.strip()]
-    problems = [p for p in map(route_problem, routes) if p]
+    problems = [p for p in map(route_problem, routes) if p] or ([] if routes else ["none given"])
     if problems:
         raise SystemExit(f"--routes: {'; '.join(problems)}")
     folder = Path(args.folder)

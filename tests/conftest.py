@@ -150,7 +150,9 @@ async def websocket_handshake(url: str, origin: str | None) -> int | str:
 
     async with aiohttp.ClientSession() as session:
         try:
-            async with session.ws_connect(url, origin=origin, timeout=aiohttp.ClientWSTimeout(ws_close=5)) as ws:
+            async with session.ws_connect(
+                url, origin=origin, timeout=aiohttp.ClientWSTimeout(ws_close=5)
+            ) as ws:
                 frame = await ws.receive(timeout=5)
                 return frame.data.decode() if isinstance(frame.data, bytes) else str(frame.data)
         except aiohttp.WSServerHandshakeError as err:

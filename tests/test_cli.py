@@ -132,8 +132,8 @@ async def test_the_websocket_takes_the_page_up_serves_and_no_other(up):
         await asyncio.sleep(0.05)  # printed right after the address file is written
         said = (up.data / "up.log").read_text()
     page, websocket = found.groups()
-    assert str(await websocket_handshake(websocket, page)).startswith("INFO ")
-    assert str(await websocket_handshake(websocket, page.replace("127.0.0.1", "localhost"))).startswith("INFO ")
+    for own in (page, page.replace("127.0.0.1", "localhost")):
+        assert str(await websocket_handshake(websocket, own)).startswith("INFO "), own
     other_port = page.rsplit(":", 1)[0] + ":1"
     for foreign in ("https://evil.example", other_port):
         assert await websocket_handshake(websocket, foreign) == 403, foreign

@@ -239,9 +239,9 @@ def route_config(secrets: ServerSecrets, routes: Sequence[str]) -> str:
 def helm_route_values(secrets: ServerSecrets) -> str:
     """The same for NATS's Helm chart: values that make it put the route user in the cluster
     block and in the route URLs it generates."""
-    values = {"config": {"cluster": {"routeURLs": {"user": ROUTE_USER, "password": secrets.password(ROUTE_USER)}}}}
-    # JSON is YAML
-    return "# the cluster routes' user and password for NATS's chart; secret\n" + json.dumps(values, indent=2) + "\n"
+    route_urls = {"user": ROUTE_USER, "password": secrets.password(ROUTE_USER)}
+    values = json.dumps({"config": {"cluster": {"routeURLs": route_urls}}}, indent=2)  # JSON is YAML
+    return f"# the cluster routes' user and password for NATS's chart; secret\n{values}\n"
 
 
 class EmbeddedServer:
@@ -260,7 +260,9 @@ class EmbeddedServer:
         web_origins: Sequence[str] = (),
     ) -> None:
         if websocket_port is not None and not web_origins:
-            raise ValueError("a WebSocket listener takes browsers of the web client's origins only: give them")
+            raise ValueError(
+                "a WebSocket listener takes browsers of the web client's origins only: give them"
+            )
         self.data_dir = Path(data_dir)
         self.host = host
         # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT

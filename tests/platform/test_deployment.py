@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from services import cli
+from services.compose import web_origins
 from shared.bus import connection
 from shared.bus.connection import MIN_SERVER_VERSION, Bus
 from shared.bus.credentials import ServerSecrets
@@ -104,10 +105,11 @@ async def test_the_websocket_takes_the_web_clients_pages_only(secure_server):
     assert str(await websocket_handshake(url, None)).startswith("INFO ")  # programs send no Origin
 
 
-def test_web_origins_are_the_setting_when_given_and_checked(monkeypatch):
-    from services.compose import web_origins
-
-    assert web_origins(load_settings(web_origins=""), 8123) == ["http://127.0.0.1:8123", "http://localhost:8123"]
+def test_web_origins_are_the_setting_when_given_and_checked():
+    assert web_origins(load_settings(web_origins=""), 8123) == [
+        "http://127.0.0.1:8123",
+        "http://localhost:8123",
+    ]
     given = load_settings(web_origins="https://games.example.org, https://play.example.org:8443/")
     assert web_origins(given, 8123) == ["https://games.example.org", "https://play.example.org:8443"]
     for bad in ("games.example.org", "ftp://games.example.org", "https://games.example.org/play"):
@@ -201,7 +203,9 @@ def test_routes_sign_in_with_the_route_user_and_a_stranger_is_refused(tmp_path, 
     # a node with another route password (its own `tabletop credentials`) is turned away
     stranger = nodes("stranger")
     stranger.start(route_config(ServerSecrets.load_or_create(tmp_path / "other"), [routes[0]]))
-    assert until(lambda: "authorization violation" in stranger.log.read_text().lower()), stranger.log.read_text()
+    assert until(lambda: "authorization violation" in stranger.log.read_text().lower()), (
+        stranger.log.read_text()
+    )
     assert a.routes() == ["b"] and stranger.routes() == []
 
 
@@ -214,7 +218,9 @@ def test_the_compose_server_config_is_accepted_by_nats_server(tmp_path):
     shutil.copy(ROOT / "deploy/nats/cluster.conf", etc / "nats.conf")
     for name in ("auth.conf", "routes.conf"):
         shutil.copy(tmp_path / "secrets" / name, etc / name)
-    checked = subprocess.run([server_binary(), "-t", "-c", str(etc / "nats.conf")], capture_output=True, text=True)
+    checked = subprocess.run(
+        [server_binary(), "-t", "-c", str(etc / "nats.conf")], capture_output=True, text=True
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     routes = (etc / "routes.conf").read_text()
     password = (tmp_path / "secrets" / "route").read_text().strip()
@@ -227,6 +233,7 @@ def test_the_compose_server_config_is_accepted_by_nats_server(tmp_path):
 
 
 def test_credentials_refuse_a_malformed_route_and_write_nothing(tmp_path):
-    with pytest.raises(SystemExit, match="not a route address"):
-        cli.main(["credentials", str(tmp_path / "secrets"), "--routes", "nats-1:6222,nats 2"])
+    for routes, said in (("nats-1:6222,nats 2", "'nats 2' is not a route address"), (" ,", "none given")):
+        with pytest.raises(SystemExit, match=said):
+            cli.main(["credentials", str(tmp_path / "secrets"), "--routes", routes])
     assert not (tmp_path / "secrets").exists()
