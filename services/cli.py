@@ -37,14 +37,15 @@ from shared.bus.connection import Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST,
     ISSUER_FILE,
+    ROUTE_USER,
     SERVICE_ROLES,
     Credentials,
     ServerSecrets,
     name_problem,
     write_secret,
 )
-from shared.bus.errors import Forbidden, SignInRefused, StoreInUse, Unavailable
-from shared.bus.server import auth_config
+from shared.bus.errors import Forbidden, ServerTooOld, SignInRefused, StoreInUse, Unavailable
+from shared.bus.server import auth_config, helm_route_values, route_config, route_problem
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -108,6 +109,10 @@ def write_json_secret(name: str, value: dict[str, Any]) -> None:
 
 SESSION = "session.json"
 BOTS = "bots.json"
+# What `tabletop credentials` writes for a cluster's routes, and docker-compose.yml's nodes.
+ROUTES_CONF = "routes.conf"
+HELM_ROUTE_VALUES = "routes-values.yaml"
+COMPOSE_ROUTES = ("nats-1:6222", "nats-2:6222", "nats-3:6222")
 
 
 def checked_name(name: str) -> str:
@@ -199,7 +204,7 @@ def run_client(
 def cmd_up(args: argparse.Namespace) -> int:
     settings = load_settings(data_dir=args.data)
     configure_logging(fmt=settings.log_format, level=settings.log_level)
-    Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+    Path(settings.data_dir).mkdir(parents=True, exist_ok=True, mode=0o700)  # new: the owner's only
 
     def ready(url: str, websocket_url: str, http_url: str) -> None:
         browsers = f", browsers at {websocket_url}" if websocket_url else ""
@@ -231,13 +236,21 @@ def cmd_up(args: argparse.Namespace) -> int:
 
 
 def cmd_credentials(args: argparse.Namespace) -> int:
+    routes = [r.strip() for r in args.routes.split(",") if r.strip()]
+    problems = [p for p in map(route_problem, routes) if p] or ([] if routes else ["none given"])
+    if problems:
+        raise SystemExit(f"--routes: {'; '.join(problems)}")
     folder = Path(args.folder)
     secrets_ = ServerSecrets.load_or_create(folder)
     write_secret(folder / "auth.conf", auth_config(secrets_))
+    write_secret(folder / ROUTES_CONF, route_config(secrets_, routes))
+    write_secret(folder / HELM_ROUTE_VALUES, helm_route_values(secrets_))
     print(
-        f"service passwords ({', '.join(SERVICE_ROLES)}), the callout's signing key "
-        f"({ISSUER_FILE}) and the server's accounts section (auth.conf) are in {folder}, "
-        f"mode 0600; existing ones were kept"
+        f"service passwords ({', '.join(SERVICE_ROLES)}), the route user's ({ROUTE_USER}), the "
+        f"callout's signing key ({ISSUER_FILE}), the server's accounts section (auth.conf), the "
+        f"cluster's route authentication ({ROUTES_CONF}, routes to {', '.join(routes)}; "
+        f"{HELM_ROUTE_VALUES} for NATS's Helm chart) are in {folder}, mode 0600; existing "
+        "passwords and keys were kept"
     )
     return 0
 
@@ -767,6 +780,12 @@ def parser() -> argparse.ArgumentParser:
         json_out=False,
     )
     creds.add_argument("folder")
+    creds.add_argument(
+        "--routes",
+        default=",".join(COMPOSE_ROUTES),
+        help="the cluster's nodes as host:port of their route listeners, comma separated, for "
+        f"{ROUTES_CONF} (default: docker-compose.yml's, {','.join(COMPOSE_ROUTES)})",
+    )
     add("auth", cmd_auth, "run the auth callout service (sign-in of players and guests)", json_out=False)
     login = add(
         "login",
@@ -898,6 +917,9 @@ def main(argv: list[str] | None = None) -> int:
         code: int = args.run(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen inside the try
         return code
+    except ServerTooOld as err:  # every command and service connects through `Bus.connect`
+        print(f"tabletop: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (`tabletop replay ... | head`): stop quietly, and keep Python
         # from complaining again while it flushes stdout at exit.

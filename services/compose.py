@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import structlog
 
@@ -106,17 +107,33 @@ def everything(settings: Settings) -> list[Service]:
     return services
 
 
+def web_origins(settings: Settings, http_port: int) -> list[str]:
+    """The pages whose browsers the embedded NATS takes over WebSocket: `TABLETOP_WEB_ORIGINS`,
+    else the address `tabletop up` serves the web client on (as 127.0.0.1 and as localhost)."""
+    given = [o.strip().rstrip("/") for o in settings.web_origins.split(",") if o.strip()]
+    for origin in given:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path:
+            raise SystemExit(
+                f"TABLETOP_WEB_ORIGINS: {origin!r} is not an origin like https://games.example.org "
+                "(scheme, host and port only)"
+            )
+    return given or [f"http://127.0.0.1:{http_port}", f"http://localhost:{http_port}"]
+
+
 def embedded_server(
-    settings: Settings, *, port: int = 0, websocket_port: int | None = None
+    settings: Settings, *, port: int = 0, websocket_port: int | None = None, http_port: int = 8000
 ) -> EmbeddedServer:
     """The NATS `tabletop up` runs (not started): its store under the data folder,
-    authentication on with this machine's service credentials."""
+    authentication on with this machine's service credentials, browsers over WebSocket from
+    the web client at `http_port` (or `TABLETOP_WEB_ORIGINS`) only."""
     return EmbeddedServer(
         Path(settings.data_dir) / "nats",
         port=port,
         sync_always=settings.sync_always,
         secrets=ServerSecrets.load_or_create(settings.credentials_folder),
         websocket_port=websocket_port,
+        web_origins=web_origins(settings, http_port) if websocket_port is not None else (),
     )
 
 
@@ -211,10 +228,13 @@ async def run_everything(
     and the web client at http://127.0.0.1:`http_port` (or another free port), until SIGTERM or
     Ctrl-C. `ready(url, websocket_url, http_url)` once they all answer."""
     server = None
+    http_port = free_port(http_port)  # before NATS starts: its WebSocket takes this page only
     if settings.nats_url:
         url = settings.nats_url
     else:
-        server = embedded_server(settings, port=port, websocket_port=websocket_port).start()
+        server = embedded_server(
+            settings, port=port, websocket_port=websocket_port, http_port=http_port
+        ).start()
         url = server.url
     stop = asyncio.Event()
     stop_on_signals(stop)
@@ -239,7 +259,7 @@ async def run_everything(
             asyncio.create_task(
                 serve_web(
                     host="127.0.0.1",
-                    port=free_port(http_port),
+                    port=http_port,
                     websocket_url=websocket_url,
                     stop=stop,
                     ready=web_started.set_result,

@@ -43,6 +43,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # The NATS WebSocket address the web client hands to browsers (when `tabletop up` does not
     # run the NATS itself: it gives its own listener's).
     websocket_url: str = "ws://127.0.0.1:9222"
+    # Where the web client is served (origins, comma separated): the embedded NATS takes
+    # WebSocket connections from those pages only. Empty: the address `tabletop up` serves it on.
+    web_origins: str = ""
     # "json", "console", or "" for console on a terminal and JSON otherwise.
     log_format: str = ""
     log_level: str = "info"
@@ -74,6 +77,7 @@ _ENV = {
     "password_hash_memory_kib": "TABLETOP_PASSWORD_HASH_MEMORY_KIB",
     "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
     "websocket_url": "TABLETOP_WEBSOCKET_URL",
+    "web_origins": "TABLETOP_WEB_ORIGINS",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
     "games": "TABLETOP_GAMES",

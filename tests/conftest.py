@@ -74,6 +74,7 @@ class SecureServer:
     server_log: Path | None
     auth_log: Path | None
     websocket_url: str = ""
+    web_origins: tuple[str, ...] = ()  # the pages whose browsers its WebSocket takes
 
 
 def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> None:
@@ -116,7 +117,12 @@ def secure_server() -> Iterator[SecureServer]:
             os.environ["NATS_USER"] = "admin"
             os.environ["NATS_PASSWORD"] = secrets.password("admin")
             yield SecureServer(
-                server.url, secrets, server.data_dir / "nats-server.log", auth_log, server.websocket_url
+                server.url,
+                secrets,
+                server.data_dir / "nats-server.log",
+                auth_log,
+                server.websocket_url,
+                server.web_origins,
             )
         finally:
             auth.terminate()
@@ -134,6 +140,23 @@ async def bus(nats_url: str) -> AsyncIterator[Bus]:
     await bus.ensure_streams()
     yield bus
     await bus.close()
+
+
+async def websocket_handshake(url: str, origin: str | None) -> int | str:
+    """The HTTP status of a WebSocket handshake with NATS at `url` from a page at `origin`
+    (None: no Origin header, as a program sends), or the first frame the server sends once it
+    is open (its INFO)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.ws_connect(
+                url, origin=origin, timeout=aiohttp.ClientWSTimeout(ws_close=5)
+            ) as ws:
+                frame = await ws.receive(timeout=5)
+                return frame.data.decode() if isinstance(frame.data, bytes) else str(frame.data)
+        except aiohttp.WSServerHandshakeError as err:
+            return err.status
 
 
 def assert_replay_equals_live(

@@ -4,6 +4,7 @@ to its end through the bus, and every step of its replay equals the view seen li
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import time
@@ -19,7 +20,7 @@ from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.messages import subjects
 from shared.settings import load_settings
-from tests.conftest import SERVICE_ENV, TABLETOP, assert_replay_equals_live, cli_env
+from tests.conftest import SERVICE_ENV, TABLETOP, assert_replay_equals_live, cli_env, websocket_handshake
 
 
 class Up:
@@ -42,7 +43,10 @@ class Up:
         url_file.unlink(missing_ok=True)
         with open(self.data / "up.log", "ab") as log:  # the child keeps its own copy
             self.process = subprocess.Popen(
-                [*TABLETOP, "up", "--port", "0"], env=self.env, stdout=subprocess.DEVNULL, stderr=log
+                [*TABLETOP, "up", "--port", "0", "--ws-port", "0", "--http-port", "0"],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
             )
         deadline = time.monotonic() + 60
         while not url_file.exists():
@@ -118,6 +122,21 @@ def test_every_command_has_help(capsys):
             cli.main([command, "--help"])
         assert done.value.code == 0, command
         assert f"usage: tabletop {command}" in capsys.readouterr().out, command
+
+
+async def test_the_websocket_takes_the_page_up_serves_and_no_other(up):
+    """`tabletop up` lets browsers connect to its NATS from the web client it serves only."""
+    said = ""
+    while not (found := re.search(r"browser at (http://\S+) \..* browsers at (ws://\S+),", said)):
+        assert up.process is not None and up.process.poll() is None
+        await asyncio.sleep(0.05)  # printed right after the address file is written
+        said = (up.data / "up.log").read_text()
+    page, websocket = found.groups()
+    for own in (page, page.replace("127.0.0.1", "localhost")):
+        assert str(await websocket_handshake(websocket, own)).startswith("INFO "), own
+    other_port = page.rsplit(":", 1)[0] + ":1"
+    for foreign in ("https://evil.example", other_port):
+        assert await websocket_handshake(websocket, foreign) == 403, foreign
 
 
 def test_games_lists_the_registry_including_added_games(up):

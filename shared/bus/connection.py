@@ -35,7 +35,7 @@ from nats.js.api import (
 from nats.js.kv import KV_MARKER_REASON, KV_OP
 
 from shared.bus.credentials import Credentials
-from shared.bus.errors import ConnectionClosed, Forbidden, SignInRefused, Unavailable
+from shared.bus.errors import ConnectionClosed, Forbidden, ServerTooOld, SignInRefused, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore, delivery_position
 from shared.bus.timers import DeadlineTimers
 from shared.messages import subjects
@@ -44,6 +44,9 @@ from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 STREAM_NAME_IN_USE = 10058  # JetStream: a stream of that name exists with another config
+# The oldest nats-server tabletop runs on: clocks' deadlines are JetStream scheduled messages
+# (2.12), and an older server would take the streams and never deliver a deadline.
+MIN_SERVER_VERSION = (2, 12, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,23 @@ def _parse_header_bytes(raw: bytes) -> dict[str, str]:
         if _SPACE.search(key) is None:
             out[key] = value.strip().decode("utf-8", "replace")
     return out
+
+
+_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def _too_old(nc: Client, minimum: tuple[int, int, int]) -> str | None:
+    """Why the server `nc` is connected to is too old (its version, from the INFO it sent on
+    connecting), or None when it is recent enough."""
+    version = str(nc._server_info.get("version", ""))
+    match = _VERSION.match(version)
+    if match and tuple(map(int, match.groups())) >= minimum:
+        return None
+    wanted = ".".join(map(str, minimum))
+    return (
+        f"is nats-server {version or '(no version)'}; tabletop needs {wanted} or newer (clocks' "
+        "deadlines are JetStream scheduled messages): upgrade the server"
+    )
 
 
 # Where a service answers: a reply inbox (a connection's own `_INBOX.`, a player's
@@ -314,9 +334,12 @@ class Bus:
         name: str,
         wait: float | None = None,
         credentials: Credentials | None = None,
+        min_server_version: tuple[int, int, int] | None = None,
     ) -> Bus:
         """Connect to `url` as `credentials` (default: the settings' user), waiting for NATS to
-        come up (forever unless `wait` is set). Refused credentials raise `SignInRefused`."""
+        come up (forever unless `wait` is set). Refused credentials raise `SignInRefused`; a
+        server older than `min_server_version` (default `MIN_SERVER_VERSION`) raises
+        `ServerTooOld`."""
         if credentials is None:
             credentials = settings_credentials(settings)
         bus_ref: list[Bus] = []
@@ -381,6 +404,10 @@ class Bus:
                 log.info("waiting_for_nats", url=url)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
+        too_old = _too_old(nc, min_server_version or MIN_SERVER_VERSION)
+        if too_old:
+            await nc.close()
+            raise ServerTooOld(f"NATS at {url} {too_old}")
         bus = cls(nc, settings)
         bus_ref.append(bus)
         return bus

@@ -16,6 +16,8 @@ from shared.messages import subjects
 # The services' own users, one per role, plus the operators' admin: static users of the server
 # that the auth callout never sees.
 SERVICE_ROLES = ("worker", "projector", "history", "auth", "bots", "admin")
+# The user the nodes of a cluster sign their routes to each other in with (a cluster only).
+ROUTE_USER = "route"
 # The services' account (the log, the buckets, the services), the account players and guests
 # sign in to (it reaches the services only through what APP exports), and the callout's account.
 APP_ACCOUNT = "APP"
@@ -96,9 +98,9 @@ def public_key(seed: str) -> str:
 
 
 class ServerSecrets:
-    """The passwords of the service users and the callout's issuer seed, one file each in
-    `folder` (mode 0600): generated on first use, kept across restarts, or given by the
-    operator (same file names)."""
+    """The passwords of the service users and of the route user, and the callout's issuer
+    seed, one file each in `folder` (mode 0600): generated on first use, kept across
+    restarts, or given by the operator (same file names)."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
@@ -107,7 +109,7 @@ class ServerSecrets:
     def load_or_create(cls, folder: str | Path) -> ServerSecrets:
         store = cls(folder)
         store.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        for role in SERVICE_ROLES:
+        for role in (*SERVICE_ROLES, ROUTE_USER):
             path = store.folder / role
             if not path.exists():
                 write_secret(path, secrets.token_urlsafe(32) + "\n")

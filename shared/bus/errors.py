@@ -25,6 +25,10 @@ class StoreInUse(ServerFailed):
     """Another nats-server runs, or may run, on the same data folder."""
 
 
+class ServerTooOld(BusError):
+    """The NATS server is older than the release tabletop needs."""
+
+
 class SignInRefused(BusError):
     """NATS refused these credentials (wrong password, reserved name, too many failures)."""
 

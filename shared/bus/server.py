@@ -7,7 +7,9 @@ services sign in as their static users, players through the auth callout.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -15,13 +17,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from shared.bus.credentials import (
     APP_ACCOUNT,
     AUTH_ACCOUNT,
     PLAYERS_ACCOUNT,
+    ROUTE_USER,
     SERVICE_ROLES,
     ServerSecrets,
     write_secret,
@@ -64,13 +68,19 @@ def free_port(preferred: int = 0, host: str = "127.0.0.1") -> int:
     raise ServerFailed("no free port")
 
 
+def private_folder(path: Path) -> None:
+    """`path` exists, readable by its owner only (also when it existed already)."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+
+
 def lock_store(data_dir: Path) -> int | None:
     """Take the data folder's exclusive lock, or raise StoreInUse saying who holds it. The lock
     lives as long as its file descriptor: this process's, and the server's, which inherits it,
     so a server left running alone still keeps others off its store."""
     if fcntl is None:
         return None
-    fd = os.open(data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -167,7 +177,13 @@ def _quoted_list(items: tuple[str, ...]) -> str:
     return ", ".join(_quoted(item) for item in items)
 
 
-def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_port: int = 0) -> str:
+def auth_config(
+    secrets: ServerSecrets,
+    *,
+    websocket_host: str = "",
+    websocket_port: int = 0,
+    web_origins: Sequence[str] = (),
+) -> str:
     """The accounts and authorization part of the server config.
 
     APP holds the stream, the buckets and the services' static users; AUTH only the callout
@@ -198,9 +214,13 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
         f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}"
     ]
+    # Browsers only from the web client's pages (`web_origins`): a page elsewhere cannot have
+    # a visitor's browser connect. Plain on loopback only; TLS for anything else
+    # (docs/operations.md).
+    origins = ", ".join(_quoted(o) for o in web_origins)
     websocket = (
-        # plain on loopback only; TLS for anything else (docs/operations.md)
-        f"websocket {{\n  host: {_quoted(websocket_host)}\n  port: {websocket_port}\n  no_tls: true\n}}\n"
+        f"websocket {{\n  host: {_quoted(websocket_host)}\n  port: {websocket_port}\n  no_tls: true\n"
+        f"  allowed_origins: [ {origins} ]\n}}\n"
         if websocket_port
         else ""
     )
@@ -228,6 +248,34 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     )
 
 
+_ROUTE = re.compile(r"[A-Za-z0-9.-]+:[0-9]{1,5}")
+
+
+def route_problem(route: str) -> str | None:
+    """Why `route` is not a node's route address (`host:port`), or None when it is one."""
+    return None if _ROUTE.fullmatch(route) else f"{route!r} is not a route address like nats-1:6222"
+
+
+def route_config(secrets: ServerSecrets, routes: Sequence[str]) -> str:
+    """The part of a `cluster` block that authenticates its routes: the route user every node
+    accepts, and the nodes' route addresses (`host:port`) dialled with that user's password."""
+    password = secrets.password(ROUTE_USER)
+    userinfo = f"{quote(ROUTE_USER, safe='')}:{quote(password, safe='')}"
+    urls = ", ".join(_quoted(f"nats://{userinfo}@{route}") for route in routes)
+    return (
+        f"authorization {{ user: {_quoted(ROUTE_USER)}, password: {_quoted(password)} }}\n"
+        f"routes: [ {urls} ]\n"
+    )
+
+
+def helm_route_values(secrets: ServerSecrets) -> str:
+    """The same for NATS's Helm chart: values that make it put the route user in the cluster
+    block and in the route URLs it generates."""
+    route_urls = {"user": ROUTE_USER, "password": secrets.password(ROUTE_USER)}
+    values = json.dumps({"config": {"cluster": {"routeURLs": route_urls}}}, indent=2)  # JSON is YAML
+    return f"# the cluster routes' user and password for NATS's chart; secret\n{values}\n"
+
+
 class EmbeddedServer:
     """A nats-server child process whose JetStream store lives under `data_dir`."""
 
@@ -241,7 +289,12 @@ class EmbeddedServer:
         exact_port: bool = False,
         secrets: ServerSecrets | None = None,
         websocket_port: int | None = None,
+        web_origins: Sequence[str] = (),
     ) -> None:
+        if websocket_port is not None and not web_origins:
+            raise ValueError(
+                "a WebSocket listener takes browsers of the web client's origins only: give them"
+            )
         self.data_dir = Path(data_dir)
         self.host = host
         # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT
@@ -254,6 +307,7 @@ class EmbeddedServer:
         self.secrets = secrets
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
+        self.web_origins = tuple(web_origins)
         self.sync_always = sync_always
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
@@ -276,12 +330,17 @@ class EmbeddedServer:
             f"listen: {self.host}:{self.port}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
-        ) + auth_config(self.secrets, websocket_host="127.0.0.1", websocket_port=self.websocket_port or 0)
+        ) + auth_config(
+            self.secrets,
+            websocket_host="127.0.0.1",
+            websocket_port=self.websocket_port or 0,
+            web_origins=self.web_origins,
+        )
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
         this process ends, however it ends."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_folder(self.data_dir)  # the store, the log and the config: the owner's only
         conf = self.data_dir / "nats-server.conf"
         self._lock = lock_store(self.data_dir)
         try:
@@ -309,7 +368,10 @@ class EmbeddedServer:
 
     def _spawn(self, conf: Path) -> None:
         write_secret(conf, self.config())  # it holds the service users' passwords
-        log = open(self.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
+        # owner only: it names the players refused a sign-in, and their addresses
+        log_path = self.data_dir / "nats-server.log"
+        log = os.fdopen(os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+        os.chmod(log_path, 0o600)  # one made by an older version was world-readable
         arm = _stop_with_parent()
         self.process = subprocess.Popen(
             [server_binary(), "-c", str(conf)],
