@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
 from services import cli
 from services.compose import web_origins
@@ -84,7 +85,11 @@ def test_tabletop_up_on_a_server_too_old_says_so_and_stops(nats_url, tmp_path, m
     monkeypatch.setattr(connection, "MIN_SERVER_VERSION", (99, 0, 0))
     monkeypatch.setenv("NATS_URL", nats_url)
     data = tmp_path / "data"
-    code = cli.main(["up", "--data", str(data), "--port", "0", "--ws-port", "0", "--http-port", "0"])
+    logging_before = structlog.get_config()  # the CLI points the logs at this test's stderr
+    try:
+        code = cli.main(["up", "--data", str(data), "--port", "0", "--ws-port", "0", "--http-port", "0"])
+    finally:
+        structlog.configure(**logging_before)
     assert code == 1
     said = capsys.readouterr().err
     assert f"tabletop: NATS at {nats_url} is nats-server {running_version()}; tabletop needs 99.0.0" in said
