@@ -39,10 +39,9 @@ def player_permissions(name: str) -> tuple[Rule, Rule]:
     views, replays and updates, the lobby, and replies in its own inbox."""
     own_asks, own_follows = _watching(name)
     spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
-    # its commands as sent and as the account maps them to their table's partition (the
-    # server checks the mapped subject): acting for another seat stays refused either way
-    commands = [subjects.cmd(ANY, ANY, name), subjects.cmd_mapped(ANY, ANY, ANY, name)]
-    publish = [*commands, *own_asks, *spectator_asks, subjects.lobby(">")]
+    # its commands as sent: the players' account imports them, and the services' account maps
+    # them to their table's partition after the import
+    publish = [subjects.cmd(ANY, ANY, name), *own_asks, *spectator_asks, subjects.lobby(">")]
     subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
     return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
 
