@@ -36,13 +36,14 @@ def _watching(viewer: str) -> tuple[list[str], list[str]]:
 
 def player_permissions(name: str) -> tuple[Rule, Rule]:
     """(publish, subscribe) of player `name`: its own commands, its own and the spectators'
-    views, replays and updates, the lobby, and replies in its own inbox."""
+    views, replays and updates, the lobby, its own session requests, and replies in its own
+    inbox."""
     own_asks, own_follows = _watching(name)
     spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
     # its commands as sent and as the account maps them to their table's partition (the
     # server checks the mapped subject): acting for another seat stays refused either way
     commands = [subjects.cmd(ANY, ANY, name), subjects.cmd_mapped(ANY, ANY, ANY, name)]
-    publish = [*commands, *own_asks, *spectator_asks, subjects.lobby(">")]
+    publish = [*commands, *own_asks, *spectator_asks, subjects.lobby(">"), subjects.session(name)]
     subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
     return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
 

@@ -52,6 +52,7 @@ class Incoming:
     data: bytes
     reply: str
     _respond: Callable[[bytes], Awaitable[None]]
+    headers: dict[str, str] | None = None
 
     async def respond(self, body: bytes) -> None:
         if self.reply:
@@ -175,7 +176,7 @@ def _parse_header_bytes(raw: bytes) -> dict[str, str]:
 
 
 def _incoming(msg: Msg) -> Incoming:
-    return Incoming(msg.subject, msg.data, msg.reply, msg.respond)
+    return Incoming(msg.subject, msg.data, msg.reply, msg.respond, msg.headers)
 
 
 def settings_credentials(settings: Settings) -> Credentials:
@@ -249,6 +250,18 @@ class Bucket:
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
         return True
+
+    async def put(self, key: str, value: bytes) -> None:
+        try:
+            await self._kv.put(key, value)
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+
+    async def delete(self, key: str) -> None:
+        try:
+            await self._kv.delete(key)
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
 
     async def entries(self, pattern: str = ">") -> dict[str, bytes]:
         """Every live key matching `pattern` (a NATS wildcard) with its value."""
@@ -341,8 +354,10 @@ class Bus:
                     disconnected_cb=disconnected,
                     error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    user=credentials.user or None,
-                    password=credentials.password if credentials.user else None,
+                    # a session token goes alone: nats-py would send a user's password instead
+                    user=None if credentials.token else credentials.user or None,
+                    password=credentials.password if credentials.user and not credentials.token else None,
+                    token=credentials.token or None,
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
@@ -428,19 +443,28 @@ class Bus:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
 
-    async def bucket(self, name: str, *, description: str) -> Bucket:
+    async def bucket(self, name: str, *, description: str, ttl: float | None = None) -> Bucket:
         """The key-value bucket `name` of this connection's account, created if missing
-        (retrying while JetStream starts)."""
+        (retrying while JetStream starts); with `ttl`, each entry is dropped that many seconds
+        after it was written (a bucket made with another ttl takes this one)."""
         config = KeyValueConfig(
             bucket=name,
             history=1,
             storage=StorageType.FILE,
             replicas=self.settings.replicas,
             description=description,
+            ttl=ttl,
         )
         for attempt in range(60):
             try:
                 return Bucket(await self.js.create_key_value(config))
+            except nats.js.errors.BadRequestError as err:
+                if err.err_code != STREAM_NAME_IN_USE or ttl is None:
+                    raise
+                stream = (await self.js.stream_info(f"KV_{name}")).config
+                stream.max_age = ttl
+                stream.duplicate_window = min(ttl, 120.0)  # as nats-py makes a bucket's
+                await self.js.update_stream(stream)
             except (*TRANSIENT, nats.js.errors.APIError) as err:
                 if attempt == 59:
                     raise Unavailable(f"JetStream is not ready: {err!r}") from err

@@ -165,8 +165,10 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     """The accounts and authorization part of the server config.
 
     APP holds the stream, the buckets, the services' static users (full access) and every
-    player; AUTH holds only the callout service and the accounts bucket. Every other connection
-    is decided by the callout, which signs a user JWT for APP with exact permissions."""
+    player; AUTH holds only the callout service and the accounts and sessions buckets, and
+    exports the players' session requests, which APP imports (shared: the auth service is told
+    who asks). Every other connection is decided by the callout, which signs a user JWT for APP
+    with exact permissions."""
 
     def user(role: str) -> str:
         return f"{{ user: {_quoted(role)}, password: {_quoted(secrets.password(role))} }}"
@@ -181,8 +183,11 @@ def auth_config(secrets: ServerSecrets, *, websocket_host: str = "", websocket_p
     )
     return (
         f"accounts {{\n"
-        f"  {AUTH_ACCOUNT} {{ jetstream: enabled, users: [ {user('auth')} ] }}\n"
+        f"  {AUTH_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {user('auth')} ]\n"
+        f"    exports: [ {{ service: {_quoted(subjects.SESSION_ALL)} }} ]\n  }}\n"
         f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
+        f"    imports: [ {{ service: {{ account: {AUTH_ACCOUNT}, "
+        f"subject: {_quoted(subjects.SESSION_ALL)} }}, share: true }} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
         f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
         f"{_quoted(subjects.CMD_MAPPING[1])} }}\n  }}\n"
