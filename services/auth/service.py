@@ -133,7 +133,7 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session
     sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
     service = await bus.add_service(
         name=SERVICE_NAME,
-        version="1",
+        version="1.0.0",
         description="tabletop: players' session tokens",
         endpoints=[("session", subjects.SESSION_ALL, SERVICE_NAME, SessionDesk(sessions, accounts).handle)],
         stats=lambda: {"password_hashes": hasher.hashes, **sessions.counts},
