@@ -99,22 +99,19 @@ async def herd(players: int, root: Path, *, passwords: bool) -> None:
         for name in names:  # one at a time: each registration is an argon2 hash
             tokens.append(await token_of(server.url, settings, name))
         print(f"{players} players registered with a token in {time.monotonic() - started:.1f} s")
-        buses = list(
-            await asyncio.gather(
-                *(
-                    Bus.connect(
-                        server.url,
-                        settings,
-                        name=f"herd-{n}",
-                        wait=60,
-                        credentials=Credentials.player(n, PASSWORD)
-                        if passwords
-                        else Credentials.session(n, t),
-                    )
-                    for n, t in zip(names, tokens, strict=True)
-                )
+
+        async def connect(name: str, token: str) -> Bus:
+            credentials = (
+                Credentials.player(name, PASSWORD) if passwords else Credentials.session(name, token)
             )
-        )
+            return await Bus.connect(
+                server.url, settings, name=f"herd-{name}", wait=60, credentials=credentials
+            )
+
+        if passwords:  # all at once, a hundred argon2 checks would outlast the server's patience
+            buses = [await connect(n, t) for n, t in zip(names, tokens, strict=True)]
+        else:
+            buses = list(await asyncio.gather(*(connect(n, t) for n, t in zip(names, tokens, strict=True))))
         watcher = await Bus.connect(
             server.url, settings, name="herd-stats", credentials=server.secrets.credentials("auth")
         )

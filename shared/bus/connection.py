@@ -461,10 +461,11 @@ class Bus:
             except nats.js.errors.BadRequestError as err:
                 if err.err_code != STREAM_NAME_IN_USE or ttl is None:
                     raise
-                stream = (await self.js.stream_info(f"KV_{name}")).config
-                stream.max_age = ttl
-                stream.duplicate_window = min(ttl, 120.0)  # as nats-py makes a bucket's
-                await self.js.update_stream(stream)
+                made = (await self.js.stream_info(f"KV_{name}")).config
+                # the duplicate window as nats-py makes a bucket's: at most the ttl
+                await self.js.update_stream(
+                    dataclasses.replace(made, max_age=ttl, duplicate_window=min(ttl, 120.0))
+                )
             except (*TRANSIENT, nats.js.errors.APIError) as err:
                 if attempt == 59:
                     raise Unavailable(f"JetStream is not ready: {err!r}") from err

@@ -221,3 +221,14 @@ def test_tokens_are_signed_and_say_who_and_until_when():
     assert signer.read(signer.text(token)) == token
     assert TokenSigner("x" * 43).text(token) != signer.text(token)
     assert subjects.session("ann") == "tabletop.session.ann"
+
+
+async def test_a_bucket_made_with_another_ttl_takes_the_new_one(bus):
+    """The sessions bucket follows `TABLETOP_SESSION_LIFETIME` when the auth service starts."""
+    name = unique("TEST_TTL_")
+    try:
+        await bus.bucket(name, description="a test", ttl=60.0)
+        await bus.bucket(name, description="a test", ttl=120.0)
+        assert (await bus.js.stream_info(f"KV_{name}")).config.max_age == 120.0
+    finally:
+        await bus.js.delete_key_value(name)
