@@ -144,8 +144,9 @@ async def herd(players: int, root: Path, *, passwords: bool) -> None:
         print(f"server down {listening - stopping:.2f} s (stop, then start on the same port)")
         if times:
             print(
-                f"{len(times)} of {players} players back in {times[-1]:.2f} s after the new server listened "
-                f"(median {statistics.median(times):.2f} s, 90% {times[int(0.9 * (len(times) - 1))]:.2f} s)"
+                f"{len(times)} of {players} players back (waited up to 120 s); the last "
+                f"{times[-1]:.2f} s after the new server listened (median {statistics.median(times):.2f} s, "
+                f"90% {times[int(0.9 * (len(times) - 1))]:.2f} s)"
             )
         else:
             print(f"none of {players} players back within 120 s")
