@@ -99,7 +99,7 @@ class TokenSigner:
         if len(parts) != 5 or parts[0] != TOKEN_VERSION:
             raise Refused("garbled session token")
         body, mac = text.rpartition(".")[::2]
-        if not hmac.compare_digest(self._mac(body), mac):
+        if not hmac.compare_digest(self._mac(body).encode(), mac.encode()):  # any text, in bytes
             raise Refused("session token not signed by us")
         _, player, session_id, expires = parts[:4]
         if not (subjects.is_id(player) and subjects.is_id(session_id) and expires.isdigit()):

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from services.auth.accounts import Refused
 from services.auth.sessions import Token, TokenSigner
 from services.client import Client, RequestFailed
 from shared.bus.connection import Bus
@@ -220,6 +221,9 @@ def test_tokens_are_signed_and_say_who_and_until_when():
     token = Token("ann", "s3ss10n", 2_000_000_000)
     assert signer.read(signer.text(token)) == token
     assert TokenSigner("x" * 43).text(token) != signer.text(token)
+    for garbled in ("", "ts1", "ts1.ann.s.1", "ts1.änn.s3ss10n.1.mäc", "ts2.ann.s.1.mac", "ts1.a.b.c.d.e"):
+        with pytest.raises(Refused):
+            signer.read(garbled)
     assert subjects.session("ann") == "tabletop.session.ann"
 
 
