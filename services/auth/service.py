@@ -17,6 +17,7 @@ from services.auth.permissions import guest_permissions, player_permissions
 from services.auth.sessions import SESSIONS_BUCKET, TOKEN_USER_SUFFIX, SessionDesk, Sessions
 from shared.bus.connection import Bus, Incoming
 from shared.bus.credentials import APP_ACCOUNT, GUEST
+from shared.bus.errors import Unavailable
 from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.auth")
@@ -64,7 +65,7 @@ class Callout:
         if request.connect_opts.auth_token:  # a session token: no password hash to compute
             try:
                 player = await self.sessions.check(request.connect_opts.auth_token)
-            except Refused as refusal:
+            except (Refused, Unavailable) as refusal:  # Unavailable: JetStream (re)starting
                 log.warning("session_refused", reason=str(refusal), host=request.client_info.host)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(player)
