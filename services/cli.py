@@ -2,7 +2,7 @@
 
 Services:  up | auth | worker GAME | table-projector | history-projector | bots | web |
            rebuild-views | verify | status
-Players:   login NAME | logout | games | lobby GAME | new GAME | join TABLE | leave TABLE |
+Players:   login NAME | logout | passwd | games | lobby GAME | new GAME | join TABLE | leave TABLE |
            start TABLE | act TABLE JSON | view TABLE | watch TABLE | replay TABLE |
            play GAME --bots N
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import getpass
 import json
@@ -122,22 +123,31 @@ def checked_name(name: str) -> str:
     return name
 
 
-def password_for(name: str) -> str:
-    """`TABLETOP_PASSWORD`, else the session's if it is `name`'s, else asked at the terminal."""
+def ask_password(prompt: str) -> str:
+    """`TABLETOP_PASSWORD`, else asked at the terminal."""
     if os.environ.get("TABLETOP_PASSWORD"):
         return os.environ["TABLETOP_PASSWORD"]
+    if not sys.stdin.isatty():
+        raise SystemExit("no terminal to ask the password: set TABLETOP_PASSWORD")
+    return getpass.getpass(prompt)
+
+
+def credentials_for(name: str) -> Credentials:
+    """`name` signed in with `TABLETOP_PASSWORD`, else with the session's token if the session
+    is `name`'s, else with a password asked at the terminal."""
     session = read_json_secret(SESSION)
-    if session.get("player") == name and session.get("password"):
-        return str(session["password"])
-    if sys.stdin.isatty():
-        return getpass.getpass(f"password for {name}: ")
-    raise SystemExit(f"no password for {name}: `tabletop login {name}`, or set TABLETOP_PASSWORD")
+    if not os.environ.get("TABLETOP_PASSWORD") and session.get("player") == name and session.get("token"):
+        return Credentials.session(name, str(session["token"]))
+    if not os.environ.get("TABLETOP_PASSWORD") and not sys.stdin.isatty():
+        raise SystemExit(f"no session for {name}: `tabletop login {name}`, or set TABLETOP_PASSWORD")
+    return Credentials.player(name, ask_password(f"password for {name}: "))
 
 
 def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Credentials, str]:
     """(credentials, player) of a player command: `--as NAME` or the session's player, signed
-    in with its password; a guest watching as spectator when nobody is signed in and the
-    command only looks. With `NATS_USER` set (an operator), that user acts as `--as`."""
+    in with its session token or its password; a guest watching as spectator when nobody is
+    signed in and the command only looks. With `NATS_USER` set (an operator), that user acts
+    as `--as`."""
     settings = load_settings()
     session = read_json_secret(SESSION)
     name = getattr(args, "player", None) or session.get("player")
@@ -147,7 +157,7 @@ def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Cred
         if not may_watch:
             raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with TABLETOP_PASSWORD set)")
         return Credentials.guest(name or GUEST), subjects.SPECTATOR
-    return Credentials.player(checked_name(name), password_for(name)), name
+    return credentials_for(checked_name(name)), name
 
 
 async def connect_client(settings: Any, credentials: Credentials, *, name: str) -> Bus:
@@ -172,11 +182,18 @@ def run_client(
             print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.", file=sys.stderr)
             return 2
         except SignInRefused:
-            print(
-                f"Sign-in refused for {credentials.user!r}: wrong password, or too many "
-                "failed attempts (wait a little).",
-                file=sys.stderr,
-            )
+            if credentials.token:
+                print(
+                    f"Your session as {credentials.user!r} has expired or was revoked: sign in "
+                    f"again with `tabletop login {credentials.user}`.",
+                    file=sys.stderr,
+                )
+            else:
+                print(
+                    f"Sign-in refused for {credentials.user!r}: wrong password, or too many "
+                    "failed attempts (wait a little).",
+                    file=sys.stderr,
+                )
             return 1
         try:
             return await action(Client(bus))
@@ -256,10 +273,14 @@ def cmd_credentials(args: argparse.Namespace) -> int:
 
 
 def cmd_auth(args: argparse.Namespace) -> int:
-    seed = compose.issuer_seed(load_settings())
+    settings = load_settings()
+    seed = compose.issuer_seed(settings)
     if seed is None:
         raise SystemExit("no issuer seed: set TABLETOP_ISSUER_SEED_FILE (docs/operations.md)")
-    compose.run_alone(compose.auth(seed))
+    key = compose.session_key(settings)
+    if key is None:
+        raise SystemExit("no session key: set TABLETOP_SESSION_KEY_FILE (docs/operations.md)")
+    compose.run_alone(compose.auth(seed, key))
     return 0
 
 
@@ -684,16 +705,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_client(action)
 
 
+def keep_session(name: str, reply: dict[str, Any]) -> None:
+    """Keep the session token (never the password) of `reply` as the CLI's session."""
+    write_json_secret(SESSION, {"player": name, "token": reply["token"], "expires": reply["expires"]})
+
+
 def cmd_login(args: argparse.Namespace) -> int:
     name = checked_name(args.name)
-    password = os.environ.get("TABLETOP_PASSWORD") or ""
-    if not password:
-        if not sys.stdin.isatty():
-            raise SystemExit("no terminal to ask the password: set TABLETOP_PASSWORD")
-        password = getpass.getpass(f"password for {name} (a new name is registered with it): ")
+    password = ask_password(f"password for {name} (a new name is registered with it): ")
+    previous = read_json_secret(SESSION)
 
     async def action(client: Client) -> int:
-        write_json_secret(SESSION, {"player": name, "password": password})
+        keep_session(name, await client.session(name, {}))
+        if previous.get("player") == name and previous.get("token"):  # replaced: no use left
+            with contextlib.suppress(RequestFailed, Unavailable):
+                await client.session(name, {"revoke": str(previous["token"])})
         print(f"signed in as {name}; session kept in {config_dir() / SESSION}")
         return 0
 
@@ -701,9 +727,59 @@ def cmd_login(args: argparse.Namespace) -> int:
 
 
 def cmd_logout(args: argparse.Namespace) -> int:
+    """Revoke the session's token on the server, then forget it: a token the server refuses is
+    revoked or expired already, and one it cannot be told of expires on its own."""
+    session = read_json_secret(SESSION)
+    name, token = str(session.get("player") or ""), str(session.get("token") or "")
+    told = True
+    if name and token:
+        settings = load_settings()
+
+        async def revoke() -> bool:
+            try:
+                bus = await connect_client(settings, Credentials.session(name, token), name="tabletop-cli")
+            except SignInRefused:
+                return True  # revoked or expired already
+            except Unavailable:
+                return False
+            try:
+                await Client(bus).session(name, {"revoke": token})
+                return True
+            except (RequestFailed, Unavailable):
+                return False
+            finally:
+                await bus.close()
+
+        told = runtime_run(revoke())
     (config_dir() / SESSION).unlink(missing_ok=True)
-    print("signed out")
+    if told:
+        print("signed out")
+    else:
+        print("signed out here; the server was not told (the session expires on its own)", file=sys.stderr)
     return 0
+
+
+def cmd_passwd(args: argparse.Namespace) -> int:
+    """Change a player's password: every session of the player is revoked, and this one
+    signed in again with a new token."""
+    credentials, name = identity(args)
+    old = ask_password(f"current password for {name}: ")
+    new = os.environ.get("TABLETOP_NEW_PASSWORD") or ""
+    if not new:
+        if not sys.stdin.isatty():
+            raise SystemExit("no terminal to ask the new password: set TABLETOP_NEW_PASSWORD")
+        new = getpass.getpass(f"new password for {name}: ")
+        if getpass.getpass("the new password again: ") != new:
+            raise SystemExit("the two new passwords differ; nothing changed")
+
+    async def action(client: Client) -> int:
+        reply = await client.session(name, {"password": old, "new_password": new})
+        if read_json_secret(SESSION).get("player") == name:
+            keep_session(name, reply)
+        print(f"password changed; {reply['revoked']} session(s) of {name} signed out, this one kept")
+        return 0
+
+    return run_client(action, credentials)
 
 
 # --- parser -------------------------------------------------------------------------------------
@@ -795,7 +871,15 @@ def parser() -> argparse.ArgumentParser:
         json_out=False,
     )
     login.add_argument("name")
-    add("logout", cmd_logout, "forget the session", json_out=False)
+    add("logout", cmd_logout, "sign out: the session's token is revoked and forgotten", json_out=False)
+    add(
+        "passwd",
+        cmd_passwd,
+        "change your password (the current one from a prompt or TABLETOP_PASSWORD, the new "
+        "one from prompts or TABLETOP_NEW_PASSWORD); every session of yours is signed out",
+        player=True,
+        json_out=False,
+    )
     w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)", json_out=False)
     w.add_argument("game")
     tp = add(

@@ -170,6 +170,16 @@ class Client:
         finally:
             await sub.unsubscribe()
 
+    async def session(self, player: str, body: dict[str, str]) -> dict[str, Any]:
+        """A request about `player`'s session tokens (docs/protocol.md#sessions): `{}` for a new
+        token, `{"revoke": token}`, or a password change. Asked once (a password change sent
+        twice would be refused the second time); `RequestFailed` on a refusal."""
+        data = await self.bus.request(subjects.session(player), encoder.encode(body), timeout=self.timeout)
+        reply: dict[str, Any] = _decode(data)
+        if not reply.get("ok"):
+            raise RequestFailed(reply["error"]["code"], reply["error"]["message"])
+        return reply
+
     @staticmethod
     def _checked(reply: dict[str, Any]) -> dict[str, Any]:
         if isinstance(reply, dict) and "error" in reply and "ok" not in reply:

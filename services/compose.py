@@ -25,7 +25,7 @@ from services.runtime import run as runtime_run
 from services.table_projector.projector import serve_table_projector
 from services.web.server import serve_web
 from shared.bus.connection import Bus
-from shared.bus.credentials import ISSUER_FILE, Credentials, ServerSecrets, read_secret
+from shared.bus.credentials import ISSUER_FILE, SESSION_KEY_FILE, Credentials, ServerSecrets, read_secret
 from shared.bus.server import EmbeddedServer, free_port
 from shared.logs import configure_logging
 from shared.settings import Settings, load_settings
@@ -48,9 +48,13 @@ class Service:
 # --- the services -------------------------------------------------------------------------------
 
 
-def auth(issuer_seed: str) -> Service:
-    """The auth callout: signs players and guests in."""
-    return Service("auth", "auth", lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed))
+def auth(issuer_seed: str, session_key: str) -> Service:
+    """The auth callout: signs players and guests in, and gives players session tokens."""
+    return Service(
+        "auth",
+        "auth",
+        lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed, session_key=session_key),
+    )
 
 
 def worker(game: str) -> Service:
@@ -92,16 +96,22 @@ def issuer_seed(settings: Settings) -> str | None:
     return read_secret(path) if path.exists() else None
 
 
+def session_key(settings: Settings) -> str | None:
+    """The key of session tokens: the operator's file, else the one `tabletop up` generated."""
+    path = Path(settings.session_key_file or settings.credentials_folder / SESSION_KEY_FILE)
+    return read_secret(path) if path.exists() else None
+
+
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
     worker per game, both projectors, the bot service. A new kind of service is a constructor above and one
     more line here."""
     services = []
-    seed = issuer_seed(settings)
-    if seed is not None:
-        services.append(auth(seed))
+    seed, key = issuer_seed(settings), session_key(settings)
+    if seed is not None and key is not None:
+        services.append(auth(seed, key))
     else:
-        log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
+        log.warning("auth_callout_not_run", reason="no issuer seed or session key: it runs elsewhere")
     services += [worker(game) for game in games()]
     services += [table_projector(), history_projector(), bots()]
     return services

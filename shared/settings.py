@@ -24,6 +24,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     credentials_dir: str = ""
     # The auth callout's signing key (an account nkey seed); empty: `issuer.nk` in that folder.
     issuer_seed_file: str = ""
+    # The key session tokens are signed with; empty: `session.key` in that folder.
+    session_key_file: str = ""
+    # How long a session token lasts (seconds) from the password sign-in that asked for it.
+    session_lifetime: float = 30 * 86400.0
     # Replicas of the stream and buckets (3 on a cluster).
     replicas: int = 1
     # The embedded server fsyncs every write before acknowledging it unless this is false.
@@ -68,6 +72,8 @@ _ENV = {
     "nats_password_file": "NATS_PASSWORD_FILE",
     "credentials_dir": "TABLETOP_CREDENTIALS",
     "issuer_seed_file": "TABLETOP_ISSUER_SEED_FILE",
+    "session_key_file": "TABLETOP_SESSION_KEY_FILE",
+    "session_lifetime": "TABLETOP_SESSION_LIFETIME",
     "replicas": "TABLETOP_REPLICAS",
     "sync_always": "TABLETOP_SYNC_ALWAYS",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",

@@ -99,6 +99,7 @@ def test_every_command_has_help(capsys):
         "credentials",
         "login",
         "logout",
+        "passwd",
         "worker",
         "table-projector",
         "history-projector",
@@ -209,7 +210,10 @@ def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_
     assert tabletop("login", "zoe").returncode == 0
     session = config / "tabletop" / "session.json"
     assert session.stat().st_mode & 0o777 == 0o600
-    del env["TABLETOP_PASSWORD"]  # from here on the session signs zoe in
+    kept = json.loads(session.read_text())
+    assert set(kept) == {"player", "token", "expires"} and kept["player"] == "zoe"
+    assert env["TABLETOP_PASSWORD"] not in session.read_text()  # the token, never the password
+    del env["TABLETOP_PASSWORD"]  # from here on the session's token signs zoe in
     table = tabletop("new", "highcard").stdout.strip()
     assert json.loads(tabletop("view", table, "--json").stdout)["view"]["seats"] == ["zoe"]
     wrong = tabletop("login", "zoe", TABLETOP_PASSWORD="not zoe's password")
@@ -217,10 +221,35 @@ def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_
     reserved = tabletop("login", "spectator", TABLETOP_PASSWORD="a fine password")
     assert reserved.returncode != 0 and "reserved" in reserved.stderr
     assert tabletop("logout").returncode == 0 and not session.exists()
+    # revoked on the server: the token kept before signs nobody in any more
+    session.write_text(json.dumps(kept))
+    revoked = tabletop("view", table)
+    assert revoked.returncode == 1 and "tabletop login zoe" in revoked.stderr, revoked.stderr
+    session.unlink()
     anonymous = tabletop("join", table)
     assert anonymous.returncode != 0 and "sign in first" in anonymous.stderr
     watched = json.loads(tabletop("view", table, "--json").stdout)  # a guest may watch
     assert watched["view"]["seats"] == ["zoe"] and not watched["view"].get("hand")
+
+
+def test_passwd_changes_the_password_and_signs_out_every_other_session(up):
+    homes = [up.data / "yan-laptop", up.data / "yan-phone"]
+    password, new = up.env["TABLETOP_PASSWORD"], "a brand new password"
+
+    def tabletop(home: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
+        env = {**up.env, "XDG_CONFIG_HOME": str(home), **extra}
+        return subprocess.run([*TABLETOP, *args], env=env, capture_output=True, text=True, timeout=60)
+
+    for home in homes:
+        assert tabletop(home, "login", "yan").returncode == 0
+    changed = tabletop(homes[0], "passwd", TABLETOP_NEW_PASSWORD=new)
+    assert changed.returncode == 0 and "2 session(s)" in changed.stdout, changed.stdout + changed.stderr
+    laptop = {"TABLETOP_PASSWORD": ""}
+    assert tabletop(homes[0], "new", "highcard", **laptop).returncode == 0  # its new token
+    phone = tabletop(homes[1], "new", "highcard", **laptop)  # signed out by the change
+    assert phone.returncode == 1 and "tabletop login yan" in phone.stderr
+    assert tabletop(homes[1], "login", "yan", TABLETOP_PASSWORD=password).returncode == 1
+    assert tabletop(homes[1], "login", "yan", TABLETOP_PASSWORD=new).returncode == 0
 
 
 def bots_for(game: str) -> int:

@@ -29,6 +29,7 @@ class Account(msgspec.Struct, frozen=True, kw_only=True):
 class Store(Protocol):
     async def get(self, key: str) -> bytes | None: ...
     async def create(self, key: str, value: bytes) -> bool: ...
+    async def put(self, key: str, value: bytes) -> None: ...
 
 
 class Refused(Exception):
@@ -67,6 +68,11 @@ class Throttle:
         self.failures.pop(name, None)
 
 
+def _check_length(password: str) -> None:
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Refused(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+
 class Accounts:
     def __init__(
         self, store: Store, *, hasher: PasswordHasher | None = None, throttle: Throttle | None = None
@@ -82,8 +88,7 @@ class Accounts:
             raise Refused(problem)
         if not password:
             raise Refused("a password is required (guests are named guest...)")
-        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise Refused(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        _check_length(password)
         wait = self.throttle.wait_for(name, time.monotonic())
         if wait > 0:
             raise Refused(f"too many failed sign-ins for {name!r}: wait {math.ceil(wait)}s")
@@ -104,3 +109,16 @@ class Accounts:
             raise Refused(f"wrong password for {name!r}") from None
         self.throttle.succeeded(name)
         return True
+
+    async def change_password(self, name: str, old: str, new: str) -> None:
+        """Give `name` the password `new` once `old` is checked as a sign-in is (throttled the
+        same); `Refused` otherwise, and nothing changes."""
+        _check_length(new)
+        stored = await self.store.get(name)
+        if stored is None:
+            raise Refused(f"no player {name!r}")
+        await self.sign_in(name, old)
+        account = msgspec.json.decode(stored, type=Account)
+        password_hash = await asyncio.to_thread(self.hasher.hash, new)
+        changed = msgspec.structs.replace(account, password_hash=password_hash)
+        await self.store.put(name, msgspec.json.encode(changed))

@@ -36,12 +36,13 @@ def _watching(viewer: str) -> tuple[list[str], list[str]]:
 
 def player_permissions(name: str) -> tuple[Rule, Rule]:
     """(publish, subscribe) of player `name`: its own commands, its own and the spectators'
-    views, replays and updates, the lobby, and replies in its own inbox."""
+    views, replays and updates, the lobby, its own session requests, and replies in its own
+    inbox."""
     own_asks, own_follows = _watching(name)
     spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
     # its commands as sent: the players' account imports them, and the services' account maps
     # them to their table's partition after the import
-    publish = [subjects.cmd(ANY, ANY, name), *own_asks, *spectator_asks, subjects.lobby(">")]
+    publish = [subjects.cmd(ANY, ANY, name), *own_asks, *spectator_asks, subjects.lobby(">"), subjects.session(name)]
     subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
     return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
 

@@ -1,9 +1,11 @@
 """The auth callout: NATS sends every sign-in that is not a service's here; we answer with a
-user JWT for the PLAYERS account carrying that player's exact permissions, or with a refusal."""
+user JWT for the PLAYERS account carrying that player's exact permissions, or with a refusal.
+The same service answers the players' session requests (services/auth/sessions.py)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Literal
 
 import nkeys
 import structlog
@@ -12,12 +14,15 @@ from argon2 import PasswordHasher
 from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
+from services.auth.sessions import SESSIONS_BUCKET, TOKEN_USER_SUFFIX, SessionDesk, Sessions
 from shared.bus.connection import Bus, Incoming
 from shared.bus.credentials import GUEST, PLAYERS_ACCOUNT
+from shared.bus.errors import Unavailable
 from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.auth")
 CALLOUT_SUBJECT = "$SYS.REQ.USER.AUTH"
+SERVICE_NAME = "tabletop-auth"
 # Subscriptions one player's connection may hold: a few per table it follows.
 MAX_PLAYER_SUBSCRIPTIONS = 1000
 
@@ -31,9 +36,24 @@ def _guest_name(user: str, password: str) -> str | None:
     return user if user.lower().startswith(GUEST) and subjects.is_id(user) else None
 
 
+class CountingHasher(PasswordHasher):
+    """argon2id, counting the hashes it computes (`nats micro stats tabletop-auth`)."""
+
+    hashes = 0
+
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        self.hashes += 1
+        return super().hash(password, salt=salt)
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.hashes += 1
+        return super().verify(hash, password)
+
+
 class Callout:
-    def __init__(self, accounts: Accounts, issuer_seed: str) -> None:
+    def __init__(self, accounts: Accounts, issuer_seed: str, sessions: Sessions) -> None:
         self.accounts = accounts
+        self.sessions = sessions
         self.signer = nkeys.from_seed(issuer_seed.encode())
         self.pending: set[asyncio.Task[None]] = set()
 
@@ -42,7 +62,16 @@ class Callout:
         user = request.connect_opts.user
         password = request.connect_opts.password
         guest = _guest_name(user, password)
-        if guest is not None:
+        if request.connect_opts.auth_token:  # a session token: no password hash to compute
+            try:
+                player = await self.sessions.check(request.connect_opts.auth_token)
+            except (Refused, Unavailable) as refusal:  # Unavailable: JetStream (re)starting
+                log.warning("session_refused", reason=str(refusal), host=request.client_info.host)
+                return response_jwt(request, self.signer, error=str(refusal))
+            publish, subscribe = player_permissions(player)
+            name = player + TOKEN_USER_SUFFIX
+            log.info("signed_in_with_session", name=player, host=request.client_info.host)
+        elif guest is not None:
             publish, subscribe = guest_permissions(guest)
             name = guest
             log.info("guest_signed_in", name=guest, host=request.client_info.host)
@@ -89,19 +118,32 @@ class Callout:
         task.add_done_callback(self.pending.discard)
 
 
-async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Callout:
-    """Answer the server's authorization requests until `stop` is set. `bus` is connected as
-    the `auth` user of the AUTH account, where the accounts bucket lives."""
+async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session_key: str) -> Callout:
+    """Answer the server's authorization requests and the players' session requests until
+    `stop` is set. `bus` is connected as the `auth` user of the AUTH account, where the
+    accounts and sessions buckets live."""
     store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
-    hasher = PasswordHasher(
+    lifetime = bus.settings.session_lifetime
+    session_store = await bus.bucket(SESSIONS_BUCKET, description="tabletop: players' sessions", ttl=lifetime)
+    hasher = CountingHasher(
         memory_cost=bus.settings.password_hash_memory_kib, time_cost=bus.settings.password_hash_passes
     )
-    callout = Callout(Accounts(store, hasher=hasher), issuer_seed)
+    accounts = Accounts(store, hasher=hasher)
+    sessions = Sessions(session_store, session_key, lifetime=lifetime)
+    callout = Callout(accounts, issuer_seed, sessions)
     sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
+    service = await bus.add_service(
+        name=SERVICE_NAME,
+        version="1.0.0",
+        description="tabletop: players' session tokens",
+        endpoints=[("session", subjects.SESSION_ALL, SERVICE_NAME, SessionDesk(sessions, accounts).handle)],
+        stats=lambda: {"password_hashes": hasher.hashes, **sessions.counts},
+    )
     log.info("auth_ready")
     try:
         await stop.wait()
     finally:
+        await service.stop()
         await sub.unsubscribe()
         if callout.pending:
             await asyncio.wait(callout.pending, timeout=5)

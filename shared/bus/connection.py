@@ -57,6 +57,7 @@ class Incoming:
     data: bytes
     reply: str
     _respond: Callable[[bytes], Awaitable[None]]
+    headers: dict[str, str] | None = None
 
     async def respond(self, body: bytes) -> None:
         if self.reply:
@@ -216,7 +217,7 @@ def _incoming(msg: Msg, bus: Bus) -> Incoming | None:
     if reply and not is_reply_inbox(reply):
         bus.count_misdirected(msg.subject, reply)
         return None
-    return Incoming(msg.subject, msg.data, reply, partial(bus.nc.publish, reply))
+    return Incoming(msg.subject, msg.data, reply, partial(bus.nc.publish, reply), msg.headers)
 
 
 def settings_credentials(settings: Settings) -> Credentials:
@@ -290,6 +291,18 @@ class Bucket:
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
         return True
+
+    async def put(self, key: str, value: bytes) -> None:
+        try:
+            await self._kv.put(key, value)
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+
+    async def delete(self, key: str) -> None:
+        try:
+            await self._kv.delete(key)
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
 
     async def entries(self, pattern: str = ">") -> dict[str, bytes]:
         """Every live key matching `pattern` (a NATS wildcard) with its value."""
@@ -389,8 +402,10 @@ class Bus:
                     disconnected_cb=disconnected,
                     error_cb=error,
                     inbox_prefix=credentials.inbox_prefix,
-                    user=credentials.user or None,
-                    password=credentials.password if credentials.user else None,
+                    # a session token goes alone: nats-py would send a user's password instead
+                    user=None if credentials.token else credentials.user or None,
+                    password=credentials.password if credentials.user and not credentials.token else None,
+                    token=credentials.token or None,
                 )
                 nc.options["max_reconnect_attempts"] = -1
                 break
@@ -480,19 +495,29 @@ class Bus:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
 
-    async def bucket(self, name: str, *, description: str) -> Bucket:
+    async def bucket(self, name: str, *, description: str, ttl: float | None = None) -> Bucket:
         """The key-value bucket `name` of this connection's account, created if missing
-        (retrying while JetStream starts)."""
+        (retrying while JetStream starts); with `ttl`, each entry is dropped that many seconds
+        after it was written (a bucket made with another ttl takes this one)."""
         config = KeyValueConfig(
             bucket=name,
             history=1,
             storage=StorageType.FILE,
             replicas=self.settings.replicas,
             description=description,
+            ttl=ttl,
         )
         for attempt in range(60):
             try:
                 return Bucket(await self.js.create_key_value(config))
+            except nats.js.errors.BadRequestError as err:
+                if err.err_code != STREAM_NAME_IN_USE or ttl is None:
+                    raise
+                made = (await self.js.stream_info(f"KV_{name}")).config
+                # the duplicate window as nats-py makes a bucket's: at most the ttl
+                await self.js.update_stream(
+                    dataclasses.replace(made, max_age=ttl, duplicate_window=min(ttl, 120.0))
+                )
             except (*TRANSIENT, nats.js.errors.APIError) as err:
                 if attempt == 59:
                     raise Unavailable(f"JetStream is not ready: {err!r}") from err

@@ -29,6 +29,8 @@ GUEST = "guest"
 # (`bots`, a service role) and the names of bot seats.
 RESERVED_NAMES = frozenset({subjects.SPECTATOR, SERVICE_PLAYER, BOTS_PLAYER, *SERVICE_ROLES, "system", "sys"})
 ISSUER_FILE = "issuer.nk"
+# The key the auth service signs session tokens with (services/auth/sessions.py).
+SESSION_KEY_FILE = "session.key"
 
 
 def is_reserved(name: str) -> bool:
@@ -51,10 +53,12 @@ def inbox_prefix(name: str) -> str:
 
 
 class Credentials(msgspec.Struct, frozen=True, kw_only=True):
-    """What a connection presents: a user and password (or none), and its reply inbox prefix."""
+    """What a connection presents: a user and password, or a player's session token (sent
+    alone, as the CONNECT `auth_token`), or nothing; and its reply inbox prefix."""
 
     user: str = ""
     password: str = ""
+    token: str = ""
     inbox_prefix: str = "_INBOX"
 
     @classmethod
@@ -62,10 +66,15 @@ class Credentials(msgspec.Struct, frozen=True, kw_only=True):
         return cls(user=name, password=password, inbox_prefix=inbox_prefix(name))
 
     @classmethod
+    def session(cls, name: str, token: str) -> Credentials:
+        """Player `name` signing in with its session token instead of its password."""
+        return cls(user=name, token=token, inbox_prefix=inbox_prefix(name))
+
+    @classmethod
     def guest(cls, name: str = GUEST) -> Credentials:
         return cls(user=name, password="", inbox_prefix=inbox_prefix(name))
 
-    def __repr__(self) -> str:  # never print a password
+    def __repr__(self) -> str:  # never print a password or a token
         return f"Credentials(user={self.user!r})"
 
 
@@ -98,9 +107,9 @@ def public_key(seed: str) -> str:
 
 
 class ServerSecrets:
-    """The passwords of the service users and of the route user, and the callout's issuer
-    seed, one file each in `folder` (mode 0600): generated on first use, kept across
-    restarts, or given by the operator (same file names)."""
+    """The passwords of the service users and of the route user, the callout's issuer seed and
+    the session tokens' signing key, one file each in `folder` (mode 0600): generated on first
+    use, kept across restarts, or given by the operator (same file names)."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
@@ -116,6 +125,9 @@ class ServerSecrets:
         issuer = store.folder / ISSUER_FILE
         if not issuer.exists():
             write_secret(issuer, new_issuer_seed() + "\n")
+        session_key = store.folder / SESSION_KEY_FILE
+        if not session_key.exists():
+            write_secret(session_key, secrets.token_urlsafe(32) + "\n")
         return store
 
     def password(self, role: str) -> str:
@@ -127,6 +139,10 @@ class ServerSecrets:
     @property
     def issuer_seed(self) -> str:
         return read_secret(self.folder / ISSUER_FILE)
+
+    @property
+    def session_key(self) -> str:
+        return read_secret(self.folder / SESSION_KEY_FILE)
 
     @property
     def issuer_public_key(self) -> str:

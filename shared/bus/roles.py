@@ -13,6 +13,7 @@ EVENTS = subjects.STREAM
 TIMERS = subjects.TIMERS_STREAM
 VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
 ACCOUNTS = "KV_TABLETOP_ACCOUNTS"
+SESSIONS = "KV_TABLETOP_SESSIONS"
 JS = "$JS.API"
 ANY = "*"
 
@@ -112,16 +113,19 @@ _BOTS = Grant(
     ),
     subscribe=(subjects.update(ANY, ANY, subjects.SPECTATOR), *_EVERY_SERVICE_SUBSCRIBES),
 )
-# The callout service, alone in its account: the server's sign-in requests and the accounts.
+# The callout service, alone in its account: the server's sign-in requests, the players'
+# session requests (imported by the players' account), the accounts and the sessions.
 _AUTH = Grant(
     publish=(
         "$KV.TABLETOP_ACCOUNTS.>",
-        *_ensure(ACCOUNTS),
-        *_read(ACCOUNTS),
+        "$KV.TABLETOP_SESSIONS.>",
+        *_ensure(ACCOUNTS, SESSIONS),
+        *_read(ACCOUNTS, SESSIONS),
         *_consume(ACCOUNTS),
+        *_consume(SESSIONS),
         *_EVERY_SERVICE_PUBLISHES,
     ),
-    subscribe=("$SYS.REQ.USER.AUTH", *_EVERY_SERVICE_SUBSCRIBES),
+    subscribe=("$SYS.REQ.USER.AUTH", subjects.SESSION_ALL, *_EVERY_SERVICE_SUBSCRIBES),
 )
 
 GRANTS: dict[str, Grant] = {

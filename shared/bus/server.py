@@ -187,10 +187,11 @@ def auth_config(
     """The accounts and authorization part of the server config.
 
     APP holds the stream, the buckets and the services' static users; AUTH only the callout
-    service and the accounts bucket; PLAYERS every connection the callout lets in, with exact
-    permissions. PLAYERS reaches APP only through what APP exports: its requests as services
-    (the server gives each reply a subject of its own in APP, so a reply subject a client names
-    can never reach the log, a bucket or the JetStream API) and the updates as a stream."""
+    service and the accounts and sessions buckets; PLAYERS every connection the callout lets
+    in, with exact permissions. PLAYERS reaches APP only through what APP exports: its requests
+    as services (the server gives each reply a subject of its own in APP, so a reply subject a
+    client names can never reach the log, a bucket or the JetStream API) and the updates as a
+    stream; and AUTH through its session requests (shared: the auth service is told who asks)."""
 
     def user(role: str) -> str:
         grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
@@ -212,7 +213,9 @@ def auth_config(
     ]
     app = f"account: {APP_ACCOUNT}"
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
-        f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}"
+        f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}",
+        # shared: the server tells the auth service who asks (`Nats-Request-Info`)
+        f"{{ service: {{ account: {AUTH_ACCOUNT}, subject: {_quoted(subjects.SESSION_ALL)} }}, share: true }}",
     ]
     # Browsers only from the web client's pages (`web_origins`): a page elsewhere cannot have
     # a visitor's browser connect. Plain on loopback only; TLS for anything else
@@ -226,7 +229,8 @@ def auth_config(
     )
     return (
         f"accounts {{\n"
-        f"  {AUTH_ACCOUNT} {{ jetstream: enabled, users: [ {user('auth')} ] }}\n"
+        f"  {AUTH_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {user('auth')} ]\n"
+        f"    exports: [ {{ service: {_quoted(subjects.SESSION_ALL)} }} ]\n  }}\n"
         f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
         f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "

@@ -179,6 +179,15 @@ def lobby(game: str) -> str:
     return f"{PREFIX}.lobby.{game}"
 
 
+# A player's session tokens (services/auth/sessions.py): asked for, revoked, and the password
+# changed, on `tabletop.session.<player>`; the auth service's account answers them.
+SESSION_ALL = f"{PREFIX}.session.*"
+
+
+def session(player: str) -> str:
+    return f"{PREFIX}.session.{player}"
+
+
 def parse(subject: str, kind: str) -> tuple[str, ...] | None:
     """The id tokens after `tabletop.<kind>.`, or None when any is not a valid id."""
     head = f"{PREFIX}.{kind}."

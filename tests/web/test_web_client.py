@@ -19,9 +19,14 @@ from pathlib import Path
 import pytest
 
 from services.registry import get
+from shared.bus.connection import Bus
+from shared.bus.credentials import Credentials
+from shared.bus.errors import SignInRefused
+from shared.settings import load_settings
 from tests.conftest import TABLETOP, cli_env
 from tests.web.browsers import (
     CHROMIUM,
+    PASSWORD,
     Seat,
     Up,
     assert_no_secret_shown,
@@ -347,6 +352,47 @@ async def test_refusals_are_shown_with_the_servers_message(up, browser):
         assert await page.locator("#who").count() == 0
     finally:
         await other.close()
+
+
+async def test_a_second_tab_opens_a_table_without_signing_in_and_sign_out_revokes_the_token(up, browser):
+    base = up.http_url
+    name = unique("di")
+    first = await sign_in(browser, base, name)
+    context = first.context
+    try:
+        table = await create_table(first, base, "dozito", 2, {"rounds": 1})
+        kept = await first.evaluate("() => localStorage.getItem('tabletop.session')")
+        assert json.loads(kept)["name"] == name and json.loads(kept)["token"]
+        assert PASSWORD not in kept  # the token, never the password
+        assert await first.evaluate("() => sessionStorage.length") == 0
+        second = await context.new_page()  # another tab of the same browser
+        await second.goto(f"{base}/#/table/dozito/{table}")
+        await second.wait_for_selector("#table[data-status=open]")
+        assert await second.inner_text("#who") == f"Signed in as {name}"
+        assert await second.locator("#signin").count() == 0
+        await screenshot(second, "second-tab")
+        # sign out in the second tab: the first one follows, and the token is revoked
+        await second.click("#nav button")
+        await second.wait_for_selector("#signin")
+        await first.wait_for_selector("#signin")
+        with pytest.raises(SignInRefused):
+            await Bus.connect(
+                up.nats_url,
+                load_settings(),
+                name="test-revoked",
+                wait=10,
+                credentials=Credentials.session(name, json.loads(kept)["token"]),
+            )
+        # a browser still holding the revoked token is asked to sign in again
+        await second.evaluate("(kept) => localStorage.setItem('tabletop.session', kept)", kept)
+        await second.goto(f"{base}/#/table/dozito/{table}")
+        await second.reload()
+        notice = second.locator("#signin .error")
+        await notice.filter(has_text="signed out").wait_for()
+        await screenshot(second, "session-refused")
+        assert await second.evaluate("() => localStorage.getItem('tabletop.session')") is None
+    finally:
+        await context.close()
 
 
 async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, browser):

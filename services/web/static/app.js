@@ -16,9 +16,10 @@ const REQUEST_TIMEOUT_MS = 5000;
 
 let config = null;
 let nc = null; // the NATS connection
-let me = null; // {name, password, guest}
+let me = null; // {name, guest, token}: a player's session token, never its password
 let page = null; // the page shown: {stop(), resync()}
 let afterSignIn = null; // the address asked for before signing in
+let signInNotice = ""; // why the sign-in form is shown again, if it is
 
 // --- small helpers ---------------------------------------------------------------------------
 
@@ -80,11 +81,14 @@ function isId(text) {
   return /^[A-Za-z0-9_-]{1,64}$/.test(text);
 }
 
+/** Connect as `session`: a player's session token (alone: the name is in it), a player's name
+ * and password (only to ask for a token), or a guest's name. A reconnect presents the same. */
 async function connect(session) {
   const connection = await wsconnect({
     servers: config.websocket,
-    user: session.name,
-    pass: session.password || undefined,
+    user: session.token ? undefined : session.name,
+    pass: session.token ? undefined : session.password || undefined,
+    token: session.token || undefined,
     inboxPrefix: `_INBOX_${session.name}`,
     name: "tabletop-web",
     maxReconnectAttempts: -1,
@@ -99,8 +103,15 @@ async function connect(session) {
       }
     }
   })();
-  connection.closed().then(() => {
-    if (nc === connection) showStatus("Disconnected from the game server. Reload the page.");
+  connection.closed().then((err) => {
+    if (nc !== connection) return;
+    if (session.token && /authoriz/i.test(String(err && err.message))) {
+      // the token was refused on a reconnect: revoked or expired meanwhile
+      localStorage.removeItem(SESSION_KEY);
+      signedOut("Your session has expired or was signed out: sign in again.");
+    } else {
+      showStatus("Disconnected from the game server. Reload the page.");
+    }
   });
   return connection;
 }
@@ -304,7 +315,8 @@ function turnText(view, seat) {
 function signInPage() {
   const nameId = "signin-name";
   const passId = "signin-password";
-  const error = h("p", { class: "error", role: "alert" });
+  const error = h("p", { class: "error", role: "alert" }, signInNotice);
+  signInNotice = "";
   const name = h("input", { id: nameId, name: "name", required: true, autocomplete: "username",
     pattern: "[A-Za-z0-9_\\-]{1,64}", maxlength: 64 });
   const password = h("input", { id: passId, name: "password", type: "password", required: true,
@@ -339,23 +351,45 @@ function signInPage() {
   return {};
 }
 
-async function signIn(session, errorNode) {
+/** The session kept in this browser (every tab of it shares it), or null. */
+function savedSession() {
+  try {
+    return JSON.parse(localStorage.getItem(SESSION_KEY) || "null");
+  } catch (err) {
+    return null;
+  }
+}
+
+/** A player signs in with its password once, to ask for a session token; the connection
+ * kept (and every later one, in any tab) signs in with the token. Guests need none. */
+async function signIn(form, errorNode) {
   if (nc) {
     const previous = nc;
     nc = null;
     await previous.close();
   }
+  let session = { name: form.name, guest: form.guest };
   try {
-    nc = await connect(session);
+    nc = await connect(form);
+    if (!form.guest) {
+      const reply = await ask(`tabletop.session.${form.name}`, {});
+      if (!reply.ok) throw new Error(reply.error.message);
+      session = { ...session, token: reply.token, expires: reply.expires };
+      const withPassword = nc;
+      nc = await connect(session);
+      await withPassword.close();
+    }
   } catch (err) {
+    if (nc) await nc.close();
+    nc = null;
     const refused = /authoriz/i.test(String(err && err.message));
     errorNode.textContent = refused
       ? "Sign-in refused: wrong password for this name (or too many attempts: wait a little)."
-      : `Cannot reach the game server (${err && err.message}).`;
+      : `Cannot sign in (${err && err.message}).`;
     return;
   }
   me = session;
-  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
   drawNav();
   const next = afterSignIn && afterSignIn !== "#/signin" ? afterSignIn : "#/";
   afterSignIn = null;
@@ -363,14 +397,30 @@ async function signIn(session, errorNode) {
   else location.hash = next;
 }
 
+/** Sign out: the token is revoked on the server and forgotten in every tab. */
 async function signOut() {
-  sessionStorage.removeItem(SESSION_KEY);
+  const leaving = me;
+  localStorage.removeItem(SESSION_KEY);
+  if (leaving && leaving.token && nc) {
+    try {
+      await nc.request(`tabletop.session.${leaving.name}`,
+        encoder.encode(JSON.stringify({ revoke: leaving.token })), { timeout: REQUEST_TIMEOUT_MS });
+    } catch (err) {
+      // not told: the token expires on its own
+    }
+  }
+  signedOut();
+}
+
+function signedOut(notice = "") {
   const closing = nc;
   nc = null;
   me = null;
-  if (closing) await closing.close();
+  if (closing) closing.close();
   drawNav();
-  location.hash = "#/signin";
+  signInNotice = notice;
+  if (location.hash === "#/signin") route();
+  else location.hash = "#/signin";
 }
 
 function drawNav() {
@@ -966,17 +1016,24 @@ function route() {
 
 async function start() {
   config = await (await fetch("config.json", { cache: "no-store" })).json();
-  const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
-  if (saved) {
+  const saved = savedSession();
+  if (saved && (saved.token || saved.guest)) {
     try {
       nc = await connect(saved);
       me = saved;
     } catch (err) {
-      sessionStorage.removeItem(SESSION_KEY);
+      if (/authoriz/i.test(String(err && err.message))) {
+        localStorage.removeItem(SESSION_KEY);
+        signInNotice = "Your session has expired or was signed out: sign in again.";
+      }
     }
   }
   drawNav();
   window.addEventListener("hashchange", route);
+  // another tab of this browser signed out: so does this one
+  window.addEventListener("storage", (event) => {
+    if (event.key === SESSION_KEY && !event.newValue && me) signedOut("Signed out in another tab.");
+  });
   route();
 }
 
