@@ -42,7 +42,8 @@ def player_permissions(name: str) -> tuple[Rule, Rule]:
     spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
     # its commands as sent: the players' account imports them, and the services' account maps
     # them to their table's partition after the import
-    publish = [subjects.cmd(ANY, ANY, name), *own_asks, *spectator_asks, subjects.lobby(">"), subjects.session(name)]
+    commands = [subjects.cmd(ANY, ANY, name)]
+    publish = [*commands, *own_asks, *spectator_asks, subjects.lobby(">"), subjects.session(name)]
     subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
     return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
 

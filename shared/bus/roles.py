@@ -124,6 +124,9 @@ _AUTH = Grant(
         *_consume(ACCOUNTS),
         *_consume(SESSIONS),
         *_EVERY_SERVICE_PUBLISHES,
+        # an operator reads the auth service's micro stats signed in as `auth`, the only user
+        # of its account (`nats micro stats tabletop-auth`)
+        "$SRV.>",
     ),
     subscribe=("$SYS.REQ.USER.AUTH", subjects.SESSION_ALL, *_EVERY_SERVICE_SUBSCRIBES),
 )

@@ -215,7 +215,8 @@ def auth_config(
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
         f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}",
         # shared: the server tells the auth service who asks (`Nats-Request-Info`)
-        f"{{ service: {{ account: {AUTH_ACCOUNT}, subject: {_quoted(subjects.SESSION_ALL)} }}, share: true }}",
+        f"{{ service: {{ account: {AUTH_ACCOUNT}, subject: {_quoted(subjects.SESSION_ALL)} }}, "
+        "share: true }",
     ]
     # Browsers only from the web client's pages (`web_origins`): a page elsewhere cannot have
     # a visitor's browser connect. Plain on loopback only; TLS for anything else
