@@ -141,7 +141,7 @@ def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Cred
     if not name or (may_watch and name.lower().startswith(GUEST)):
         if not may_watch:
             raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with TABLETOP_PASSWORD set)")
-        return Credentials.guest(name or GUEST), subjects.SPECTATOR
+        return Credentials.guest(name or ""), subjects.SPECTATOR
     return Credentials.player(checked_name(name), password_for(name)), name
 
 

@@ -47,9 +47,15 @@ class Service:
 # --- the services -------------------------------------------------------------------------------
 
 
-def auth(issuer_seed: str) -> Service:
-    """The auth callout: signs players and guests in."""
-    return Service("auth", "auth", lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed))
+# Auth replicas `tabletop up` runs: they share the sign-ins, so one failing stops none.
+AUTH_REPLICAS = 2
+
+
+def auth(issuer_seed: str, replica: int = 1) -> Service:
+    """The auth callout: signs players and guests in (any number of replicas share the
+    requests)."""
+    name = "auth" if replica == 1 else f"auth-{replica}"
+    return Service(name, "auth", lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed))
 
 
 def worker(game: str) -> Service:
@@ -92,13 +98,13 @@ def issuer_seed(settings: Settings) -> str | None:
 
 
 def everything(settings: Settings) -> list[Service]:
-    """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
-    worker per game, both projectors, the bot service. A new kind of service is a constructor above and one
-    more line here."""
+    """What `tabletop up` runs: two replicas of the auth callout (when this machine has its
+    signing key), a worker per game, both projectors, the bot service. A new kind of service
+    is a constructor above and one more line here."""
     services = []
     seed = issuer_seed(settings)
     if seed is not None:
-        services.append(auth(seed))
+        services += [auth(seed, replica) for replica in range(1, AUTH_REPLICAS + 1)]
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed: the callout runs elsewhere")
     services += [worker(game) for game in games()]

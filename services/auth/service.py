@@ -4,12 +4,15 @@ user JWT for the APP account carrying that player's exact permissions, or with a
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
 
 import nkeys
 import structlog
 from argon2 import PasswordHasher
 
-from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
+from services.auth.accounts import ACCOUNTS_BUCKET, Accounts
+from services.auth.admission import Attempt, Gate, HashPool, Limits, RefusalTally, Refused
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
 from shared.bus.connection import Bus, Incoming
@@ -18,26 +21,31 @@ from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.auth")
 CALLOUT_SUBJECT = "$SYS.REQ.USER.AUTH"
+# Replicas share the requests: each sign-in is decided by one, and any one left decides them all.
+CALLOUT_QUEUE = "tabletop-auth"
 # Subscriptions one player's connection may hold: a few per table it follows.
 MAX_PLAYER_SUBSCRIPTIONS = 1000
 
 
 def _guest_name(user: str, password: str) -> str | None:
-    """The guest name of a sign-in without a password (`guest` when no name), else None."""
+    """The guest name of a sign-in without a password, else None: the one it gave
+    (`guest-4f2a...`), or a fresh `guest-<random>` of its own when it gave none (or just
+    `guest`), so that no two guests share a reply inbox."""
     if password:
         return None
-    if not user:
-        return GUEST
+    if not user or user.lower() == GUEST:
+        return f"{GUEST}-{secrets.token_hex(8)}"
     return user if user.lower().startswith(GUEST) and subjects.is_id(user) else None
 
 
 class Callout:
-    def __init__(self, accounts: Accounts, issuer_seed: str) -> None:
+    def __init__(self, accounts: Accounts, issuer_seed: str, tally: RefusalTally | None = None) -> None:
         self.accounts = accounts
         self.signer = nkeys.from_seed(issuer_seed.encode())
         self.pending: set[asyncio.Task[None]] = set()
+        self.tally = tally or RefusalTally()
 
-    async def decide(self, request: AuthorizationRequest) -> str:
+    async def decide(self, request: AuthorizationRequest, attempt: Attempt) -> str:
         """The signed response to one request."""
         user = request.connect_opts.user
         password = request.connect_opts.password
@@ -48,11 +56,9 @@ class Callout:
             log.info("guest_signed_in", name=guest, host=request.client_info.host)
         else:
             try:
-                known = await self.accounts.sign_in(user, password)
-            except Refused as refusal:
-                log.warning(
-                    "sign_in_refused", name=user[:80], reason=str(refusal), host=request.client_info.host
-                )
+                known = await self.accounts.sign_in(user, password, attempt)
+            except Refused as refusal:  # counted, not logged one by one: a flood is many
+                self.tally.refused(refusal.reason, attempt.host)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(user)
             name = user
@@ -68,14 +74,16 @@ class Callout:
         )
         return response_jwt(request, self.signer, user=token)
 
-    async def answer(self, message: Incoming) -> None:
+    async def answer(self, message: Incoming, arrived: float) -> None:
         try:
-            request = read_request(message.data)
+            claims = read_request(message.data)
         except BadToken as err:  # not from our server: nobody to answer
             log.warning("bad_auth_request", error=str(err))
             return
+        request = claims.nats
+        attempt = Attempt.arriving(request.client_info.host, claims.iat, claims.exp, arrived=arrived)
         try:
-            response = await self.decide(request)
+            response = await self.decide(request, attempt)
         except Exception as err:  # refuse, say why in the log, keep serving
             log.exception("auth_failed")
             response = response_jwt(request, self.signer, error=f"auth service error: {type(err).__name__}")
@@ -84,7 +92,7 @@ class Callout:
     async def on_request(self, message: Incoming) -> None:
         # Each request in its own task: hashing takes a while, and a throttled name must not
         # hold up anyone else's sign-in.
-        task = asyncio.create_task(self.answer(message))
+        task = asyncio.create_task(self.answer(message, time.monotonic()))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
@@ -92,12 +100,20 @@ class Callout:
 async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Callout:
     """Answer the server's authorization requests until `stop` is set. `bus` is connected as
     the `auth` user of the AUTH account, where the accounts bucket lives."""
+    settings = bus.settings
     store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
     hasher = PasswordHasher(
-        memory_cost=bus.settings.password_hash_memory_kib, time_cost=bus.settings.password_hash_passes
+        memory_cost=settings.password_hash_memory_kib, time_cost=settings.password_hash_passes
     )
-    callout = Callout(Accounts(store, hasher=hasher), issuer_seed)
-    sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
+    pool = HashPool(threads=settings.auth_hash_threads, queue=settings.auth_hash_queue)
+    accounts = Accounts(store, hasher=hasher, gate=Gate(Limits.of(settings), pool))
+    upgraded = await accounts.upgrade_keys(await store.entries())
+    if upgraded:
+        log.info("account_keys_upgraded", accounts=upgraded)
+    tally = RefusalTally(settings.auth_log_interval)
+    callout = Callout(accounts, issuer_seed, tally)
+    sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request, queue=CALLOUT_QUEUE)
+    tallying = asyncio.create_task(tally.run(stop))
     log.info("auth_ready")
     try:
         await stop.wait()
@@ -105,4 +121,7 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Call
         await sub.unsubscribe()
         if callout.pending:
             await asyncio.wait(callout.pending, timeout=5)
+        tallying.cancel()
+        tally.flush()
+        pool.close()
     return callout

@@ -18,6 +18,7 @@ import nats.errors
 import pytest
 
 from services.auth.accounts import ACCOUNTS_BUCKET
+from services.auth.names import name_key
 from services.client import Client
 from shared.bus.connection import Bucket, Bus
 from shared.bus.credentials import SERVICE_ROLES, Credentials, inbox_prefix
@@ -519,8 +520,9 @@ async def test_passwords_are_never_stored_or_logged_in_clear(nats_url, secure_se
         entries = await Bucket(await auth.js.key_value(ACCOUNTS_BUCKET)).entries()
     finally:
         await auth.close()
-    assert name in entries
-    assert msgspec.json.decode(entries[name])["password_hash"].startswith("$argon2id$")
+    account = msgspec.json.decode(entries[name_key(name)])
+    assert account["name"] == name
+    assert account["password_hash"].startswith("$argon2id$")
     secret = password.encode()
     for key, value in entries.items():
         assert secret not in value, key

@@ -1,0 +1,251 @@
+"""Admission control of sign-ins: which password checks and registrations the auth service
+takes on, so that a crowd of sign-ins cannot starve the honest ones or its memory.
+
+An argon2 hash costs 64 MiB and a noticeable fraction of a second of a core (by default), so
+hashing runs on a small pool of threads with a short queue: a sign-in beyond them is refused at
+once, and one still queued when the server would have given up on it is refused unhashed.
+Before that, limits per source address and for the whole site on password checks and on
+registrations (new names) refuse a flood from one place before it reaches the pool. An address
+that signed in to a name recently is let through the address and site limits for that name, so
+a flood from behind one address (a NAT, a campus) does not lock out its honest players.
+
+Refusals are counted and logged as counts per interval (`RefusalTally`), never a line each."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+import structlog
+
+from shared.settings import Settings
+
+log = structlog.get_logger("tabletop.auth")
+T = TypeVar("T")
+
+# How long the server waits for the callout when its request does not say (nats-server's
+# default auth_timeout without TLS).
+SERVER_WAIT = 2.0
+# Keys (addresses, or address and name pairs) kept per table of counts; the oldest go first.
+MAX_KEYS = 100_000
+
+
+class Refused(Exception):
+    """A sign-in that fails; the message is for the log, never holds the password. `reason`
+    is its kind, as counted in the log."""
+
+    def __init__(self, message: str, reason: str = "refused") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """Where a sign-in comes from, and when the server stops waiting for its answer."""
+
+    host: str
+    deadline: float  # time.monotonic()
+
+    @classmethod
+    def arriving(
+        cls, host: str, issued: int = 0, expires: int = 0, *, arrived: float | None = None
+    ) -> Attempt:
+        """An attempt received at `arrived` (time.monotonic(), default now), of a request the
+        server issued at `issued` to expire at `expires` (its JWT's iat and exp, in whole
+        seconds). Their difference is how long the server waits (its auth_timeout: 2 s by
+        default, the TLS timeout + 1 s with TLS); it is counted from the arrival here, so the
+        clocks of the two machines need not agree."""
+        wait = float(expires - issued) if expires > issued else SERVER_WAIT
+        return cls(host=host, deadline=(time.monotonic() if arrived is None else arrived) + wait)
+
+
+class Window:
+    """At most `limit` events per `period` seconds for each key (an exact sliding window:
+    the times of the last `limit` events of each key). A limit of 0 is no limit."""
+
+    def __init__(self, limit: int, period: float = 60.0) -> None:
+        self.limit = limit
+        self.period = period
+        self.events: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def has_room(self, key: str, now: float) -> bool:
+        times = self.events.get(key)
+        return self.limit <= 0 or times is None or len(times) < self.limit or now - times[0] >= self.period
+
+    def count(self, key: str, now: float) -> None:
+        """One event of `key` now."""
+        if self.limit <= 0:
+            return
+        times = self.events.get(key)
+        if times is None:
+            times = self.events[key] = deque(maxlen=self.limit)
+            if len(self.events) > MAX_KEYS:
+                self.events.popitem(last=False)
+        times.append(now)
+        self.events.move_to_end(key)
+
+
+class Expired(Exception):
+    """A hash not started: the server would have given up before it ended."""
+
+
+class HashPool:
+    """`threads` threads run the hashes, at most `queue` more wait; memory stays at `threads`
+    hashes' worth however many sign-ins come."""
+
+    def __init__(self, threads: int, queue: int) -> None:
+        self.executor = ThreadPoolExecutor(max(1, threads), thread_name_prefix="argon2")
+        self.capacity = max(1, threads) + max(0, queue)
+        self.admitted = 0
+        # how long a hash takes here, smoothed: a queued one that would end past its
+        # deadline is not started
+        self.expected = 0.0
+
+    def full(self) -> bool:
+        return self.admitted >= self.capacity
+
+    async def run(self, deadline: float, work: Callable[..., T], *args: object) -> T:
+        """`work(*args)` on the pool; `Expired` if its turn comes too late to be of use.
+        The caller checks `full()` first."""
+        self.admitted += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, self._timed, deadline, work, args)
+        finally:
+            self.admitted -= 1
+
+    def _timed(self, deadline: float, work: Callable[..., T], args: tuple[object, ...]) -> T:
+        start = time.monotonic()
+        if start + self.expected > deadline:
+            raise Expired
+        result = work(*args)
+        took = time.monotonic() - start
+        self.expected = took if not self.expected else 0.8 * self.expected + 0.2 * took
+        return result
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per minute: password checks per source address and for the whole site, registrations
+    (new names) per source address and for the whole site; 0 is no limit."""
+
+    checks_per_address: int = 30
+    checks: int = 600
+    registrations_per_address: int = 5
+    registrations: int = 60
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        return cls(
+            checks_per_address=settings.password_checks_per_address,
+            checks=settings.password_checks_per_minute,
+            registrations_per_address=settings.registrations_per_address,
+            registrations=settings.registrations_per_minute,
+        )
+
+
+# An address that signed in to a name is trusted for that name this long.
+TRUST_FOR = 24 * 3600.0
+SITE = "*"
+
+
+class Gate:
+    """The limits and the hash pool in front of every argon2 hash."""
+
+    def __init__(self, limits: Limits | None = None, pool: HashPool | None = None) -> None:
+        limits = limits or Limits()
+        self.checks_by_address = Window(limits.checks_per_address)
+        self.checks = Window(limits.checks)
+        self.registrations_by_address = Window(limits.registrations_per_address)
+        self.registrations = Window(limits.registrations)
+        self.pool = pool or HashPool(threads=2, queue=16)
+        # (address, name key) -> when that address last signed in to that name
+        self.trusted: OrderedDict[tuple[str, str], float] = OrderedDict()
+
+    def _is_trusted(self, host: str, key: str, now: float) -> bool:
+        since = self.trusted.get((host, key))
+        return since is not None and now - since < TRUST_FOR
+
+    def _admit(self, by_address: Window, site: Window, what: str, attempt: Attempt) -> None:
+        now = time.monotonic()
+        if not by_address.has_room(attempt.host, now):
+            raise Refused(f"too many {what} from {attempt.host}", "address_limit")
+        if not site.has_room(SITE, now):
+            raise Refused(f"too many {what} on the site", "site_limit")
+        by_address.count(attempt.host, now)
+        site.count(SITE, now)
+
+    async def _hash(self, attempt: Attempt, work: Callable[..., T], *args: object) -> T:
+        if self.pool.full():
+            raise Refused("the sign-in service is busy", "busy")
+        try:
+            return await self.pool.run(attempt.deadline, work, *args)
+        except Expired:
+            raise Refused("the server gave up before the password's turn came", "expired") from None
+
+    async def register(self, attempt: Attempt, work: Callable[..., T], *args: object) -> T:
+        """`work(*args)`, the hash of a new name's password, once the registration limits
+        and the pool let it through; else `Refused`."""
+        self._admit(self.registrations_by_address, self.registrations, "new names", attempt)
+        return await self._hash(attempt, work, *args)
+
+    async def check(self, attempt: Attempt, key: str, work: Callable[..., T], *args: object) -> T:
+        """`work(*args)`, the check of the password of the name keyed `key`, once the check
+        limits (unless the address is trusted for that name) and the pool let it through."""
+        if not self._is_trusted(attempt.host, key, time.monotonic()):
+            self._admit(self.checks_by_address, self.checks, "password checks", attempt)
+        return await self._hash(attempt, work, *args)
+
+    def signed_in(self, attempt: Attempt, key: str) -> None:
+        """The address of `attempt` proved the password of the name keyed `key`."""
+        self.trusted[(attempt.host, key)] = time.monotonic()
+        self.trusted.move_to_end((attempt.host, key))
+        if len(self.trusted) > MAX_KEYS:
+            self.trusted.popitem(last=False)
+
+
+class RefusalTally:
+    """Refused sign-ins, counted by reason and by address, logged as one line per
+    interval in which any came (a flood writes a line every `interval` seconds, not one per
+    attempt)."""
+
+    def __init__(self, interval: float = 10.0) -> None:
+        self.interval = interval
+        self.reasons: Counter[str] = Counter()
+        self.hosts: Counter[str] = Counter()
+
+    def refused(self, reason: str, host: str) -> None:
+        self.reasons[reason] += 1
+        self.hosts[host] += 1
+        if len(self.hosts) > MAX_KEYS:  # a flood of addresses: keep the worst
+            self.hosts = Counter(dict(self.hosts.most_common(MAX_KEYS // 2)))
+
+    def flush(self) -> None:
+        if not self.reasons:
+            return
+        log.warning(
+            "sign_ins_refused",
+            interval_s=self.interval,
+            total=sum(self.reasons.values()),
+            reasons=dict(self.reasons),
+            top_addresses=dict(self.hosts.most_common(5)),
+        )
+        self.reasons.clear()
+        self.hosts.clear()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Log the counts every interval until `stop`, and once more then."""
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), self.interval)
+            except TimeoutError:
+                pass
+            self.flush()
