@@ -98,7 +98,6 @@ class Accounts:
             password_hash = await self.gate.register(attempt, self.hasher.hash, password)
             account = Account(name=name, password_hash=password_hash, created=time.time())
             if await self.store.create(key, msgspec.json.encode(account)):
-                self.gate.signed_in(attempt, key)
                 return False
             account = await self._account(name, key)  # registered by a concurrent sign-in
             if account is None:
