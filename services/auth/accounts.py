@@ -71,13 +71,13 @@ class Accounts:
         store: Store,
         *,
         hasher: PasswordHasher | None = None,
+        gate: Gate,
         throttle: Throttle | None = None,
-        gate: Gate | None = None,
     ) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()  # argon2id, RFC 9106 low-memory profile
         self.throttle = throttle or Throttle()
-        self.gate = gate or Gate()
+        self.gate = gate
 
     async def sign_in(self, name: str, password: str, attempt: Attempt | None = None) -> bool:
         """True when `name` signed in (False: registered just now); `Refused` otherwise."""
@@ -108,7 +108,7 @@ class Accounts:
             self.throttle.failed(key, time.monotonic())
             raise Refused(f"wrong password for {name!r}", "wrong_password") from None
         self.throttle.succeeded(key)
-        self.gate.signed_in(attempt, key)
+        await self.gate.signed_in(attempt, key)
         return True
 
     async def _account(self, name: str, key: str) -> Account | None:

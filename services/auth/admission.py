@@ -6,20 +6,23 @@ hashing runs on a small pool of threads with a short queue: a sign-in beyond the
 once, and one still queued when the server would have given up on it is refused unhashed.
 Before that, limits per source address and for the whole site on password checks and on
 registrations (new names) refuse a flood from one place before it reaches the pool. An address
-that signed in to a name recently is let through the address and site limits for that name, so
-a flood from behind one address (a NAT, a campus) does not lock out its honest players.
+that signed in to a name in the last day is let through the address and site limits for that
+name (the per-name throttle and the pool still apply), so a flood from behind one address (a
+NAT, a campus) does not lock out its honest players. The limits are counted by each replica on
+its own; which address signed in to which name is kept in a bucket all replicas share.
 
 Refusals are counted and logged as counts per interval (`RefusalTally`), never a line each."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import structlog
 
@@ -152,27 +155,33 @@ class Limits:
         )
 
 
-# An address that signed in to a name is trusted for that name this long.
-TRUST_FOR = 24 * 3600.0
 SITE = "*"
+# Which addresses signed in to which names lately: a bucket of the auth service's account, so
+# that every replica knows them, its values expiring this long after their last put.
+TRUSTED_BUCKET = "TABLETOP_SIGNED_IN"
+TRUST_FOR = 24 * 3600.0
+
+
+class Marks(Protocol):
+    async def get(self, key: str) -> bytes | None: ...
+    async def put(self, key: str, value: bytes) -> None: ...
+
+
+def _trust_key(host: str, key: str) -> str:
+    # the address hashed: any address (IPv6's colons too) makes a valid bucket key
+    return f"{key}.{hashlib.sha256(host.encode()).hexdigest()[:24]}"
 
 
 class Gate:
     """The limits and the hash pool in front of every argon2 hash."""
 
-    def __init__(self, limits: Limits | None = None, pool: HashPool | None = None) -> None:
-        limits = limits or Limits()
+    def __init__(self, limits: Limits, pool: HashPool, trusted: Marks) -> None:
         self.checks_by_address = Window(limits.checks_per_address)
         self.checks = Window(limits.checks)
         self.registrations_by_address = Window(limits.registrations_per_address)
         self.registrations = Window(limits.registrations)
-        self.pool = pool or HashPool(threads=2, queue=16)
-        # (address, name key) -> when that address last signed in to that name
-        self.trusted: OrderedDict[tuple[str, str], float] = OrderedDict()
-
-    def _is_trusted(self, host: str, key: str, now: float) -> bool:
-        since = self.trusted.get((host, key))
-        return since is not None and now - since < TRUST_FOR
+        self.pool = pool
+        self.trusted = trusted  # `TRUSTED_BUCKET`
 
     def _admit(self, by_address: Window, site: Window, what: str, attempt: Attempt) -> None:
         now = time.monotonic()
@@ -200,16 +209,14 @@ class Gate:
     async def check(self, attempt: Attempt, key: str, work: Callable[..., T], *args: object) -> T:
         """`work(*args)`, the check of the password of the name keyed `key`, once the check
         limits (unless the address is trusted for that name) and the pool let it through."""
-        if not self._is_trusted(attempt.host, key, time.monotonic()):
+        if await self.trusted.get(_trust_key(attempt.host, key)) is None:
             self._admit(self.checks_by_address, self.checks, "password checks", attempt)
         return await self._hash(attempt, work, *args)
 
-    def signed_in(self, attempt: Attempt, key: str) -> None:
-        """The address of `attempt` proved the password of the name keyed `key`."""
-        self.trusted[(attempt.host, key)] = time.monotonic()
-        self.trusted.move_to_end((attempt.host, key))
-        if len(self.trusted) > MAX_KEYS:
-            self.trusted.popitem(last=False)
+    async def signed_in(self, attempt: Attempt, key: str) -> None:
+        """The address of `attempt` proved the password of the name keyed `key`: trusted
+        for it a day from now, by every replica."""
+        await self.trusted.put(_trust_key(attempt.host, key), str(int(time.time())).encode())
 
 
 class RefusalTally:

@@ -12,7 +12,16 @@ import structlog
 from argon2 import PasswordHasher
 
 from services.auth.accounts import ACCOUNTS_BUCKET, Accounts
-from services.auth.admission import Attempt, Gate, HashPool, Limits, RefusalTally, Refused
+from services.auth.admission import (
+    TRUST_FOR,
+    TRUSTED_BUCKET,
+    Attempt,
+    Gate,
+    HashPool,
+    Limits,
+    RefusalTally,
+    Refused,
+)
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
 from shared.bus.connection import Bus, Incoming
@@ -106,7 +115,10 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Call
         memory_cost=settings.password_hash_memory_kib, time_cost=settings.password_hash_passes
     )
     pool = HashPool(threads=settings.auth_hash_threads, queue=settings.auth_hash_queue)
-    accounts = Accounts(store, hasher=hasher, gate=Gate(Limits.of(settings), pool))
+    trusted = await bus.bucket(
+        TRUSTED_BUCKET, description="tabletop: which addresses signed in to which names", ttl=TRUST_FOR
+    )
+    accounts = Accounts(store, hasher=hasher, gate=Gate(Limits.of(settings), pool, trusted))
     upgraded = await accounts.upgrade_keys(await store.entries())
     if upgraded:
         log.info("account_keys_upgraded", accounts=upgraded)

@@ -250,6 +250,13 @@ class Bucket:
             raise Unavailable(str(err) or type(err).__name__) from err
         return True
 
+    async def put(self, key: str, value: bytes) -> None:
+        """Store `value` under `key`, whatever was there."""
+        try:
+            await self._kv.put(key, value)
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+
     async def entries(self, pattern: str = ">") -> dict[str, bytes]:
         """Every live key matching `pattern` (a NATS wildcard) with its value."""
         return await current_values(self._kv, pattern)
@@ -428,15 +435,17 @@ class Bus:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
 
-    async def bucket(self, name: str, *, description: str) -> Bucket:
+    async def bucket(self, name: str, *, description: str, ttl: float | None = None) -> Bucket:
         """The key-value bucket `name` of this connection's account, created if missing
-        (retrying while JetStream starts)."""
+        (retrying while JetStream starts); with `ttl`, a value lives that many seconds after
+        its last put."""
         config = KeyValueConfig(
             bucket=name,
             history=1,
             storage=StorageType.FILE,
             replicas=self.settings.replicas,
             description=description,
+            ttl=ttl,
         )
         for attempt in range(60):
             try:
