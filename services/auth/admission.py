@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+import msgspec
 import structlog
 
 from shared.settings import Settings
@@ -36,6 +37,7 @@ T = TypeVar("T")
 SERVER_WAIT = 2.0
 # Keys (addresses, or address and name pairs) kept per table of counts; the oldest go first.
 MAX_KEYS = 100_000
+PERIOD = 60.0  # the limits are per minute
 
 
 class Refused(Exception):
@@ -71,7 +73,7 @@ class Window:
     """At most `limit` events per `period` seconds for each key (an exact sliding window:
     the times of the last `limit` events of each key). A limit of 0 is no limit."""
 
-    def __init__(self, limit: int, period: float = 60.0) -> None:
+    def __init__(self, limit: int, period: float = PERIOD) -> None:
         self.limit = limit
         self.period = period
         self.events: OrderedDict[str, deque[float]] = OrderedDict()
@@ -167,30 +169,81 @@ class Marks(Protocol):
     async def put(self, key: str, value: bytes) -> None: ...
 
 
+class Versioned(Protocol):
+    async def versioned(self, key: str) -> tuple[bytes, int] | None: ...
+    async def create(self, key: str, value: bytes) -> bool: ...
+    async def replace(self, key: str, value: bytes, revision: int) -> bool: ...
+
+
+# The registrations of the last minute, per address and for the site: a bucket of the auth
+# service's account, so that replicas count them together (a value expires a minute after its
+# last registration).
+REGISTRATIONS_BUCKET = "TABLETOP_REGISTRATIONS"
+_times = msgspec.json.Decoder(list[float])
+
+
+class SharedWindow:
+    """`Window` kept in a bucket, for limits that hold however many replicas count: each key's
+    value is the times of its last `limit` events, changed only if nobody changed it since it
+    was read (wall-clock times: replicas on several machines are assumed to agree on the time
+    to within a fraction of `period`)."""
+
+    def __init__(self, store: Versioned, limit: int, period: float = PERIOD) -> None:
+        self.store = store
+        self.limit = limit
+        self.period = period
+
+    async def take(self, key: str) -> bool:
+        """Count one event of `key` now if the window has room; whether it had."""
+        if self.limit <= 0:
+            return True
+        for _ in range(20):  # others counting at the same moment: read again
+            now = time.time()
+            found = await self.store.versioned(key)
+            times = [t for t in _times.decode(found[0]) if now - t < self.period] if found else []
+            if len(times) >= self.limit:
+                return False
+            value = msgspec.json.encode([*times, now][-self.limit :])
+            if await (self.store.replace(key, value, found[1]) if found else self.store.create(key, value)):
+                return True
+        raise Refused("too many registrations at once to count", "busy")
+
+
+def _hashed(host: str) -> str:
+    # any address (IPv6's colons too) makes a valid bucket key, and none is kept in clear
+    return hashlib.sha256(host.encode()).hexdigest()[:24]
+
+
 def _trust_key(host: str, key: str) -> str:
-    # the address hashed: any address (IPv6's colons too) makes a valid bucket key
-    return f"{key}.{hashlib.sha256(host.encode()).hexdigest()[:24]}"
+    return f"{key}.{_hashed(host)}"
 
 
 class Gate:
     """The limits and the hash pool in front of every argon2 hash."""
 
-    def __init__(self, limits: Limits, pool: HashPool, trusted: Marks) -> None:
+    def __init__(self, limits: Limits, pool: HashPool, trusted: Marks, registered: Versioned) -> None:
         self.checks_by_address = Window(limits.checks_per_address)
         self.checks = Window(limits.checks)
-        self.registrations_by_address = Window(limits.registrations_per_address)
-        self.registrations = Window(limits.registrations)
+        self.registrations_by_address = SharedWindow(registered, limits.registrations_per_address)
+        self.registrations = SharedWindow(registered, limits.registrations)
         self.pool = pool
         self.trusted = trusted  # `TRUSTED_BUCKET`
 
-    def _admit(self, by_address: Window, site: Window, what: str, attempt: Attempt) -> None:
+    def _admit_check(self, attempt: Attempt) -> None:
         now = time.monotonic()
-        if not by_address.has_room(attempt.host, now):
-            raise Refused(f"too many {what} from {attempt.host}", "address_limit")
-        if not site.has_room(SITE, now):
-            raise Refused(f"too many {what} on the site", "site_limit")
-        by_address.count(attempt.host, now)
-        site.count(SITE, now)
+        if not self.checks_by_address.has_room(attempt.host, now):
+            raise Refused(f"too many password checks from {attempt.host}", "address_limit")
+        if not self.checks.has_room(SITE, now):
+            raise Refused("too many password checks on the site", "site_limit")
+        self.checks_by_address.count(attempt.host, now)
+        self.checks.count(SITE, now)
+
+    async def _admit_registration(self, attempt: Attempt) -> None:
+        # a registration the site refuses has still counted for its address
+        if not await self.registrations_by_address.take(f"address.{_hashed(attempt.host)}"):
+            raise Refused(f"too many new names from {attempt.host}", "address_limit")
+        if not await self.registrations.take("site"):
+            raise Refused("too many new names on the site", "site_limit")
 
     async def _hash(self, attempt: Attempt, work: Callable[..., T], *args: object) -> T:
         if self.pool.full():
@@ -203,14 +256,14 @@ class Gate:
     async def register(self, attempt: Attempt, work: Callable[..., T], *args: object) -> T:
         """`work(*args)`, the hash of a new name's password, once the registration limits
         and the pool let it through; else `Refused`."""
-        self._admit(self.registrations_by_address, self.registrations, "new names", attempt)
+        await self._admit_registration(attempt)
         return await self._hash(attempt, work, *args)
 
     async def check(self, attempt: Attempt, key: str, work: Callable[..., T], *args: object) -> T:
         """`work(*args)`, the check of the password of the name keyed `key`, once the check
         limits (unless the address is trusted for that name) and the pool let it through."""
         if await self.trusted.get(_trust_key(attempt.host, key)) is None:
-            self._admit(self.checks_by_address, self.checks, "password checks", attempt)
+            self._admit_check(attempt)
         return await self._hash(attempt, work, *args)
 
     async def signed_in(self, attempt: Attempt, key: str) -> None:

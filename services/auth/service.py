@@ -13,6 +13,8 @@ from argon2 import PasswordHasher
 
 from services.auth.accounts import ACCOUNTS_BUCKET, Accounts
 from services.auth.admission import (
+    PERIOD,
+    REGISTRATIONS_BUCKET,
     TRUST_FOR,
     TRUSTED_BUCKET,
     Attempt,
@@ -118,7 +120,11 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str) -> Call
     trusted = await bus.bucket(
         TRUSTED_BUCKET, description="tabletop: which addresses signed in to which names", ttl=TRUST_FOR
     )
-    accounts = Accounts(store, hasher=hasher, gate=Gate(Limits.of(settings), pool, trusted))
+    registered = await bus.bucket(
+        REGISTRATIONS_BUCKET, description="tabletop: registrations of the last minute", ttl=PERIOD
+    )
+    gate = Gate(Limits.of(settings), pool, trusted, registered)
+    accounts = Accounts(store, hasher=hasher, gate=gate)
     upgraded = await accounts.upgrade_keys(await store.entries())
     if upgraded:
         log.info("account_keys_upgraded", accounts=upgraded)
