@@ -45,7 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # of refused sign-ins are logged (seconds).
     auth_hash_threads: int = 2
     auth_hash_queue: int = 16
-    password_checks_per_address: int = 30
+    password_checks_per_address: int = 10
     password_checks_per_minute: int = 600
     registrations_per_address: int = 5
     registrations_per_minute: int = 60

@@ -16,12 +16,16 @@ Refusals are counted and logged as counts per interval (`RefusalTally`), never a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import itertools
+import os
+import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from queue import PriorityQueue
 from typing import Protocol, TypeVar
 
 import msgspec
@@ -99,42 +103,80 @@ class Expired(Exception):
     """A hash not started: the server would have given up before it ended."""
 
 
+HASH_NICENESS = 10
+
+
 class HashPool:
     """`threads` threads run the hashes, at most `queue` more wait; memory stays at `threads`
-    hashes' worth however many sign-ins come."""
+    hashes' worth however many sign-ins come. An urgent hash (a name's password checked from
+    an address that signed in to it before) goes before the others, and may wait beyond
+    `queue` (up to twice as many), so that a flood of strangers delays it by a hash or two."""
 
     def __init__(self, threads: int, queue: int) -> None:
-        self.executor = ThreadPoolExecutor(max(1, threads), thread_name_prefix="argon2")
         self.capacity = max(1, threads) + max(0, queue)
         self.admitted = 0
-        # how long a hash takes here, smoothed: a queued one that would end past its
-        # deadline is not started
-        self.expected = 0.0
+        self.jobs: PriorityQueue[tuple[int, int, Callable[[], None] | None]] = PriorityQueue()
+        self.order = itertools.count()
+        self.threads = [
+            threading.Thread(target=self._serve, name=f"argon2-{i}", daemon=True)
+            for i in range(max(1, threads))
+        ]
+        for thread in self.threads:
+            thread.start()
 
-    def full(self) -> bool:
-        return self.admitted >= self.capacity
+    def full(self, urgent: bool = False) -> bool:
+        return self.admitted >= (2 * self.capacity if urgent else self.capacity)
 
-    async def run(self, deadline: float, work: Callable[..., T], *args: object) -> T:
+    async def run(self, deadline: float, work: Callable[..., T], *args: object, urgent: bool = False) -> T:
         """`work(*args)` on the pool; `Expired` if its turn comes too late to be of use.
         The caller checks `full()` first."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+
+        def job() -> None:
+            try:
+                result = self._timed(deadline, work, args)
+            except BaseException as err:  # noqa: BLE001 - handed to the awaiting coroutine
+                loop.call_soon_threadsafe(_settle, done, None, err)
+            else:
+                loop.call_soon_threadsafe(_settle, done, result, None)
+
         self.admitted += 1
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, self._timed, deadline, work, args)
+            self.jobs.put((0 if urgent else 1, next(self.order), job))
+            return await done
         finally:
             self.admitted -= 1
 
+    def _serve(self) -> None:
+        # hashing yields the processor to the event loop (and to the server beside it), so
+        # that refusals and the answers of finished hashes go out while a crowd is hashed
+        with contextlib.suppress(AttributeError, OSError):  # not Linux: as it is
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+        while True:
+            _, _, job = self.jobs.get()
+            if job is None:
+                return
+            job()
+
     def _timed(self, deadline: float, work: Callable[..., T], args: tuple[object, ...]) -> T:
-        start = time.monotonic()
-        if start + self.expected > deadline:
+        if time.monotonic() > deadline:
             raise Expired
-        result = work(*args)
-        took = time.monotonic() - start
-        self.expected = took if not self.expected else 0.8 * self.expected + 0.2 * took
-        return result
+        return work(*args)
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        """The threads end once the hashes queued before are done."""
+        for _ in self.threads:
+            self.jobs.put((2, next(self.order), None))
+
+
+def _settle(done: asyncio.Future[T], result: T | None, error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)  # type: ignore[arg-type]  # a result when no error
 
 
 @dataclass(frozen=True)
@@ -142,7 +184,7 @@ class Limits:
     """Per minute: password checks per source address and for the whole site, registrations
     (new names) per source address and for the whole site; 0 is no limit."""
 
-    checks_per_address: int = 30
+    checks_per_address: int = 10
     checks: int = 600
     registrations_per_address: int = 5
     registrations: int = 60
@@ -192,20 +234,31 @@ class SharedWindow:
         self.store = store
         self.limit = limit
         self.period = period
+        # what this replica counted itself: when that is full, so is the shared count, and a
+        # flood is refused without a round trip; one count at a time per replica, so that a
+        # flood's burst does not race itself on one key
+        self.local = Window(limit, period)
+        self.lock = asyncio.Lock()
 
     async def take(self, key: str) -> bool:
         """Count one event of `key` now if the window has room; whether it had."""
         if self.limit <= 0:
             return True
-        for _ in range(20):  # others counting at the same moment: read again
-            now = time.time()
-            found = await self.store.versioned(key)
-            times = [t for t in _times.decode(found[0]) if now - t < self.period] if found else []
-            if len(times) >= self.limit:
+        async with self.lock:
+            if not self.local.has_room(key, time.monotonic()):
                 return False
-            value = msgspec.json.encode([*times, now][-self.limit :])
-            if await (self.store.replace(key, value, found[1]) if found else self.store.create(key, value)):
-                return True
+            for _ in range(20):  # other replicas counting at the same moment: read again
+                now = time.time()
+                found = await self.store.versioned(key)
+                times = [t for t in _times.decode(found[0]) if now - t < self.period] if found else []
+                if len(times) >= self.limit:
+                    return False
+                value = msgspec.json.encode([*times, now][-self.limit :])
+                if await (
+                    self.store.replace(key, value, found[1]) if found else self.store.create(key, value)
+                ):
+                    self.local.count(key, time.monotonic())
+                    return True
         raise Refused("too many registrations at once to count", "busy")
 
 
@@ -245,11 +298,11 @@ class Gate:
         if not await self.registrations.take("site"):
             raise Refused("too many new names on the site", "site_limit")
 
-    async def _hash(self, attempt: Attempt, work: Callable[..., T], *args: object) -> T:
-        if self.pool.full():
+    async def _hash(self, attempt: Attempt, work: Callable[..., T], *args: object, urgent: bool = False) -> T:
+        if self.pool.full(urgent):
             raise Refused("the sign-in service is busy", "busy")
         try:
-            return await self.pool.run(attempt.deadline, work, *args)
+            return await self.pool.run(attempt.deadline, work, *args, urgent=urgent)
         except Expired:
             raise Refused("the server gave up before the password's turn came", "expired") from None
 
@@ -261,10 +314,12 @@ class Gate:
 
     async def check(self, attempt: Attempt, key: str, work: Callable[..., T], *args: object) -> T:
         """`work(*args)`, the check of the password of the name keyed `key`, once the check
-        limits (unless the address is trusted for that name) and the pool let it through."""
-        if await self.trusted.get(_trust_key(attempt.host, key)) is None:
+        limits and the pool let it through; from an address that signed in to that name in the
+        last day, past the limits and before the strangers in the pool's queue."""
+        trusted = await self.trusted.get(_trust_key(attempt.host, key)) is not None
+        if not trusted:
             self._admit_check(attempt)
-        return await self._hash(attempt, work, *args)
+        return await self._hash(attempt, work, *args, urgent=trusted)
 
     async def signed_in(self, attempt: Attempt, key: str) -> None:
         """The address of `attempt` proved the password of the name keyed `key`: trusted
