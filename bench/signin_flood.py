@@ -4,9 +4,9 @@ default settings (argon2id at 64 MiB and 3 passes, two hashing threads, the defa
 
 From one client, at once: `--fresh` sign-ins with fresh names (each would register a name) and
 `--wrong` sign-ins with wrong passwords for one registered name. Throughout, a registered player
-(from the same address, which signed in to it once before the flood) signs in with its password
-every quarter of a second; its times are printed as min/median/max, with the names the flood registered
-and each auth replica's peak memory.
+(a client of its own, from the same address, which signed in to it once before the flood)
+signs in with its password again and again, one sign-in after another; its times are printed
+as min/median/max, with the names the flood registered and each auth replica's peak memory.
 
     python bench/signin_flood.py
     python bench/signin_flood.py --fresh 400 --wrong 400 --json out.json
@@ -37,7 +37,6 @@ from tests.crowd import Outcome, crowd, sign_in
 from tests.processes import ServiceProcess, Services
 
 PASSWORD = "the honest player's password"
-SAMPLE_EVERY = 0.25  # seconds between the honest player's sign-ins
 
 
 def peak_memory_mib(process: ServiceProcess) -> float:
@@ -96,18 +95,13 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
             assert quiet.signed_in
             memory_before = [peak_memory_mib(r) for r in replicas]
 
-            honest_times: list[Outcome] = []
-            flooding = True
-
-            async def honest_player() -> None:
-                # a sign-in every SAMPLE_EVERY seconds while the flood lasts, each on its own
-                signing_in = []
-                while flooding:
-                    signing_in.append(asyncio.create_task(sign_in(url, honest, PASSWORD)))
-                    await asyncio.sleep(SAMPLE_EVERY)
-                honest_times.extend(await asyncio.gather(*signing_in))
-
-            player = asyncio.create_task(honest_player())
+            # the honest player is a client of its own (a process), not slowed by the flood's
+            stop = folder / "flood-over"
+            player = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--player", url, honest, str(stop), stdout=asyncio.subprocess.PIPE
+            )
+            assert player.stdout is not None
+            await player.stdout.readline()  # it has begun
             names = [f"fresh{run}x{i}" for i in range(fresh)]
             start = time.monotonic()
             outcomes = await asyncio.gather(
@@ -115,8 +109,9 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
                 crowd(url, [victim] * wrong, "not the victim's password"),
             )
             flood_seconds = time.monotonic() - start
-            flooding = False
-            await player
+            stop.touch()
+            honest_times = [Outcome(honest, ok, took) for ok, took in json.loads(await player.stdout.read())]
+            await player.wait()
             admin = await Bus.connect(
                 url, settings, name="bench-accounts", wait=10, credentials=secrets.credentials("auth")
             )
@@ -153,7 +148,20 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
             services.stop_all()
 
 
+async def honest_player(url: str, name: str, stop: Path) -> None:
+    """One sign-in after another until `stop` exists (and at least one); prints
+    [[signed_in, seconds], ...]."""
+    print("begun", flush=True)
+    outcomes = [await sign_in(url, name, PASSWORD)]
+    while not stop.exists():
+        outcomes.append(await sign_in(url, name, PASSWORD))
+    print(json.dumps([[o.signed_in, o.seconds] for o in outcomes]), flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--player"]:  # the honest player's own process
+        asyncio.run(honest_player(sys.argv[2], sys.argv[3], Path(sys.argv[4])))
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -18,14 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import itertools
 import os
 import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from queue import PriorityQueue
 from typing import Protocol, TypeVar
 
 import msgspec
@@ -109,17 +107,25 @@ HASH_NICENESS = 10
 class HashPool:
     """`threads` threads run the hashes, at most `queue` more wait; memory stays at `threads`
     hashes' worth however many sign-ins come. An urgent hash (a name's password checked from
-    an address that signed in to it before) goes before the others, and may wait beyond
-    `queue` (up to twice as many), so that a flood of strangers delays it by a hash or two."""
+    an address that signed in to it before) goes before the others and may wait beyond `queue`
+    (up to twice as many); with two threads or more, one of them runs urgent hashes only, so
+    that a flood of strangers never has an urgent one wait for a stranger's hash. The threads
+    that hash for strangers yield the processor to the event loop and the server beside it,
+    so that refusals and finished answers go out while a crowd is hashed."""
 
     def __init__(self, threads: int, queue: int) -> None:
-        self.capacity = max(1, threads) + max(0, queue)
+        threads = max(1, threads)
+        self.capacity = threads + max(0, queue)
         self.admitted = 0
-        self.jobs: PriorityQueue[tuple[int, int, Callable[[], None] | None]] = PriorityQueue()
-        self.order = itertools.count()
+        self.urgent: deque[Callable[[], None]] = deque()
+        self.strangers: deque[Callable[[], None]] = deque()
+        self.ready = threading.Condition()
+        self.closing = False
         self.threads = [
-            threading.Thread(target=self._serve, name=f"argon2-{i}", daemon=True)
-            for i in range(max(1, threads))
+            threading.Thread(
+                target=self._serve, args=(threads > 1 and i == 0,), name=f"argon2-{i}", daemon=True
+            )
+            for i in range(threads)
         ]
         for thread in self.threads:
             thread.start()
@@ -135,7 +141,9 @@ class HashPool:
 
         def job() -> None:
             try:
-                result = self._timed(deadline, work, args)
+                if time.monotonic() > deadline:
+                    raise Expired
+                result = work(*args)
             except BaseException as err:  # noqa: BLE001 - handed to the awaiting coroutine
                 loop.call_soon_threadsafe(_settle, done, None, err)
             else:
@@ -143,31 +151,37 @@ class HashPool:
 
         self.admitted += 1
         try:
-            self.jobs.put((0 if urgent else 1, next(self.order), job))
+            with self.ready:
+                (self.urgent if urgent else self.strangers).append(job)
+                self.ready.notify_all()
             return await done
         finally:
             self.admitted -= 1
 
-    def _serve(self) -> None:
-        # hashing yields the processor to the event loop (and to the server beside it), so
-        # that refusals and the answers of finished hashes go out while a crowd is hashed
-        with contextlib.suppress(AttributeError, OSError):  # not Linux: as it is
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
-        while True:
-            _, _, job = self.jobs.get()
-            if job is None:
-                return
-            job()
+    def _next(self, urgent_only: bool) -> Callable[[], None] | None:
+        """The next hash this thread runs, waiting for one; None once closing and none is left."""
+        with self.ready:
+            while True:
+                if self.urgent:
+                    return self.urgent.popleft()
+                if not urgent_only and self.strangers:
+                    return self.strangers.popleft()
+                if self.closing:
+                    return None
+                self.ready.wait()
 
-    def _timed(self, deadline: float, work: Callable[..., T], args: tuple[object, ...]) -> T:
-        if time.monotonic() > deadline:
-            raise Expired
-        return work(*args)
+    def _serve(self, urgent_only: bool) -> None:
+        if not urgent_only:
+            with contextlib.suppress(AttributeError, OSError):  # not Linux: as it is
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+        while (job := self._next(urgent_only)) is not None:
+            job()
 
     def close(self) -> None:
         """The threads end once the hashes queued before are done."""
-        for _ in self.threads:
-            self.jobs.put((2, next(self.order), None))
+        with self.ready:
+            self.closing = True
+            self.ready.notify_all()
 
 
 def _settle(done: asyncio.Future[T], result: T | None, error: BaseException | None) -> None:
