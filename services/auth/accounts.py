@@ -93,6 +93,8 @@ class Accounts:
         wait = self.throttle.wait_for(key, time.monotonic())
         if wait > 0:
             raise Refused(f"too many failed sign-ins for {name!r}: wait {math.ceil(wait)}s", "throttled")
+        if self.gate.closed_to(attempt.host) and not await self.gate.is_trusted(attempt.host, key):
+            raise Refused(f"too many sign-ins from {attempt.host}", "address_limit")
         account = await self._account(name, key)
         if account is None:
             password_hash = await self.gate.register(attempt, self.hasher.hash, password)

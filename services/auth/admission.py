@@ -281,6 +281,10 @@ def _hashed(host: str) -> str:
     return hashlib.sha256(host.encode()).hexdigest()[:24]
 
 
+def _address_key(host: str) -> str:
+    return f"address.{_hashed(host)}"
+
+
 def _trust_key(host: str, key: str) -> str:
     return f"{key}.{_hashed(host)}"
 
@@ -295,6 +299,34 @@ class Gate:
         self.registrations = SharedWindow(registered, limits.registrations)
         self.pool = pool
         self.trusted = trusted  # `TRUSTED_BUCKET`
+        # the marks of `trusted` this replica has seen (address, name key) -> when (monotonic):
+        # a returning player is known here without a round trip
+        self.known: OrderedDict[tuple[str, str], float] = OrderedDict()
+
+    async def is_trusted(self, host: str, key: str) -> bool:
+        """Whether `host` signed in to the name keyed `key` in the last day."""
+        seen = self.known.get((host, key))
+        if seen is not None and time.monotonic() - seen < TRUST_FOR:
+            return True
+        if await self.trusted.get(_trust_key(host, key)) is None:
+            return False
+        self._know(host, key)
+        return True
+
+    def _know(self, host: str, key: str) -> None:
+        self.known[(host, key)] = time.monotonic()
+        self.known.move_to_end((host, key))
+        if len(self.known) > MAX_KEYS:
+            self.known.popitem(last=False)
+
+    def closed_to(self, host: str) -> bool:
+        """Whether `host` has had, here, all its password checks and registrations of the
+        minute: only a name it signed in to before may go on (a flood is refused after one
+        look at that, not after reading the account too)."""
+        now = time.monotonic()
+        return not self.checks_by_address.has_room(
+            host, now
+        ) and not self.registrations_by_address.local.has_room(_address_key(host), now)
 
     def _admit_check(self, attempt: Attempt) -> None:
         now = time.monotonic()
@@ -307,7 +339,7 @@ class Gate:
 
     async def _admit_registration(self, attempt: Attempt) -> None:
         # a registration the site refuses has still counted for its address
-        if not await self.registrations_by_address.take(f"address.{_hashed(attempt.host)}"):
+        if not await self.registrations_by_address.take(_address_key(attempt.host)):
             raise Refused(f"too many new names from {attempt.host}", "address_limit")
         if not await self.registrations.take("site"):
             raise Refused("too many new names on the site", "site_limit")
@@ -330,7 +362,7 @@ class Gate:
         """`work(*args)`, the check of the password of the name keyed `key`, once the check
         limits and the pool let it through; from an address that signed in to that name in the
         last day, past the limits and before the strangers in the pool's queue."""
-        trusted = await self.trusted.get(_trust_key(attempt.host, key)) is not None
+        trusted = await self.is_trusted(attempt.host, key)
         if not trusted:
             self._admit_check(attempt)
         return await self._hash(attempt, work, *args, urgent=trusted)
@@ -339,6 +371,7 @@ class Gate:
         """The address of `attempt` proved the password of the name keyed `key`: trusted
         for it a day from now, by every replica."""
         await self.trusted.put(_trust_key(attempt.host, key), str(int(time.time())).encode())
+        self._know(attempt.host, key)
 
 
 class RefusalTally:
