@@ -210,6 +210,30 @@ async def test_a_sign_in_the_server_gave_up_on_is_not_hashed(site):
     assert refusals["expired"] >= len(names) - registered
 
 
+async def test_a_returning_player_goes_before_a_crowd_of_strangers(site):
+    await site.ready(
+        site.start_auth(
+            TABLETOP_AUTH_HASH_THREADS="2",
+            TABLETOP_AUTH_HASH_QUEUE="100",
+            TABLETOP_PASSWORD_HASH_MEMORY_KIB="8192",
+            TABLETOP_PASSWORD_HASH_PASSES="16",
+        )
+    )
+    honest = unique("honest")
+    assert (await site.sign_in(honest)).signed_in  # registered
+    assert (await site.sign_in(honest)).signed_in  # this address signed in to it
+    strangers = asyncio.create_task(site.crowd([unique("stranger") for _ in range(24)]))  # noqa: RUF006 - awaited below
+    try:
+        # while the strangers' hashes queue (seconds of them), each sign-in of the returning
+        # player waits for no stranger's
+        for _ in range(3):
+            outcome = await site.sign_in(honest)
+            assert outcome.signed_in and outcome.seconds < 1.5, outcome
+        assert not strangers.done()
+    finally:
+        await strangers
+
+
 # --- 2. limits per address and per site -------------------------------------------------------
 
 
