@@ -135,7 +135,12 @@ class Accounts:
         `ann`) both keep signing in; the younger keeps its exact key alone. The number of
         keys added."""
         added = 0
-        accounts = [msgspec.json.decode(value, type=Account) for value in entries.values()]
+        accounts = []
+        for value in entries.values():
+            try:
+                accounts.append(msgspec.json.decode(value, type=Account))
+            except msgspec.DecodeError:  # not an account: not ours to move
+                continue
         for account in sorted(accounts, key=lambda a: a.created):
             key = name_key(account.name)
             if key not in entries and await self.store.create(key, msgspec.json.encode(account)):
