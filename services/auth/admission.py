@@ -196,12 +196,13 @@ def _settle(done: asyncio.Future[T], result: T | None, error: BaseException | No
 @dataclass(frozen=True)
 class Limits:
     """Per minute: password checks per source address and for the whole site, registrations
-    (new names) per source address and for the whole site; 0 is no limit."""
+    (new names) per source address and for the whole site; 0 is no limit (the defaults are
+    the settings')."""
 
-    checks_per_address: int = 10
-    checks: int = 600
-    registrations_per_address: int = 5
-    registrations: int = 60
+    checks_per_address: int
+    checks: int
+    registrations_per_address: int
+    registrations: int
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
