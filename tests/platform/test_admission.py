@@ -108,8 +108,8 @@ class Site:
         return sum(name_key(n) in keys for n in names)
 
     async def settled(self) -> None:
-        """Until a fresh name signs in: every hash queued before it is done or dropped (the
-        pool takes them in order)."""
+        """Until a fresh name signs in (tried again on a busy machine): every hash queued
+        before it is done or dropped (the pool takes them in order)."""
         deadline = time.monotonic() + 30
         while not (await self.sign_in(unique("probe"))).signed_in:
             assert time.monotonic() < deadline, "the auth service stayed busy"
@@ -174,10 +174,10 @@ async def test_a_crowd_beyond_the_pool_is_refused_at_once_unhashed_and_memory_st
             TABLETOP_AUTH_HASH_THREADS="1",
             TABLETOP_AUTH_HASH_QUEUE="2",
             TABLETOP_PASSWORD_HASH_MEMORY_KIB="65536",
-            TABLETOP_PASSWORD_HASH_PASSES="3",
+            TABLETOP_PASSWORD_HASH_PASSES="2",
         )
     )
-    assert (await site.sign_in(unique("first"))).signed_in  # one hash done: the baseline
+    await site.settled()  # one hash done: the baseline
     baseline = peak_memory_mib(auth)
     names = [unique("crowd") for _ in range(24)]
     outcomes = await site.crowd(names)
