@@ -156,7 +156,7 @@ def identity(args: argparse.Namespace, *, may_watch: bool = False) -> tuple[Cred
     if not name or (may_watch and name.lower().startswith(GUEST)):
         if not may_watch:
             raise SystemExit("sign in first: `tabletop login NAME` (or --as NAME with TABLETOP_PASSWORD set)")
-        return Credentials.guest(name or GUEST), subjects.SPECTATOR
+        return Credentials.guest(name or ""), subjects.SPECTATOR
     return credentials_for(checked_name(name)), name
 
 

@@ -48,10 +48,16 @@ class Service:
 # --- the services -------------------------------------------------------------------------------
 
 
-def auth(issuer_seed: str, session_key: str) -> Service:
-    """The auth callout: signs players and guests in, and gives players session tokens."""
+# Auth replicas `tabletop up` runs: they share the sign-ins, so one failing stops none.
+AUTH_REPLICAS = 2
+
+
+def auth(issuer_seed: str, session_key: str, replica: int = 1) -> Service:
+    """The auth callout: signs players and guests in, and gives players session tokens (any
+    number of replicas share the requests)."""
+    name = "auth" if replica == 1 else f"auth-{replica}"
     return Service(
-        "auth",
+        name,
         "auth",
         lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed, session_key=session_key),
     )
@@ -103,13 +109,13 @@ def session_key(settings: Settings) -> str | None:
 
 
 def everything(settings: Settings) -> list[Service]:
-    """What `tabletop up` runs: the auth callout (when this machine has its signing key), a
-    worker per game, both projectors, the bot service. A new kind of service is a constructor above and one
-    more line here."""
+    """What `tabletop up` runs: two replicas of the auth callout (when this machine has its
+    signing key), a worker per game, both projectors, the bot service. A new kind of service
+    is a constructor above and one more line here."""
     services = []
     seed, key = issuer_seed(settings), session_key(settings)
     if seed is not None and key is not None:
-        services.append(auth(seed, key))
+        services += [auth(seed, key, replica) for replica in range(1, AUTH_REPLICAS + 1)]
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed or session key: it runs elsewhere")
     services += [worker(game) for game in games()]

@@ -42,6 +42,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # memory in KiB and passes. A stored hash keeps its own, so a change applies to new ones.
     password_hash_memory_kib: int = 65536
     password_hash_passes: int = 3
+    # Admission of sign-ins by the auth service: threads that hash passwords (64 MiB each at
+    # the default cost) and sign-ins that may wait for one (beyond, refused at once); per
+    # minute, password checks per source address and for the whole site, registrations of new
+    # names per source address and for the whole site (0: no limit); and how often the counts
+    # of refused sign-ins are logged (seconds).
+    auth_hash_threads: int = 2
+    auth_hash_queue: int = 16
+    password_checks_per_address: int = 10
+    password_checks_per_minute: int = 600
+    registrations_per_address: int = 5
+    registrations_per_minute: int = 60
+    auth_log_interval: float = 10.0
     # Open tables nobody started are ended this many seconds after their creation.
     open_table_ttl: float = 6 * 3600.0
     # The NATS WebSocket address the web client hands to browsers (when `tabletop up` does not
@@ -82,6 +94,13 @@ _ENV = {
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
     "password_hash_memory_kib": "TABLETOP_PASSWORD_HASH_MEMORY_KIB",
     "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
+    "auth_hash_threads": "TABLETOP_AUTH_HASH_THREADS",
+    "auth_hash_queue": "TABLETOP_AUTH_HASH_QUEUE",
+    "password_checks_per_address": "TABLETOP_PASSWORD_CHECKS_PER_ADDRESS",
+    "password_checks_per_minute": "TABLETOP_PASSWORD_CHECKS_PER_MINUTE",
+    "registrations_per_address": "TABLETOP_REGISTRATIONS_PER_ADDRESS",
+    "registrations_per_minute": "TABLETOP_REGISTRATIONS_PER_MINUTE",
+    "auth_log_interval": "TABLETOP_AUTH_LOG_INTERVAL",
     "websocket_url": "TABLETOP_WEBSOCKET_URL",
     "web_origins": "TABLETOP_WEB_ORIGINS",
     "log_format": "TABLETOP_LOG_FORMAT",

@@ -36,6 +36,16 @@ os.environ["XDG_CONFIG_HOME"] = str(_SCRATCH / "config")
 # of `tabletop up` by default is RFC 9106's, about 160 ms a sign-in here).
 os.environ.setdefault("TABLETOP_PASSWORD_HASH_MEMORY_KIB", "1024")
 os.environ.setdefault("TABLETOP_PASSWORD_HASH_PASSES", "1")
+# ... all from one address, by the thousand and many at once: no limits on them but the
+# tests' own (tests/platform/test_admission.py starts auth services of its own to test them).
+for _limit in (
+    "TABLETOP_PASSWORD_CHECKS_PER_ADDRESS",
+    "TABLETOP_PASSWORD_CHECKS_PER_MINUTE",
+    "TABLETOP_REGISTRATIONS_PER_ADDRESS",
+    "TABLETOP_REGISTRATIONS_PER_MINUTE",
+):
+    os.environ.setdefault(_limit, "0")
+os.environ.setdefault("TABLETOP_AUTH_HASH_QUEUE", "1000")
 
 from services import compose  # noqa: E402
 from shared.bus.connection import Bus  # noqa: E402

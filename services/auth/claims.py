@@ -55,6 +55,8 @@ class RequestClaims(msgspec.Struct, kw_only=True):
     iss: str
     aud: str = ""
     sub: str = ""
+    iat: int = 0  # when the server asked, and when it stops waiting (whole seconds)
+    exp: int = 0
     nats: AuthorizationRequest
 
 
@@ -133,7 +135,7 @@ def _verify_key(public_key: str) -> nacl.signing.VerifyKey:
     return nacl.signing.VerifyKey(raw[1:-2])  # prefix byte, 32 key bytes, crc16
 
 
-def read_request(token: bytes) -> AuthorizationRequest:
+def read_request(token: bytes) -> RequestClaims:
     """The server's request, once its signature by the issuer it names is checked."""
     try:
         header, payload, signature = token.decode().split(".")
@@ -150,7 +152,7 @@ def read_request(token: bytes) -> AuthorizationRequest:
         raise BadToken(str(err) or type(err).__name__) from err
     if claims.aud != REQUEST_AUDIENCE or not claims.iss.startswith("N"):
         raise BadToken("not an authorization request from a server")
-    return claims.nats
+    return claims
 
 
 def user_jwt(

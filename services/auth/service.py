@@ -5,13 +5,27 @@ The same service answers the players' session requests (services/auth/sessions.p
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
 from typing import Literal
 
 import nkeys
 import structlog
 from argon2 import PasswordHasher
 
-from services.auth.accounts import ACCOUNTS_BUCKET, Accounts, Refused
+from services.auth.accounts import ACCOUNTS_BUCKET, Accounts
+from services.auth.admission import (
+    PERIOD,
+    REGISTRATIONS_BUCKET,
+    TRUST_FOR,
+    TRUSTED_BUCKET,
+    Attempt,
+    Gate,
+    HashPool,
+    Limits,
+    RefusalTally,
+    Refused,
+)
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
 from services.auth.sessions import SESSIONS_BUCKET, TOKEN_USER_SUFFIX, SessionDesk, Sessions
@@ -22,17 +36,21 @@ from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.auth")
 CALLOUT_SUBJECT = "$SYS.REQ.USER.AUTH"
+# Replicas share the requests: each sign-in is decided by one, and any one left decides them all.
+CALLOUT_QUEUE = "tabletop-auth"
 SERVICE_NAME = "tabletop-auth"
 # Subscriptions one player's connection may hold: a few per table it follows.
 MAX_PLAYER_SUBSCRIPTIONS = 1000
 
 
 def _guest_name(user: str, password: str) -> str | None:
-    """The guest name of a sign-in without a password (`guest` when no name), else None."""
+    """The guest name of a sign-in without a password, else None: the one it gave
+    (`guest-4f2a...`), or a fresh `guest-<random>` of its own when it gave none (or just
+    `guest`), so that no two guests share a reply inbox."""
     if password:
         return None
-    if not user:
-        return GUEST
+    if not user or user.lower() == GUEST:
+        return f"{GUEST}-{secrets.token_hex(8)}"
     return user if user.lower().startswith(GUEST) and subjects.is_id(user) else None
 
 
@@ -51,13 +69,16 @@ class CountingHasher(PasswordHasher):
 
 
 class Callout:
-    def __init__(self, accounts: Accounts, issuer_seed: str, sessions: Sessions) -> None:
+    def __init__(
+        self, accounts: Accounts, issuer_seed: str, sessions: Sessions, tally: RefusalTally | None = None
+    ) -> None:
         self.accounts = accounts
         self.sessions = sessions
         self.signer = nkeys.from_seed(issuer_seed.encode())
         self.pending: set[asyncio.Task[None]] = set()
+        self.tally = tally or RefusalTally()
 
-    async def decide(self, request: AuthorizationRequest) -> str:
+    async def decide(self, request: AuthorizationRequest, attempt: Attempt) -> str:
         """The signed response to one request."""
         user = request.connect_opts.user
         password = request.connect_opts.password
@@ -66,7 +87,7 @@ class Callout:
             try:
                 player = await self.sessions.check(request.connect_opts.auth_token)
             except (Refused, Unavailable) as refusal:  # Unavailable: JetStream (re)starting
-                log.warning("session_refused", reason=str(refusal), host=request.client_info.host)
+                self.tally.refused(getattr(refusal, "reason", "unavailable"), attempt.host)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(player)
             name = player + TOKEN_USER_SUFFIX
@@ -77,11 +98,9 @@ class Callout:
             log.info("guest_signed_in", name=guest, host=request.client_info.host)
         else:
             try:
-                known = await self.accounts.sign_in(user, password)
-            except Refused as refusal:
-                log.warning(
-                    "sign_in_refused", name=user[:80], reason=str(refusal), host=request.client_info.host
-                )
+                known = await self.accounts.sign_in(user, password, attempt)
+            except Refused as refusal:  # counted, not logged one by one: a flood is many
+                self.tally.refused(refusal.reason, attempt.host)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(user)
             name = user
@@ -97,14 +116,16 @@ class Callout:
         )
         return response_jwt(request, self.signer, user=token)
 
-    async def answer(self, message: Incoming) -> None:
+    async def answer(self, message: Incoming, arrived: float) -> None:
         try:
-            request = read_request(message.data)
+            claims = read_request(message.data)
         except BadToken as err:  # not from our server: nobody to answer
             log.warning("bad_auth_request", error=str(err))
             return
+        request = claims.nats
+        attempt = Attempt.arriving(request.client_info.host, claims.iat, claims.exp, arrived=arrived)
         try:
-            response = await self.decide(request)
+            response = await self.decide(request, attempt)
         except Exception as err:  # refuse, say why in the log, keep serving
             log.exception("auth_failed")
             response = response_jwt(request, self.signer, error=f"auth service error: {type(err).__name__}")
@@ -113,7 +134,7 @@ class Callout:
     async def on_request(self, message: Incoming) -> None:
         # Each request in its own task: hashing takes a while, and a throttled name must not
         # hold up anyone else's sign-in.
-        task = asyncio.create_task(self.answer(message))
+        task = asyncio.create_task(self.answer(message, time.monotonic()))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
@@ -122,16 +143,30 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session
     """Answer the server's authorization requests and the players' session requests until
     `stop` is set. `bus` is connected as the `auth` user of the AUTH account, where the
     accounts and sessions buckets live."""
+    settings = bus.settings
     store = await bus.bucket(ACCOUNTS_BUCKET, description="tabletop: players' accounts")
-    lifetime = bus.settings.session_lifetime
+    lifetime = settings.session_lifetime
     session_store = await bus.bucket(SESSIONS_BUCKET, description="tabletop: players' sessions", ttl=lifetime)
     hasher = CountingHasher(
-        memory_cost=bus.settings.password_hash_memory_kib, time_cost=bus.settings.password_hash_passes
+        memory_cost=settings.password_hash_memory_kib, time_cost=settings.password_hash_passes
     )
-    accounts = Accounts(store, hasher=hasher)
+    pool = HashPool(threads=settings.auth_hash_threads, queue=settings.auth_hash_queue)
+    trusted = await bus.bucket(
+        TRUSTED_BUCKET, description="tabletop: which addresses signed in to which names", ttl=TRUST_FOR
+    )
+    registered = await bus.bucket(
+        REGISTRATIONS_BUCKET, description="tabletop: registrations of the last minute", ttl=PERIOD
+    )
+    gate = Gate(Limits.of(settings), pool, trusted, registered)
+    accounts = Accounts(store, hasher=hasher, gate=gate)
+    upgraded = await accounts.upgrade_keys(await store.entries())
+    if upgraded:
+        log.info("account_keys_upgraded", accounts=upgraded)
     sessions = Sessions(session_store, session_key, lifetime=lifetime)
-    callout = Callout(accounts, issuer_seed, sessions)
-    sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request)
+    tally = RefusalTally(settings.auth_log_interval)
+    callout = Callout(accounts, issuer_seed, sessions, tally)
+    sub = await bus.subscribe(CALLOUT_SUBJECT, callout.on_request, queue=CALLOUT_QUEUE)
+    tallying = asyncio.create_task(tally.run(stop))
     service = await bus.add_service(
         name=SERVICE_NAME,
         version="1.0.0",
@@ -147,4 +182,7 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session
         await sub.unsubscribe()
         if callout.pending:
             await asyncio.wait(callout.pending, timeout=5)
+        tallying.cancel()
+        tally.flush()
+        pool.close()
     return callout

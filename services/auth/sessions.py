@@ -32,7 +32,8 @@ from typing import Any, Protocol
 import msgspec
 import structlog
 
-from services.auth.accounts import Accounts, Refused
+from services.auth.accounts import Accounts
+from services.auth.admission import Attempt, Refused
 from shared.bus.connection import Incoming, answering_failures
 from shared.messages import subjects
 
@@ -181,14 +182,14 @@ def _refusal(code: str, message: str) -> bytes:
     return json.dumps({"ok": False, "error": {"code": code, "message": message}}).encode()
 
 
-def _asker(message: Incoming) -> str:
-    """The user the server says sent `message` (empty when it does not say)."""
+def _said(message: Incoming, field: str) -> str:
+    """What the server says of who sent `message` (`user`, `host`; empty when it does not say)."""
     info = (message.headers or {}).get(REQUEST_INFO, "")
     try:
-        user = json.loads(info).get("user", "") if info else ""
+        value = json.loads(info).get(field, "") if info else ""
     except (ValueError, AttributeError):
         return ""
-    return user if isinstance(user, str) else ""
+    return value if isinstance(value, str) else ""
 
 
 class SessionDesk:
@@ -222,11 +223,12 @@ class SessionDesk:
             )
         try:
             if not body:
-                return await self._open(player, _asker(message))
+                return await self._open(player, _said(message, "user"))
             if set(body) == {"revoke"}:
                 await self.sessions.revoke(player, body["revoke"])
                 return _answer()
-            return await self._change_password(player, body["password"], body["new_password"])
+            attempt = Attempt.arriving(host=_said(message, "host"))
+            return await self._change_password(player, body["password"], body["new_password"], attempt)
         except Refused as refusal:
             log.warning("session_request_refused", player=player, reason=str(refusal))
             return _refusal("refused", str(refusal))
@@ -240,8 +242,8 @@ class SessionDesk:
         log.info("session_opened", player=player)
         return _answer(token=token, expires=expires)
 
-    async def _change_password(self, player: str, old: str, new: str) -> bytes:
-        await self.accounts.change_password(player, old, new)
+    async def _change_password(self, player: str, old: str, new: str, attempt: Attempt) -> bytes:
+        await self.accounts.change_password(player, old, new, attempt)
         revoked = await self.sessions.revoke_all(player)
         token, expires = await self.sessions.open(player)
         log.info("password_changed", player=player, sessions_revoked=revoked)

@@ -292,7 +292,28 @@ class Bucket:
             raise Unavailable(str(err) or type(err).__name__) from err
         return True
 
+    async def versioned(self, key: str) -> tuple[bytes, int] | None:
+        """The value of `key` and its revision, for `replace`; None when there is none."""
+        try:
+            entry = await self._kv.get(key)
+        except nats.js.errors.KeyNotFoundError:
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return entry.value or b"", entry.revision
+
+    async def replace(self, key: str, value: bytes, revision: int) -> bool:
+        """Store `value` under `key` if it is still at `revision`; False when it changed."""
+        try:
+            await self._kv.update(key, value, last=revision)
+        except nats.js.errors.KeyWrongLastSequenceError:
+            return False
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return True
+
     async def put(self, key: str, value: bytes) -> None:
+        """Store `value` under `key`, whatever was there."""
         try:
             await self._kv.put(key, value)
         except TRANSIENT as err:

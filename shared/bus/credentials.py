@@ -71,7 +71,11 @@ class Credentials(msgspec.Struct, frozen=True, kw_only=True):
         return cls(user=name, token=token, inbox_prefix=inbox_prefix(name))
 
     @classmethod
-    def guest(cls, name: str = GUEST) -> Credentials:
+    def guest(cls, name: str = "") -> Credentials:
+        """A guest named `name` (`guest...`), else a fresh `guest-<random>`: a name of its own,
+        so that its reply inbox is its own and it knows which."""
+        if not name or name.lower() == GUEST:  # `guest` alone is no name of its own
+            name = f"{GUEST}-{secrets.token_hex(8)}"
         return cls(user=name, password="", inbox_prefix=inbox_prefix(name))
 
     def __repr__(self) -> str:  # never print a password or a token

@@ -12,8 +12,8 @@ from shared.messages import subjects
 EVENTS = subjects.STREAM
 TIMERS = subjects.TIMERS_STREAM
 VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
-ACCOUNTS = "KV_TABLETOP_ACCOUNTS"
-SESSIONS = "KV_TABLETOP_SESSIONS"
+# the auth service's buckets: accounts, sessions, addresses that signed in, registrations
+AUTH_BUCKETS = ("TABLETOP_ACCOUNTS", "TABLETOP_SESSIONS", "TABLETOP_SIGNED_IN", "TABLETOP_REGISTRATIONS")
 JS = "$JS.API"
 ANY = "*"
 
@@ -117,12 +117,10 @@ _BOTS = Grant(
 # session requests (imported by the players' account), the accounts and the sessions.
 _AUTH = Grant(
     publish=(
-        "$KV.TABLETOP_ACCOUNTS.>",
-        "$KV.TABLETOP_SESSIONS.>",
-        *_ensure(ACCOUNTS, SESSIONS),
-        *_read(ACCOUNTS, SESSIONS),
-        *_consume(ACCOUNTS),
-        *_consume(SESSIONS),
+        *(f"$KV.{bucket}.>" for bucket in AUTH_BUCKETS),
+        *_ensure(*(f"KV_{bucket}" for bucket in AUTH_BUCKETS)),
+        *_read(*(f"KV_{bucket}" for bucket in AUTH_BUCKETS)),
+        *(p for bucket in AUTH_BUCKETS for p in _consume(f"KV_{bucket}")),
         *_EVERY_SERVICE_PUBLISHES,
         # an operator reads the auth service's micro stats signed in as `auth`, the only user
         # of its account (`nats micro stats tabletop-auth`)

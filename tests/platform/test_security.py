@@ -18,6 +18,7 @@ import nats.errors
 import pytest
 
 from services.auth.accounts import ACCOUNTS_BUCKET
+from services.auth.names import name_key
 from services.client import Client
 from shared.bus.connection import Bucket, Bus
 from shared.bus.credentials import SERVICE_ROLES, Credentials, inbox_prefix
@@ -519,8 +520,9 @@ async def test_passwords_are_never_stored_or_logged_in_clear(nats_url, secure_se
         entries = await Bucket(await auth.js.key_value(ACCOUNTS_BUCKET)).entries()
     finally:
         await auth.close()
-    assert name in entries
-    assert msgspec.json.decode(entries[name])["password_hash"].startswith("$argon2id$")
+    account = msgspec.json.decode(entries[name_key(name)])
+    assert account["name"] == name
+    assert account["password_hash"].startswith("$argon2id$")
     secret = password.encode()
     for key, value in entries.items():
         assert secret not in value, key
@@ -545,3 +547,62 @@ def test_secrets_are_readable_by_their_owner_only(secure_server):
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     for path in [*folder.iterdir(), secure_server.server_log.parent / "nats-server.conf"]:
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+# --- names and guests --------------------------------------------------------------------------
+
+
+async def test_a_name_is_one_name_whatever_its_case_or_look_alike_letters(nats_url):
+    # letters only in the unique part: the look-alikes are added on purpose below
+    alice = "alice" + "".join(chr(ord("a") + int(c, 16) % 8 + 10) for c in uuid.uuid4().hex[:8])
+    await (await sign_in(nats_url, alice, "alice's password")).close()
+    for other in (alice.capitalize(), alice.upper(), alice.replace("l", "I", 1), alice.replace("i", "1", 1)):
+        # not registered, and signed in to nothing, even with alice's own password
+        for password in (f"{other}'s password", "alice's password"):
+            with pytest.raises(SignInRefused):
+                await sign_in(nats_url, other, password)
+    await (await sign_in(nats_url, alice, "alice's password")).close()
+
+
+async def test_nameless_guests_each_get_a_name_and_an_inbox_of_their_own(nats_url, table):
+    async def nameless(inbox: str) -> Attacker:
+        refusals: list[str] = []
+
+        async def on_error(err: Exception) -> None:
+            refusals.append(str(err))
+
+        nc = await nats.connect(nats_url, inbox_prefix=inbox, error_cb=on_error, allow_reconnect=False)
+        return Attacker(nc, refusals)
+
+    # two connections without a name, both using the inbox every nameless guest once shared
+    shared = "_INBOX_guest"
+    listener, asker = await nameless(shared), await nameless(shared)
+    try:
+        refused, overheard = await listener.subscribe(f"{shared}.>")
+        assert refused  # its inbox is its own guest-<random> one, which it was not told
+        await asker.nc.publish(subjects.lobby(GAME), b"{}", reply=f"{shared}.answer")
+        await asker.nc.flush()
+        await listener.nc.flush()
+        assert overheard == []
+    finally:
+        await listener.close()
+        await asker.close()
+    # the project's guests name themselves afresh, so they know their inbox: each gets its own
+    # answers, and no other's
+    first, second = Credentials.guest(), Credentials.guest()
+    assert first.user != second.user and first.inbox_prefix != second.inbox_prefix
+    guests = [
+        Client(await Bus.connect(nats_url, load_settings(), name="test-guest", wait=10, credentials=c))
+        for c in (first, second)
+    ]
+    try:
+        assert table.id in [t["table"] for t in (await guests[0].lobby(GAME))["tables"]]
+        refused, overheard = await Attacker(guests[1].bus.nc, guests[1].bus.denials).subscribe(
+            f"{first.inbox_prefix}.>"
+        )
+        assert refused
+        assert (await guests[0].view(GAME, table.id))["version"] >= 3
+        assert overheard == []
+    finally:
+        for guest in guests:
+            await guest.bus.close()
