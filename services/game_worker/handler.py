@@ -229,7 +229,7 @@ class CommandHandler:
             applied = cached.command_ids.get(envelope.id)
             if applied is not None:  # every id of the cache is in the log: this is final
                 return (*self._answer_to_retry(handling, applied), retries)
-            handling.known_absent = True  # this worker appended it nowhere else
+            handling.known_absent = True  # every id this worker appended to it is cached
             decided = self._decide(cached, handling)
             if isinstance(decided, EventBatch):
                 answer = await self._append(handling, cached, decided)
@@ -238,6 +238,7 @@ class CommandHandler:
                 retries += 1
         # the log decides: no table cached, a refusal on it, or an append that lost a race
         while retries <= self.max_retries:
+            handling.known_absent = False  # what the cache said may be stale: the log says
             folded = await self._load(table)
             applied = folded.command_ids.get(envelope.id)
             if applied is not None:
@@ -310,6 +311,8 @@ class CommandHandler:
         append is in doubt (the log then says which)."""
         table = handling.table
         await self._schedule_deadline(table, folded, batch)
+        # from here until the log is read again, a failure says nothing of where it stands
+        handling.known_absent = False
         try:
             appended = await self.store.append(
                 self.game,
@@ -318,8 +321,11 @@ class CommandHandler:
                 command_id=batch.command_id,
                 expected_seq=folded.last_seq,
             )
-        except TableBusy:  # another append is being stored (maybe this command's own)
+        except TableBusy:
+            # another append to the table is being stored, maybe this command's own (sent by
+            # a replica that owned the table a moment ago): in doubt until the log moves on
             self.cache.pop(table)
+            self.doubts.put(handling.key, folded.last_seq)
             await asyncio.sleep(random.uniform(0.05, 0.2))
             return None
         except ConcurrencyConflict:
@@ -327,7 +333,6 @@ class CommandHandler:
         except OutcomeUnknown as err:
             self.cache.pop(table)
             self.doubts.put(handling.key, folded.last_seq)
-            handling.known_absent = False
             handling.in_doubt += 1
             self.log.warning(
                 "append_in_doubt", game=self.game, table=table, command_id=batch.command_id, error=str(err)
@@ -336,7 +341,6 @@ class CommandHandler:
         self.doubts.pop(handling.key)
         if appended.duplicate:  # the id was appended before: by whom, and for what?
             self.cache.pop(table)
-            handling.known_absent = False  # it is in the log
             applied = (await self._load(table)).command_ids.get(batch.command_id)
             if applied is None:  # a replica that has not caught up yet: ask again
                 return _unknown(f"the log holds command {batch.command_id} but does not show it yet")

@@ -25,6 +25,8 @@ WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence di
 # JetStream (clustered): another append with an expected sequence on the subject is still
 # being stored, so this one was refused unchecked
 SUBJECT_IN_FLIGHT = 10164
+# JetStream: a message with this id is being stored (it may land)
+MSG_ID_IN_FLIGHT = 10158
 PAGE = 512  # messages per batched direct get
 REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
@@ -296,6 +298,8 @@ class EventStore:
                 raise ConcurrencyConflict(f"{game}/{table} moved past {expected_seq}") from err
             if err.err_code == SUBJECT_IN_FLIGHT:
                 raise TableBusy(f"{game}/{table}: another append is being stored") from err
+            if err.err_code == MSG_ID_IN_FLIGHT:
+                raise OutcomeUnknown(f"{game}/{table}: command {command_id} is being stored") from err
             raise Unavailable(f"the log refused the append: {err}") from err
         except TRANSIENT as err:
             raise OutcomeUnknown(str(err) or type(err).__name__) from err
