@@ -19,15 +19,23 @@ from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
 from shared.games.table import BOTS_PLAYER
 from shared.messages import subjects
-from shared.messages.envelopes import encoder
+from shared.messages.envelopes import SEND_AGAIN, encoder
 
 _decode = msgspec.json.decode
 
 
-def _says_unavailable(reply: Any) -> bool:
-    """An answer saying NATS or the log was away for a moment: worth asking again."""
+def _says_send_again(reply: Any) -> bool:
+    """An answer saying the log was away for a moment, or that the command's outcome is not
+    known yet: the same request (a command with the same id) is worth sending again."""
     error = reply.get("error") if isinstance(reply, dict) else None
-    return isinstance(error, dict) and error.get("code") == "unavailable"
+    return isinstance(error, dict) and error.get("code") in SEND_AGAIN
+
+
+def backoff(attempt: int) -> float:
+    """Seconds before asking again after `attempt` (0 first) failed: doubling from 0.2 s up to
+    2 s, each drawn between half and all of it, so clients that failed together (a leader
+    change) do not all ask again at once."""
+    return random.uniform(0.5, 1.0) * min(0.2 * 2.0**attempt, 2.0)
 
 
 class RequestFailed(Exception):
@@ -48,20 +56,26 @@ class Client:
         self.attempts = attempts
 
     async def _ask(self, subject: str, body: bytes) -> dict[str, Any]:
-        """A request, sent again (the same body) when no answer comes or the answer is
-        `unavailable`: commands carry their id, so a retried command is applied once."""
+        """A request, sent again (the same body) after a jittered backoff when no answer comes
+        or the answer says to (`SEND_AGAIN`), at most `attempts` times: commands carry their
+        id, so a command sent again is applied once."""
         for attempt in range(self.attempts):
             last = attempt == self.attempts - 1
             try:
-                reply: dict[str, Any] = _decode(await self.bus.request(subject, body, timeout=self.timeout))
+                reply = await self._ask_once(subject, body)
             except Unavailable:
                 if last:
                     raise
             else:
-                if last or not _says_unavailable(reply):
+                if last or not _says_send_again(reply):
                     return reply
-            await asyncio.sleep(min(0.2 * 2**attempt, 2.0))
+            await asyncio.sleep(backoff(attempt))
         raise AssertionError("unreachable")
+
+    async def _ask_once(self, subject: str, body: bytes) -> dict[str, Any]:
+        """One request and its decoded answer; Unavailable when none comes in time."""
+        reply: dict[str, Any] = _decode(await self.bus.request(subject, body, timeout=self.timeout))
+        return reply
 
     async def command(
         self,

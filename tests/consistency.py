@@ -20,9 +20,10 @@ import nats.js.errors
 from services.client import Client, new_id
 from services.registry import games
 from shared.bus.connection import Bus
+from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT
 from shared.messages import subjects
-from shared.messages.envelopes import EventBatch, ViewReply, normalize
+from shared.messages.envelopes import OUTCOME_UNKNOWN, EventBatch, ViewReply, normalize
 from shared.messages.folding import CorruptLog, Folded, decode_batch, empty
 
 TableKey = tuple[str, str]  # (game, table)
@@ -60,12 +61,59 @@ class Acknowledged:
                 pass
 
 
-class RecordingClient(Client):
-    """A client that notes every acknowledged command (and the version it was given)."""
+class Answers:
+    """Every answer to every attempt of every command: (game, table, command id) -> the error
+    codes it was answered with (`timeout` for an attempt nobody answered in time)."""
 
-    def __init__(self, bus: Bus, acknowledged: Acknowledged, **options: Any) -> None:
+    def __init__(self) -> None:
+        self.codes: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+
+    def record(self, subject: str, body: bytes, reply: dict[str, Any] | None) -> None:
+        parsed = subjects.parse_cmd(subject)
+        if parsed is None:
+            return
+        game, table, _ = parsed
+        command_id = msgspec.json.decode(body)["id"]
+        if reply is None:
+            self.codes[(game, table, command_id)].append("timeout")
+        elif not reply.get("ok"):
+            self.codes[(game, table, command_id)].append(reply["error"]["code"])
+
+    def said_not_applied(self, log: dict[TableKey, list[Logged]]) -> list[tuple[str, str, str, str]]:
+        """(game, table, command id, code) for each answer that said "not applied" (any code
+        but the unknown outcome, or a timeout) of a command that is in the log."""
+        in_log = {(game, table, m.command_id) for (game, table), messages in log.items() for m in messages}
+        return [
+            (*key, code)
+            for key, codes in self.codes.items()
+            if key in in_log
+            for code in codes
+            if code not in ("timeout", OUTCOME_UNKNOWN)
+        ]
+
+    def count(self, code: str) -> int:
+        return sum(codes.count(code) for codes in self.codes.values())
+
+
+class RecordingClient(Client):
+    """A client that notes every acknowledged command (and the version it was given), and
+    every answer to every attempt of a command."""
+
+    def __init__(
+        self, bus: Bus, acknowledged: Acknowledged, answers: Answers | None = None, **options: Any
+    ) -> None:
         super().__init__(bus, **options)
         self.acknowledged = acknowledged
+        self.answers = answers or Answers()
+
+    async def _ask_once(self, subject: str, body: bytes) -> dict[str, Any]:
+        try:
+            reply = await super()._ask_once(subject, body)
+        except Unavailable:
+            self.answers.record(subject, body, None)
+            raise
+        self.answers.record(subject, body, reply)
+        return reply
 
     async def command(
         self,

@@ -14,7 +14,7 @@ from shared.bus.connection import Bus
 from shared.settings import load_settings
 from tests.botload import BotLoad
 from tests.cluster import Cluster
-from tests.consistency import Acknowledged, RecordingClient
+from tests.consistency import Acknowledged, Answers, RecordingClient
 from tests.processes import Services
 
 WORKERS_PER_GAME = 2
@@ -26,11 +26,15 @@ class Rig:
     services: Services
     bus: Bus
     acknowledged: Acknowledged
+    answers: Answers
     load: BotLoad
 
 
 @contextlib.asynccontextmanager
-async def cluster_rig(root: Path, games: list[str], *, lanes: int, seed: int = 1) -> AsyncIterator[Rig]:
+async def cluster_rig(
+    root: Path, games: list[str], *, lanes: int, seed: int = 1, timeout: float = 5.0
+) -> AsyncIterator[Rig]:
+    """`timeout`: how long the client waits for each answer before it asks again."""
     cluster = Cluster(root / "cluster")
     await asyncio.to_thread(cluster.start)
     env = {**cluster.env(), "TABLETOP_GAMES": os.environ.get("TABLETOP_GAMES", "")}
@@ -47,10 +51,11 @@ async def cluster_rig(root: Path, games: list[str], *, lanes: int, seed: int = 1
         services.start("table-projector")
         services.start("history-projector")
         await services.wait_serving(bus)
-        acknowledged = Acknowledged()
+        acknowledged, answers = Acknowledged(), Answers()
         # retried long enough to outlast a leader election (seconds)
-        client = RecordingClient(bus, acknowledged, timeout=5, attempts=30)
-        yield Rig(cluster, services, bus, acknowledged, BotLoad(client, games, lanes=lanes, seed=seed))
+        client = RecordingClient(bus, acknowledged, answers, timeout=timeout, attempts=30)
+        load = BotLoad(client, games, lanes=lanes, seed=seed)
+        yield Rig(cluster, services, bus, acknowledged, answers, load)
     finally:
         if bus is not None:
             await bus.close()

@@ -26,7 +26,7 @@ from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_f
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects
-from shared.messages.envelopes import encoder
+from shared.messages.envelopes import SEND_AGAIN, encoder
 
 log = structlog.get_logger("tabletop.worker")
 VERSION = "0.2.0"
@@ -104,9 +104,10 @@ def deadlines_durable(game: str) -> str:
 
 
 # Answers after which a due deadline is delivered again (a second later): it could not be
-# decided yet, or it came before its time by this machine's clock (the server's clock may run
-# a little ahead); one the table has moved past is refused `stale_version` and dropped.
-TRY_AGAIN = frozenset({"unavailable", "conflict", "not_due"})
+# decided yet (or whether it was is not known yet), or it came before its time by this
+# machine's clock (the server's clock may run a little ahead); one the table has moved past
+# is refused `stale_version` and dropped.
+TRY_AGAIN = frozenset({*SEND_AGAIN, "conflict", "not_due"})
 
 
 async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set[int]:

@@ -1,9 +1,19 @@
 """The imperative shell around one game's rules: decode, load, decide, append, reply.
 
-Reads top to bottom. The only state kept between commands is a bounded cache of folded
-tables, and the cache is never trusted: the append carries the stream sequence of the last
-batch folded, so a decision taken on a stale table fails and is taken again on the table as
-the log has it, and a refusal is only sent after a decision on the table as the log has it.
+Reads top to bottom. The state kept between commands is a bounded cache of folded tables and
+the appends whose outcome is in doubt. The cache is never trusted: the append carries the
+stream sequence of the last batch folded, so a decision taken on a stale table fails and is
+taken again on the table as the log has it, and a refusal is only sent after a decision on the
+table as the log has it.
+
+An answer never says "not applied" of a command that is, or may yet be, in the log. An append
+whose acknowledgement never came (a timeout, a leader change, a lost connection) is in doubt:
+its message lands right after the sequence it expected, or nowhere. The worker then asks the
+log: the command's own message there is answered as a retry of it is; another message after
+that sequence settles the doubt (it can never land) and the command is decided again; nothing
+after it yet, and the same command is appended again under its id (applied once whichever
+lands). What the log cannot settle in time is answered `outcome_unknown`: send it again with
+the same id.
 """
 
 from __future__ import annotations
@@ -13,17 +23,19 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import structlog
 
-from shared.bus.errors import ConcurrencyConflict, Unavailable
+from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, TableBusy, Unavailable
 from shared.bus.event_store import Appended, StoredBatch
 from shared.games.decider import Context, Rejection, fold
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
+    OUTCOME_UNKNOWN,
     BadCommand,
     CommandEnvelope,
     EventBatch,
@@ -37,6 +49,9 @@ from shared.messages.folding import Applied, Bounded, Folded, TableLog, admit, e
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
 MAX_TABLE_VERSIONS = 10_000
+# Appends of one command left in doubt before it is answered `outcome_unknown`: each costs the
+# store's timeout, and the asker has long given up waiting by then.
+MAX_DOUBTS = 2
 
 
 class Timers(Protocol):
@@ -77,6 +92,31 @@ def _answer_to_reused_id(command_id: str, applied: Applied, player: str, digest:
     ), "rejected"
 
 
+def _unknown(why: str) -> Answer:
+    return Reply.rejected(
+        OUTCOME_UNKNOWN,
+        f"Whether this command was applied is not known yet ({why}); send it again with the same id.",
+    ), "unknown"
+
+
+@dataclass
+class _Handling:
+    """One command being handled, and what the handling has learned of the log."""
+
+    table: str
+    player: str
+    envelope: CommandEnvelope
+    digest: str
+    # neither the log as read nor this worker's cache holds the command, and no append of it
+    # is in doubt: a refusal now is true ("not applied")
+    known_absent: bool = False
+    in_doubt: int = 0  # appends of it whose acknowledgement never came, in this handling
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.table, self.envelope.id
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -101,6 +141,9 @@ class CommandHandler:
         self.store = store
         self.timers = timers
         self.cache: Bounded[str, Folded] = Bounded(cache_size)
+        # (table, command id) -> the sequence an append of it expected, for appends in doubt:
+        # that command's message may still land right after it
+        self.doubts: Bounded[tuple[str, str], int] = Bounded(cache_size)
         self.max_retries = max_retries
         self.max_versions = max_versions
         self.rng = rng or (lambda: random.Random(secrets.randbits(128)))
@@ -136,16 +179,21 @@ class CommandHandler:
                 player=player,
             )
         command_type = type(envelope.command).__struct_config__.tag
+        handling = _Handling(table, player, envelope, command_digest(envelope))
         lock = self.locks.setdefault(table, asyncio.Lock())
         retries = 0
         try:
             async with lock:
-                reply, outcome, retries = await self._decide_and_append(table, player, envelope)
+                reply, outcome, retries = await self._decide_and_append(handling)
         except Unavailable as err:
-            reply = Reply.rejected(
-                "unavailable", f"The event log is unavailable ({err}); send the command again."
+            reply, outcome = (
+                Reply.rejected(
+                    "unavailable", f"The event log is unavailable ({err}); send the command again."
+                ),
+                "unavailable",
             )
-            outcome = "unavailable"
+            if not handling.known_absent:  # the log could not say whether it holds the command
+                reply, outcome = _unknown(f"the event log is unavailable: {err}")
         except Exception:  # a bug in the rules or the shell: log it, answer, keep serving
             self.log.exception(
                 "command_crashed",
@@ -155,8 +203,12 @@ class CommandHandler:
                 command=command_type,
                 command_id=envelope.id,
             )
-            reply = Reply.rejected("internal_error", "The server failed on this command; it was not applied.")
-            outcome = "internal_error"
+            reply, outcome = (
+                Reply.rejected("internal_error", "The server failed on this command; it was not applied."),
+                "internal_error",
+            )
+            if not handling.known_absent:
+                reply, outcome = _unknown("the server failed on it")
         finally:
             # keep the locks about as many as the cached tables: ids sent at random (unknown
             # tables) must not grow memory; a lock dropped while wanted only costs a conflict
@@ -166,41 +218,49 @@ class CommandHandler:
             reply, outcome, started, command=command_type, retries=retries, table=table, player=player
         )
 
-    async def _decide_and_append(
-        self,
-        table: str,
-        player: str,
-        envelope: CommandEnvelope,
-    ) -> tuple[Reply, str, int]:
+    async def _decide_and_append(self, handling: _Handling) -> tuple[Reply, str, int]:
         """Accept on the cached table if it can (safe: the append fails if the cache was
         stale), else decide again on the table as the log has it, until an append holds.
-        Returns the reply, its outcome and the appends that lost a race."""
-        digest = command_digest(envelope)
+        Returns the reply, its outcome and the appends that lost a race or were in doubt."""
+        table, envelope = handling.table, handling.envelope
         retries = 0
         cached = self.cache.get(table)
-        if cached is not None:
+        if cached is not None and handling.key not in self.doubts:
             applied = cached.command_ids.get(envelope.id)
             if applied is not None:  # every id of the cache is in the log: this is final
-                return (*_answer_to_reused_id(envelope.id, applied, player, digest), retries)
-            decided = self._decide(cached, table, player, envelope, digest)
+                return (*self._answer_to_retry(handling, applied), retries)
+            handling.known_absent = True  # every id this worker appended to it is cached
+            decided = self._decide(cached, handling)
             if isinstance(decided, EventBatch):
-                answer = await self._append(table, cached, decided, player, digest)
+                answer = await self._append(handling, cached, decided)
                 if answer is not None:
                     return (*answer, retries)
                 retries += 1
         # the log decides: no table cached, a refusal on it, or an append that lost a race
         while retries <= self.max_retries:
+            handling.known_absent = False  # what the cache said may be stale: the log says
             folded = await self._load(table)
             applied = folded.command_ids.get(envelope.id)
             if applied is not None:
-                return (*_answer_to_reused_id(envelope.id, applied, player, digest), retries)
-            decided = self._decide(folded, table, player, envelope, digest)
+                return (*self._answer_to_retry(handling, applied), retries)
+            doubted = self.doubts.get(handling.key)
+            if doubted is not None and folded.last_seq > doubted:
+                self.doubts.pop(handling.key)  # another message took its place: it never lands
+                doubted = None
+            handling.known_absent = doubted is None
+            decided = self._decide(folded, handling)
             if not isinstance(decided, EventBatch):
+                if doubted is not None:  # the earlier append may still land
+                    return (*_unknown("an earlier append of it may still be stored"), retries)
                 return (*decided, retries)
-            answer = await self._append(table, folded, decided, player, digest)
+            answer = await self._append(handling, folded, decided)
             if answer is not None:
                 return (*answer, retries)
+            if handling.in_doubt >= MAX_DOUBTS:  # the log is too slow to say: the asker asks again
+                return (*_unknown("its append was not acknowledged"), retries)
             retries += 1
+        if not handling.known_absent:
+            return (*_unknown("its append could not be confirmed"), self.max_retries)
         return (
             Reply.rejected(
                 "conflict",
@@ -210,15 +270,14 @@ class CommandHandler:
             self.max_retries,
         )
 
-    def _decide(
-        self,
-        folded: Folded,
-        table: str,
-        player: str,
-        envelope: CommandEnvelope,
-        digest: str,
-    ) -> EventBatch[Any] | Answer:
+    def _answer_to_retry(self, handling: _Handling, applied: Applied) -> Answer:
+        """The answer to a command whose id the log holds (nothing of it is in doubt now)."""
+        self.doubts.pop(handling.key)
+        return _answer_to_reused_id(handling.envelope.id, applied, handling.player, handling.digest)
+
+    def _decide(self, folded: Folded, handling: _Handling) -> EventBatch[Any] | Answer:
         """The batch to append, or the refusal, of one command on one version of the table."""
+        table, player, envelope = handling.table, handling.player, handling.envelope
         if envelope.expect is not None and envelope.expect != folded.version:
             return Reply.rejected(
                 "stale_version",
@@ -242,21 +301,18 @@ class CommandHandler:
             version=folded.version + 1,
             command_id=envelope.id,
             player=player,
-            digest=digest,
+            digest=handling.digest,
             at=at,
             events=list(decision),
         )
 
-    async def _append(
-        self,
-        table: str,
-        folded: Folded,
-        batch: EventBatch[Any],
-        player: str,
-        digest: str,
-    ) -> Answer | None:
-        """Append the batch after `folded`: the answer, or None when the table moved on."""
+    async def _append(self, handling: _Handling, folded: Folded, batch: EventBatch[Any]) -> Answer | None:
+        """Append the batch after `folded`: the answer, or None when the table moved on or the
+        append is in doubt (the log then says which)."""
+        table = handling.table
         await self._schedule_deadline(table, folded, batch)
+        # from here until the log is read again, a failure says nothing of where it stands
+        handling.known_absent = False
         try:
             appended = await self.store.append(
                 self.game,
@@ -265,15 +321,35 @@ class CommandHandler:
                 command_id=batch.command_id,
                 expected_seq=folded.last_seq,
             )
+        except TableBusy:
+            # another append to the table is being stored, maybe this command's own (sent by
+            # a replica that owned the table a moment ago): in doubt until the log moves on
+            self.cache.pop(table)
+            self.doubts.put(handling.key, folded.last_seq)
+            await asyncio.sleep(random.uniform(0.05, 0.2))
+            return None
         except ConcurrencyConflict:
             return None
+        except OutcomeUnknown as err:
+            self.cache.pop(table)
+            self.doubts.put(handling.key, folded.last_seq)
+            handling.in_doubt += 1
+            self.log.warning(
+                "append_in_doubt", game=self.game, table=table, command_id=batch.command_id, error=str(err)
+            )
+            return None
+        self.doubts.pop(handling.key)
         if appended.duplicate:  # the id was appended before: by whom, and for what?
             self.cache.pop(table)
             applied = (await self._load(table)).command_ids.get(batch.command_id)
             if applied is None:  # a replica that has not caught up yet: ask again
-                raise Unavailable(f"the log does not show command {batch.command_id} yet")
-            return _answer_to_reused_id(batch.command_id, applied, player, digest)
-        self.cache.put(table, folded.then(self.decider, appended.seq, batch))
+                return _unknown(f"the log holds command {batch.command_id} but does not show it yet")
+            return self._answer_to_retry(handling, applied)
+        try:
+            self.cache.put(table, folded.then(self.decider, appended.seq, batch))
+        except Exception:  # applied all the same: the answer says so
+            self.cache.pop(table)
+            self.log.exception("cache_update_failed", game=self.game, table=table)
         return Reply.accepted(batch.version), "accepted"
 
     async def _schedule_deadline(

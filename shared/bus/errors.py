@@ -9,8 +9,19 @@ class ConcurrencyConflict(BusError):
     """The table moved on since it was loaded (JetStream error 10071): reload and decide again."""
 
 
+class TableBusy(ConcurrencyConflict):
+    """The stream refused the append while another one on the table is still being stored
+    (JetStream error 10164): nothing was written; look again, a moment later."""
+
+
 class Unavailable(BusError):
-    """NATS did not answer in time (a restart, a partition): the caller may retry."""
+    """NATS did not answer in time (a restart, a partition), or refused to write (nothing was
+    written): the caller may retry."""
+
+
+class OutcomeUnknown(BusError):
+    """An append was sent and no answer says whether it was stored (a timeout, a lost
+    connection, a leader change): only the log can tell."""
 
 
 class ServerFailed(BusError):

@@ -18,10 +18,15 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
-from shared.bus.errors import BusError, ConcurrencyConflict, Unavailable
+from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, TableBusy, Unavailable
 from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
+# JetStream (clustered): another append with an expected sequence on the subject is still
+# being stored, so this one was refused unchecked
+SUBJECT_IN_FLIGHT = 10164
+# JetStream: a message with this id is being stored (it may land)
+MSG_ID_IN_FLIGHT = 10158
 PAGE = 512  # messages per batched direct get
 REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
@@ -133,7 +138,7 @@ class EventStore:
             msg = await self.js.get_last_msg(subjects.STREAM, subjects.evt(game, table))
         except nats.js.errors.NotFoundError:
             return None
-        except TRANSIENT as err:
+        except (*TRANSIENT, nats.js.errors.APIError) as err:  # 503 while a leader is elected
             raise Unavailable(str(err) or type(err).__name__) from err
         assert msg.seq is not None
         return StoredBatch(msg.seq, msg.data or b"", (msg.headers or {}).get(WRITER, ""))
@@ -194,8 +199,8 @@ class EventStore:
                     if status == "404":
                         return
                     if status:  # 204 end of batch
-                        if status != "204":
-                            raise BusError(f"direct get failed: {status} {headers}")
+                        if status != "204":  # 408, 503: no replica could answer now
+                            raise Unavailable(f"direct get failed: {status} {headers}")
                         pending = int(headers.get("Nats-Num-Pending", "0"))
                         break
                     seq = int(headers["Nats-Sequence"])
@@ -270,7 +275,11 @@ class EventStore:
         command_id: str,
         expected_seq: int,
     ) -> Appended:
-        """Append one message if the table's last message is still at `expected_seq`."""
+        """Append one message if the table's last message is still at `expected_seq`.
+        ConcurrencyConflict when it is not (nothing written; TableBusy while another append
+        to the table is being stored), Unavailable when the stream refused it (nothing
+        written), OutcomeUnknown when no answer came: the message may be in the log, or land
+        there later, at the sequence right after `expected_seq` or nowhere."""
         headers = {
             "Nats-Msg-Id": f"{game}.{table}.{command_id}",
             "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
@@ -284,10 +293,14 @@ class EventStore:
                 headers=headers,
                 timeout=self.timeout,
             )
-        except nats.js.errors.APIError as err:
+        except nats.js.errors.APIError as err:  # the stream answered: it wrote nothing
             if err.err_code == WRONG_LAST_SEQUENCE:
                 raise ConcurrencyConflict(f"{game}/{table} moved past {expected_seq}") from err
-            raise BusError(str(err)) from err
+            if err.err_code == SUBJECT_IN_FLIGHT:
+                raise TableBusy(f"{game}/{table}: another append is being stored") from err
+            if err.err_code == MSG_ID_IN_FLIGHT:
+                raise OutcomeUnknown(f"{game}/{table}: command {command_id} is being stored") from err
+            raise Unavailable(f"the log refused the append: {err}") from err
         except TRANSIENT as err:
-            raise Unavailable(str(err) or type(err).__name__) from err
+            raise OutcomeUnknown(str(err) or type(err).__name__) from err
         return Appended(ack.seq, bool(ack.duplicate))

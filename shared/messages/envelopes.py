@@ -55,6 +55,14 @@ class Reply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return cls.rejected(rejection.code, rejection.message)
 
 
+# A refused command's code says whether it was applied (docs/protocol.md, "Replies"): every
+# code means "not applied" but this one, "unknown: the log could not say; send it again with
+# the same id".
+OUTCOME_UNKNOWN = "outcome_unknown"
+# The codes after which a client sends the same command (the same id) again, a few times.
+SEND_AGAIN = frozenset({"unavailable", OUTCOME_UNKNOWN})
+
+
 class BadCommand(Exception):
     """A command body that is not a well-formed command: answered `bad_command`."""
 

@@ -36,3 +36,43 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
             f"{len(views.different)} keys on {len(views.tables)} tables differ from the log, e.g. "
             + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3])
         )
+
+
+FROZEN_FOR = 6.0  # seconds the stream leader stays frozen: about a leader election's time
+FREEZES = 2
+
+
+async def test_a_frozen_stream_leader_never_gets_an_applied_command_answered_as_not_applied(tmp_path):
+    """The node leading the event stream is frozen (SIGSTOP) mid-load while every command is
+    sent again with its id until a definite answer: appends whose acknowledgement never came
+    are answered from the log, so no command in the log was ever answered "not applied"."""
+    # a client that waits longer than the worker's own append timeout (5 s): it hears what the
+    # worker answers when an append's acknowledgement does not come
+    async with cluster_rig(tmp_path, ["highcard"], lanes=12, timeout=8.0) as rig:
+        acknowledged, cluster = rig.acknowledged, rig.cluster
+        rig.load.start()
+        await acknowledged.wait_for(100, timeout=60)
+        frozen = []
+        for _ in range(FREEZES):
+            leader = await asyncio.to_thread(cluster.stream_leader)
+            assert leader is not None
+            frozen.append(leader)
+            cluster.freeze(leader)
+            try:
+                await asyncio.sleep(FROZEN_FOR)  # the fault itself: a stall of this length
+            finally:
+                cluster.thaw(leader)
+            await acknowledged.wait_for(acknowledged.count + 60, timeout=60)  # serving again
+        await rig.load.stop()
+
+        log = await read_log(rig.bus)
+        figures = check_log(log, acknowledged)
+        lies = rig.answers.said_not_applied(log)
+        codes = {
+            code: rig.answers.count(code)
+            for code in ("timeout", "outcome_unknown", "unavailable", "conflict", "internal_error")
+        }
+        print(f"\nfrozen: {frozen}\n{figures}\nanswers not ok during the run: {codes}; lies: {lies}")
+        assert sum(codes.values()) > 0  # the freezes were felt
+        assert lies == [], f"{len(lies)} answers said 'not applied' of commands in the log: {lies[:5]}"
+        assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0)

@@ -116,8 +116,13 @@ async function connect(session) {
   return connection;
 }
 
+// Answers after which the same request (a command with the same id) is sent again.
+const SEND_AGAIN = new Set(["unavailable", "outcome_unknown"]);
+
 /** A request, asked again (the same body: commands carry their id, so they apply once) when no
- * answer comes or the answer says the log was unavailable for a moment. */
+ * answer comes or the answer says to (the log was unavailable for a moment, or whether the
+ * command was applied is not known yet), after a backoff drawn at random so that clients
+ * that failed together do not all ask again at once. */
 async function ask(subject, body) {
   const payload = encoder.encode(JSON.stringify(body));
   for (let attempt = 0; ; attempt++) {
@@ -125,11 +130,12 @@ async function ask(subject, body) {
     try {
       const message = await nc.request(subject, payload, { timeout: REQUEST_TIMEOUT_MS });
       const reply = JSON.parse(decoder.decode(message.data));
-      if (last || !(reply.error && reply.error.code === "unavailable")) return reply;
+      if (last || !(reply.error && SEND_AGAIN.has(reply.error.code))) return reply;
     } catch (err) {
       if (last) throw err;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000)));
+    const backoff = Math.min(200 * 2 ** attempt, 2000) * (0.5 + Math.random() / 2);
+    await new Promise((resolve) => setTimeout(resolve, backoff));
   }
 }
 
