@@ -5,8 +5,10 @@ default settings (argon2id at 64 MiB and 3 passes, two hashing threads, the defa
 From one client, at once: `--fresh` sign-ins with fresh names (each would register a name) and
 `--wrong` sign-ins with wrong passwords for one registered name. Throughout, a registered player
 (a client of its own, from the same address, which signed in to it once before the flood)
-signs in with its password again and again, one sign-in after another; its times are printed
-as min/median/max, with the names the flood registered and each auth replica's peak memory.
+signs in with its password again and again, one sign-in after another, and another with the
+session token it got before the flood (as the CLI, a second browser tab or a reconnect does);
+their times are printed as min/median/max, with the names the flood registered and each auth
+replica's peak memory.
 
     python bench/signin_flood.py
     python bench/signin_flood.py --fresh 400 --wrong 400 --json out.json
@@ -30,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from services import compose
 from services.auth.accounts import ACCOUNTS_BUCKET
 from services.auth.names import name_key
+from services.client import Client
 from shared.bus.connection import Bus
+from shared.bus.credentials import Credentials
 from shared.logs import configure_logging
 from shared.settings import load_settings
 from tests.crowd import Outcome, crowd, sign_in
@@ -99,8 +103,20 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
             player = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--player", url, honest, str(stop), stdout=asyncio.subprocess.PIPE
             )
-            assert player.stdout is not None
-            await player.stdout.readline()  # it has begun
+            token = await session_token(url, honest)
+            token_player = await asyncio.create_subprocess_exec(
+                sys.executable,
+                __file__,
+                "--token",
+                url,
+                honest,
+                str(stop),
+                token,
+                stdout=asyncio.subprocess.PIPE,
+            )
+            assert player.stdout is not None and token_player.stdout is not None
+            await player.stdout.readline()  # they have begun
+            await token_player.stdout.readline()
             names = [f"fresh{run}x{i}" for i in range(fresh)]
             start = time.monotonic()
             outcomes = await asyncio.gather(
@@ -110,7 +126,11 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
             flood_seconds = time.monotonic() - start
             stop.touch()
             honest_times = [Outcome(honest, ok, took) for ok, took in json.loads(await player.stdout.read())]
+            token_times = [
+                Outcome(honest, ok, took) for ok, took in json.loads(await token_player.stdout.read())
+            ]
             await player.wait()
+            await token_player.wait()
             admin = await Bus.connect(
                 url, settings, name="bench-accounts", wait=10, credentials=secrets.credentials("auth")
             )
@@ -139,6 +159,11 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
                     round(t, 2) if o.signed_in else f"refused after {t:.2f}"
                     for o, t in zip(honest_times, times)
                 ],
+                "token_sign_ins": len(token_times),
+                "token_refused": sum(not o.signed_in for o in token_times),
+                "token_min_s": round(min(o.seconds for o in token_times), 3),
+                "token_median_s": round(statistics.median(o.seconds for o in token_times), 3),
+                "token_max_s": round(max(o.seconds for o in token_times), 3),
                 "auth_peak_mib_before": [round(m) for m in memory_before],
                 "auth_peak_mib": peak_after,
                 "refused_by_reason": refusals(services, replicas),
@@ -156,19 +181,35 @@ async def quietly(url: str, name: str) -> Outcome:
     raise SystemExit(f"{name} cannot sign in even before the flood: is the machine too busy?")
 
 
-async def honest_player(url: str, name: str, stop: Path) -> None:
-    """One sign-in after another until `stop` exists (and at least one); prints
-    [[signed_in, seconds], ...]."""
+async def session_token(url: str, name: str) -> str:
+    """A session token of `name`, as the CLI and the browser get one after a password sign-in."""
+    settings = load_settings()
+    bus = await Bus.connect(
+        url, settings, name="bench-token", wait=10, credentials=Credentials.player(name, PASSWORD)
+    )
+    try:
+        reply = await Client(bus).session(name, {})
+    finally:
+        await bus.close()
+    return str(reply["token"])
+
+
+async def honest_player(url: str, name: str, stop: Path, token: str = "") -> None:
+    """One sign-in after another (with the password, or `token`) until `stop` exists (and at
+    least one); prints [[signed_in, seconds], ...]."""
     print("begun", flush=True)
-    outcomes = [await sign_in(url, name, PASSWORD)]
+    outcomes = [await sign_in(url, name, PASSWORD, token=token)]
     while not stop.exists():
-        outcomes.append(await sign_in(url, name, PASSWORD))
+        outcomes.append(await sign_in(url, name, PASSWORD, token=token))
     print(json.dumps([[o.signed_in, o.seconds] for o in outcomes]), flush=True)
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--player"]:  # the honest player's own process
         asyncio.run(honest_player(sys.argv[2], sys.argv[3], Path(sys.argv[4])))
+        return
+    if sys.argv[1:2] == ["--token"]:  # the same player's token sign-ins, a process of their own
+        asyncio.run(honest_player(sys.argv[2], sys.argv[3], Path(sys.argv[4]), sys.argv[5]))
         return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

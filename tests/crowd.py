@@ -21,8 +21,9 @@ class Outcome:
     seconds: float
 
 
-async def sign_in(url: str, name: str, password: str) -> Outcome:
-    """One sign-in of `name`: whether the server let it in, and how long it took to say."""
+async def sign_in(url: str, name: str, password: str = "", *, token: str = "") -> Outcome:
+    """One sign-in of `name` with its password, or its session `token`: whether the server let
+    it in, and how long it took to say."""
     start = time.monotonic()
     refused: list[Exception] = []
 
@@ -32,8 +33,9 @@ async def sign_in(url: str, name: str, password: str) -> Outcome:
     try:
         nc = await nats.connect(
             url,
-            user=name,
-            password=password,
+            user=None if token else name,
+            password=None if token else password,
+            token=token or None,
             inbox_prefix=inbox_prefix(name),
             allow_reconnect=False,
             connect_timeout=10,
