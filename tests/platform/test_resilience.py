@@ -3,10 +3,13 @@ itself killed and restarted in the middle of a load; views that converge by them
 the server is killed under load."""
 
 import asyncio
+import json
 import signal
 import subprocess
 import time
 import uuid
+from datetime import UTC, datetime
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -223,10 +226,12 @@ async def test_views_converge_by_themselves_after_server_kills_under_load(tmp_pa
         client = consistency.RecordingClient(bus, acknowledged, timeout=2, attempts=60)
         load = BotLoad(client, ["highcard"], lanes=8)
         load.start()
+        restarts = []
         for _ in range(KILLS):
             await acknowledged.wait_for(acknowledged.count + 150, timeout=60)  # mid-load
             server.kill()
             server = EmbeddedServer(tmp_path / "nats", port=port, exact_port=True).start()
+            restarts.append(datetime.now(UTC))
         await acknowledged.wait_for(acknowledged.count + 150, timeout=60)  # serving again
         await load.stop()
         stopped = time.monotonic()
@@ -242,7 +247,8 @@ async def test_views_converge_by_themselves_after_server_kills_under_load(tmp_pa
         )
         print(
             f"\n{KILLS} kills, {figures.acknowledged} acknowledged, {load.tables_ended} tables ended; "
-            f"tables whose views the projector wrote again: {written_again}; "
+            f"tables whose views the projector wrote again: {written_again} "
+            f"({repairs_after(restarts, tmp_path / 'logs')}); "
             f"views equal to a fold {converged:.1f} s after the load stopped; given up: {dict(load.failures)}"
         )
         assert views.different == [], (
@@ -254,3 +260,18 @@ async def test_views_converge_by_themselves_after_server_kills_under_load(tmp_pa
         await bus.close()
         await asyncio.to_thread(services.stop_all)
         server.stop()
+
+
+def repairs_after(restarts: list[datetime], logs: Path) -> str:
+    """When the projector wrote views again, as seconds after the server restart before."""
+    said = []
+    for path in logs.glob("table-projector*.log"):
+        for line in path.read_text().splitlines():
+            if '"views_written_again"' not in line:
+                continue
+            entry = json.loads(line)
+            at = datetime.fromisoformat(entry["timestamp"].replace("Z", "+00:00"))
+            restart = max((r for r in restarts if r <= at), default=None)
+            after = f"{(at - restart).total_seconds():.1f} s after restart" if restart else "at start"
+            said.append(f"{entry['tables']} {after}")
+    return ", ".join(said) or "none"
