@@ -1025,6 +1025,7 @@ class _Puller:
         self.owed = 0  # messages the open request may still bring
         self.asked_at = 0.0
         self.sub: Subscription | None = None
+        self.consumer_seq = 0  # of the last message delivered (see `_consumer_seq`)
 
     @classmethod
     async def open(cls, bus: Bus, durable: str, batch: int, stream: str = subjects.STREAM) -> _Puller:
@@ -1080,6 +1081,13 @@ class _Puller:
                 elif status != "100":  # 100: a heartbeat; else JetStream refused the pull
                     raise Unavailable(f"pull refused: {status} {headers.get('Description', '')}")
             if messages:
+                # A consumer counts its deliveries from 1, redeliveries included: a count that
+                # goes back is another consumer of that name, made (by a rebuild) between two
+                # pulls without this one seeing its predecessor deleted. Its reader must open
+                # it as any new consumer (`consume`'s `opened`).
+                if _consumer_seq(replies[0]) <= self.consumer_seq:
+                    raise Unavailable("the consumer was made again")
+                self.consumer_seq = _consumer_seq(replies[-1])
                 return messages, replies
 
     async def close(self) -> None:
@@ -1106,6 +1114,13 @@ class Delivered:
     data: bytes
     writer: str
     pending: int  # messages of the consumer still to deliver after this one
+
+
+def _consumer_seq(reply: str) -> int:
+    """The consumer's own count of its deliveries, from a delivery's reply subject (see
+    `delivery_position`: the token after the stream sequence)."""
+    tokens = reply.split(".")
+    return int(tokens[6 if len(tokens) == 9 else 8])
 
 
 def _delivered(subject: str, reply: str, data: bytes, writer: str) -> Delivered:
