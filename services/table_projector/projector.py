@@ -18,6 +18,11 @@ written only if the bucket holds an older version, so a restart, a redelivery or
 lands on the same views and never writes an older version over a newer one. The table comes
 from the subject, never from a message's body: a message that does not fit its table is
 skipped (`folding.admit`).
+
+Views converge by themselves: whenever a partition's consumer is (re)opened, the views of its
+recent tables are checked against the log and written again where the bucket lost them
+(`TableProjector.reconcile`). A view asked for a table whose log exists but whose views are not
+stored yet is waited for a moment, then answered `not_ready`, never `unknown_table`.
 """
 
 from __future__ import annotations
@@ -111,14 +116,12 @@ class TableProjector:
         shard: tuple[int, int] = (0, 1),
         cache_size: int = 4096,
         open_table_ttl: float = 6 * 3600.0,
-        reconcile_span: int = RECONCILE_SPAN,
     ) -> None:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
         self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
         self.tables: Bounded[tuple[str, str], Folded] = Bounded(cache_size)
         self.open_table_ttl = open_table_ttl
-        self.reconcile_span = reconcile_span
         # notified whenever this replica has stored views: a view request waiting for a new
         # table's views looks again at once
         self.stored = asyncio.Condition()
@@ -332,7 +335,7 @@ class TableProjector:
         """Whenever a partition's consumer is (re)opened (a start, a reconnect after a server
         restart, an error, the consumer deleted under it by a rebuild): forget what is held of
         the partition's tables, then check the tables of its recent messages (those among the
-        log's last `reconcile_span` messages up to the ack floor) against the bucket, and
+        log's last `RECONCILE_SPAN` messages up to the ack floor) against the bucket, and
         write again the views of each one behind: its spectator view missing or older than
         its last message, or its lobby entry not the one that view implies. Messages after
         the ack floor come next anyway, and are checked as they come (`_fold`).
@@ -348,7 +351,7 @@ class TableProjector:
         if ack_floor <= 0:
             return 0
         said: dict[tuple[str, str], int] = {}  # table -> the version its last message says
-        start = max(ack_floor - self.reconcile_span, 0)
+        start = max(ack_floor - RECONCILE_SPAN, 0)
         try:
             async for message in self.bus.events.iterate(
                 subjects.evt_partition(partition), after=start, upto=ack_floor
