@@ -34,7 +34,7 @@ from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.table_projector import maintenance
 from services.web.server import serve_web
-from shared.bus.connection import Bus, settings_credentials
+from shared.bus.connection import FAILURES, Bus, settings_credentials
 from shared.bus.credentials import (
     GUEST,
     ISSUER_FILE,
@@ -339,7 +339,8 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
-    """Run an operator's command on its own connection."""
+    """Run an operator's command on its own connection. A server that refuses or does not
+    answer is reported (exit 2), never a traceback."""
     settings = load_settings()
     configure_logging(fmt=settings.log_format or "console", level="warning")
     credentials = service_credentials(settings, "admin")  # the JetStream and $SRV APIs
@@ -351,24 +352,49 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
         except Unavailable:
             print(f"No NATS at {url}. Start everything with `tabletop up`, or set NATS_URL.", file=sys.stderr)
             return 2
+        except FAILURES as err:
+            print(f"NATS at {url} refused the operator: {err}", file=sys.stderr)
+            return 2
         try:
             await bus.ensure_streams()
             return await action(bus)
+        except FAILURES as err:
+            print(
+                f"tabletop {name}: NATS at {url} refused or did not answer "
+                f"({type(err).__name__}: {err or 'no answer'}); run it again once the server serves",
+                file=sys.stderr,
+            )
+            return 2
         finally:
             await bus.close()
 
     return runtime_run(main())
 
 
-def table_of(args: argparse.Namespace) -> tuple[str, str] | None:
-    return (game_of(args.table, args.game), args.table) if args.table else None
+async def table_of(bus: Bus, args: argparse.Namespace) -> tuple[str, str] | str | None:
+    """The (game, table) of `--table` (None without it): its game is `--game`, else the one
+    game whose log has a table of that id. A string says why there is none."""
+    table = args.table
+    if not table:
+        return None
+    if not subjects.is_id(table):
+        return f"{table!r} is not a table id"
+    if args.game:
+        return (args.game, table) if args.game in games() else f"no game is called {args.game!r}"
+    found = [g for g in await maintenance.games_of(bus, table) if g in games()]
+    if len(found) == 1:
+        return found[0], table
+    if not found:
+        return f"table {table} has no log"
+    return f"table {table} is in the log of several games ({', '.join(found)}): add --game GAME"
 
 
 def cmd_rebuild_views(args: argparse.Namespace) -> int:
-    only = table_of(args)
-
     async def one(bus: Bus) -> int:
-        assert only is not None
+        only = await table_of(bus, args)
+        if isinstance(only, str) or only is None:
+            print(only, file=sys.stderr)
+            return 1
         folded = await maintenance.rebuild_table(bus, *only)
         if not folded.version:
             print(f"table {only[1]} has no log", file=sys.stderr)
@@ -386,13 +412,15 @@ def cmd_rebuild_views(args: argparse.Namespace) -> int:
         print(f"\nviews rebuilt: {tables} tables, {read} messages", file=sys.stderr)
         return 0
 
-    return operate(one if only else everything, "rebuild")
+    return operate(one if args.table else everything, "rebuild")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    only = table_of(args)
-
     async def action(bus: Bus) -> int:
+        only = await table_of(bus, args)
+        if isinstance(only, str):
+            print(only, file=sys.stderr)
+            return 1
         differences = await maintenance.verify(bus, only)
         if args.json:
             print(dump([dataclasses.asdict(d) for d in differences]))
@@ -924,7 +952,7 @@ def parser() -> argparse.ArgumentParser:
         json_out=False,
     )
     rb.add_argument("--table", help="rebuild only this table's views")
-    rb.add_argument("--game", help="the table's game (default: from the table id)")
+    rb.add_argument("--game", help="the table's game (default: the game whose log has that table)")
     vf = add(
         "verify",
         cmd_verify,
@@ -932,7 +960,7 @@ def parser() -> argparse.ArgumentParser:
         "log and print the tables that differ (exit 1 if any)",
     )
     vf.add_argument("--table", help="check only this table")
-    vf.add_argument("--game", help="the table's game (default: from the table id)")
+    vf.add_argument("--game", help="the table's game (default: the game whose log has that table)")
     add(
         "status",
         cmd_status,

@@ -107,7 +107,9 @@ class Client:
         timeout: float = 10.0,
         bot_seat: bool = False,
     ) -> dict[str, Any]:
-        """The view once the projector has reached `version` (views follow the log closely)."""
+        """The view once the projector has reached `version` (views follow the log closely):
+        `not_ready` (views being stored) and `unknown_table` (a table being created) are
+        waited through."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             try:
@@ -115,7 +117,7 @@ class Client:
                 if reply["version"] >= version:
                     return reply
             except RequestFailed as err:
-                if err.code != "unknown_table":
+                if err.code not in ("unknown_table", "not_ready"):
                     raise
             except Unavailable:  # the view service is (re)starting: it is waited for too
                 if asyncio.get_running_loop().time() > deadline:

@@ -8,6 +8,8 @@ import random
 import subprocess
 import uuid
 
+import pytest
+
 from services.client import Client, play_with_bots
 from services.table_projector import maintenance
 from shared.messages import subjects
@@ -28,7 +30,8 @@ async def tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:
 
 
 async def test_verify_finds_a_wrong_view_and_rebuild_of_one_table_repairs_it(bus, nats_url):
-    client, table = Client(bus), f"highcard-{uuid.uuid4().hex[:12]}"
+    # an id that does not name its game: the commands find the game in the log
+    client, table = Client(bus), f"t{uuid.uuid4().hex[:12]}"
     async with stack(nats_url, "worker:highcard", "table-projector"):
         await play_with_bots(client, "highcard", table, ["a", "b"], random.Random(5))
         await until_exact(bus, [table])
@@ -45,6 +48,33 @@ async def test_verify_finds_a_wrong_view_and_rebuild_of_one_table_repairs_it(bus
         assert repaired.returncode == 0, repaired.stderr
         assert "rebuilt at version" in repaired.stderr
         assert (await tabletop(nats_url, "verify", "--table", table)).returncode == 0
+        nowhere = await tabletop(nats_url, "verify", "--table", f"t{uuid.uuid4().hex[:12]}")
+        assert nowhere.returncode == 1 and "has no log" in nowhere.stderr
+
+
+async def test_a_table_id_in_two_games_logs_needs_its_game(bus, nats_url):
+    client, table = Client(bus), f"t{uuid.uuid4().hex[:12]}"
+    async with stack(nats_url, "worker:highcard", "worker:crashy", "table-projector"):
+        for game in ("highcard", "crashy"):
+            assert (await client.command(game, table, "ann", {"type": "create"}))["ok"]
+        await until_exact(bus, [table])
+        both = await tabletop(nats_url, "verify", "--table", table)
+        assert both.returncode == 1 and "crashy, highcard" in both.stderr and "--game" in both.stderr
+        assert (await tabletop(nats_url, "verify", "--table", table, "--game", "highcard")).returncode == 0
+
+
+async def test_verify_reports_a_server_that_refuses_it(nats_url, secure_server):
+    """Signed in as a service whose role may not read the views bucket: the server refuses
+    the reads (they go unanswered); verify says so and exits 2, no traceback."""
+    if secure_server.secrets is None:
+        pytest.skip("an outside NATS: its roles' passwords are not known here")
+    password = secure_server.secrets.password("history")
+    env = cli_env(NATS_URL=nats_url, NATS_USER="history", NATS_PASSWORD=password)
+    done = await asyncio.to_thread(
+        subprocess.run, [*TABLETOP, "verify"], env=env, text=True, capture_output=True, timeout=120
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "refused or did not answer" in done.stderr and "Traceback" not in done.stderr
 
 
 async def test_status_shows_every_service_and_the_lag_per_partition(bus, nats_url):

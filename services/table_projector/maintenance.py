@@ -55,6 +55,17 @@ async def logged_tables(bus: Bus) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+async def games_of(bus: Bus, table: str) -> list[str]:
+    """The games with a table of this id in the log (a table id is a game's own: two games
+    may each have one)."""
+    found = set()
+    for subject in await bus.table_subjects(f"{subjects.PREFIX}.evt.*.*.{table}"):
+        parsed = subjects.parse_evt(subject)
+        if parsed is not None and parsed[2] == table:
+            found.add(parsed[1])
+    return sorted(found)
+
+
 async def verify(bus: Bus, only: tuple[str, str] | None = None) -> list[Difference]:
     """Every view and lobby entry of the bucket (or of one table) against a fold of the log:
     the differences, none when the views are exact."""
@@ -209,6 +220,9 @@ async def rebuild_views(
             rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
     await bus.view_put_many(seats)
     await bus.view_put_many(rest)
+    # A projector running beside the rebuild makes its consumer again as soon as it is
+    # deleted, from the first message, and forgets what it held: that one is kept
+    # (`Bus.start_consumer_after`), and the projector reads the log again from its start.
     await asyncio.gather(
         *(
             bus.start_consumer_after(durable(p), subjects.evt_partition(p), last, ack_all=True)

@@ -18,6 +18,11 @@ written only if the bucket holds an older version, so a restart, a redelivery or
 lands on the same views and never writes an older version over a newer one. The table comes
 from the subject, never from a message's body: a message that does not fit its table is
 skipped (`folding.admit`).
+
+Views converge by themselves: whenever a partition's consumer is (re)opened, the views of its
+recent tables are checked against the log and written again where the bucket lost them
+(`TableProjector.reconcile`). A view asked for a table whose log exists but whose views are not
+stored yet is waited for a moment, then answered `not_ready`, never `unknown_table`.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import structlog
 
 from services.registry import games
 from shared.bus.connection import Bus, Delivered, Incoming
-from shared.bus.errors import Unavailable
+from shared.bus.errors import BusError, Unavailable
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
@@ -56,6 +61,15 @@ log = structlog.get_logger("tabletop.table_projector")
 DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
 LOBBY_PAGE_MAX = 100
 LOBBY_PAGE_DEFAULT = 50
+# How far back a partition's views are checked against the log whenever its consumer is
+# (re)opened: the tables of the log's last RECONCILE_SPAN messages up to the partition's ack
+# floor (see `TableProjector.reconcile`).
+RECONCILE_SPAN = 10_000
+RECONCILE_IN_FLIGHT = 64  # bucket reads at once while reconciling
+# A view asked for a table whose log exists but whose views are not stored yet (just created,
+# or being repaired) is waited for this long, then answered `not_ready` with this hint.
+VIEW_WAIT = 1.0
+VIEW_RETRY_AFTER_MS = 250
 GC_YOUNG = 20_000  # allocations between collections of the youngest generation (default 700)
 
 
@@ -108,6 +122,9 @@ class TableProjector:
         self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
         self.tables: Bounded[tuple[str, str], Folded] = Bounded(cache_size)
         self.open_table_ttl = open_table_ttl
+        # notified whenever this replica has stored views: a view request waiting for a new
+        # table's views looks again at once
+        self.stored = asyncio.Condition()
         # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
         self.lobby: dict[str, dict[str, dict[str, Any]]] = {}
         self.counts: dict[str, int] = {}
@@ -166,6 +183,8 @@ class TableProjector:
         for key, done in rendered.items():
             if key not in not_stored:
                 await self._push(key, done)
+        if len(rendered) > len(not_stored):
+            await self._notify_stored()
         for key in failed:
             self.tables.pop(key)  # never count a version whose views are not stored
         retry = {m.seq for key in failed for m in by_table[key]}
@@ -306,6 +325,77 @@ class TableProjector:
         """Fold this table from the log next time (its views were rebuilt by an operator)."""
         self.tables.pop((game, table))
 
+    async def _notify_stored(self) -> None:
+        async with self.stored:
+            self.stored.notify_all()
+
+    # --- views that converge by themselves ------------------------------------------------------
+
+    async def reconcile(self, partition: int, ack_floor: int) -> int:
+        """Whenever a partition's consumer is (re)opened (a start, a reconnect after a server
+        restart, an error, the consumer deleted under it by a rebuild): forget what is held of
+        the partition's tables, then check the tables of its recent messages (those among the
+        log's last `RECONCILE_SPAN` messages up to the ack floor) against the bucket, and
+        write again the views of each one behind: its spectator view missing or older than
+        its last message, or its lobby entry not the one that view implies. Messages after
+        the ack floor come next anyway, and are checked as they come (`_fold`).
+
+        On one node the views bucket acknowledges a put before it reaches the disk, so a
+        server killed may lose the last view writes while the log (and the consumer's
+        acknowledgements) keep them: this is what writes them again, with no operator.
+        Runs in the partition's own loop, before its next batch: nothing else writes the
+        partition's views meanwhile. Returns the tables written again; raises Unavailable
+        when the log or the bucket did not answer (the consumer retries)."""
+        for key in [key for key in self.tables if subjects.partition(*key) == partition]:
+            self.tables.pop(key)
+        if ack_floor <= 0:
+            return 0
+        said: dict[tuple[str, str], int] = {}  # table -> the version its last message says
+        start = max(ack_floor - RECONCILE_SPAN, 0)
+        try:
+            async for message in self.bus.events.iterate(
+                subjects.evt_partition(partition), after=start, upto=ack_floor
+            ):
+                parsed = subjects.parse_evt(message.subject)
+                version = _said_version(message.data)
+                if parsed is not None and parsed[1] in self.games and version is not None:
+                    said[(parsed[1], parsed[2])] = version
+        except BusError as err:  # a read refused while the server starts: retried
+            raise Unavailable(f"partition {partition} not read: {err}") from err
+        limit = asyncio.Semaphore(RECONCILE_IN_FLIGHT)
+
+        async def stored(key: tuple[str, str]) -> tuple[bytes | None, bytes | None]:
+            async with limit:
+                spectator = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
+                return spectator, await self.bus.view_get(subjects.lobby_key(*key))
+
+        keys = list(said)
+        written = 0
+        for key, (spectator, entry) in zip(keys, await asyncio.gather(*map(stored, keys)), strict=True):
+            if _behind(said[key], spectator, entry):
+                written += await self._write_again(key, spectator, entry)
+        if written:
+            await self._notify_stored()
+            log.warning("views_written_again", partition=partition, tables=written, checked=len(keys))
+        self._count("reconciled", written)
+        return written
+
+    async def _write_again(self, key: tuple[str, str], spectator: bytes | None, entry: bytes | None) -> int:
+        """One table's views and lobby entry as its whole log has them, unless the stored
+        ones already go with it (its last message was one skipped); pushed with no steps (a
+        client sees a gap and asks the replay for what it missed). Returns 1 if written."""
+        folded = self.tables.put(key, await fold_log(self.bus.events, self.games[key[0]], *key))
+        if not folded.version or not _behind(folded.version, spectator, entry):
+            return 0
+        done = self._render(key, [(folded, None)])
+        if done is None:
+            return 0
+        if await self._store({key: done}):
+            self.tables.pop(key)
+            raise Unavailable(f"the views of {key[0]}/{key[1]} were not stored")
+        await self._push(key, done)
+        return 1
+
     # --- lobby --------------------------------------------------------------------------------
 
     def on_lobby_entry(self, key: str, value: bytes | None) -> None:
@@ -354,7 +444,7 @@ class TableProjector:
             await self.on_bot_seat_view(message, game, table)
             return
         try:
-            body = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+            body = await self._spectator_view(game, table)
             if viewer != subjects.SPECTATOR and body is not None:
                 own = await self.bus.view_get(subjects.view_key(game, table, viewer))
                 # a seat's view falls behind the spectator's only once its player has left
@@ -363,9 +453,7 @@ class TableProjector:
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
             return
-        if body is None:
-            body = error_body("unknown_table", f"There is no {game} table {table}.")
-        await message.respond(body)
+        await message.respond(body if body is not None else await self._no_view(game, table))
 
     async def on_bot_seat_view(self, message: Incoming, game: str, table: str) -> None:
         """The view of the seat `{"seat": ...}` for the bot service (only it may ask as
@@ -378,19 +466,46 @@ class TableProjector:
             await message.respond(error_body("bad_request", 'Ask with {"seat": "<a seat a bot plays>"}.'))
             return
         try:
-            spectator = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
+            spectator = await self._spectator_view(game, table)
             own = await self.bus.view_get(subjects.view_key(game, table, seat))
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
             return
-        if spectator is None or own is None:
-            await message.respond(error_body("unknown_table", f"There is no {game} table {table}."))
+        if spectator is None:
+            await message.respond(await self._no_view(game, table))
             return
         shown = msgspec.json.decode(spectator, type=_BotsSeats).view
         if seat not in (*shown.bots, *shown.zombies):
             await message.respond(error_body("not_allowed", f"No bot plays {seat} at table {table}."))
             return
-        await message.respond(own)
+        # a seat's views are stored before the spectator's (`view_puts`)
+        await message.respond(own if own is not None else _not_ready(game, table))
+
+    async def _spectator_view(self, game: str, table: str) -> bytes | None:
+        """The table's stored spectator view; when there is none yet but the table has a log
+        (a table just created, views being written again), waited for up to `VIEW_WAIT`."""
+        key = subjects.view_key(game, table, subjects.SPECTATOR)
+        body = await self.bus.view_get(key)
+        if body is not None or game not in self.games or await self.bus.events.last(game, table) is None:
+            return body
+        deadline = asyncio.get_running_loop().time() + VIEW_WAIT
+        while body is None and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            async with self.stored:
+                # woken when this replica stores views; another replica's are looked for
+                # every tenth of a second
+                try:
+                    await asyncio.wait_for(self.stored.wait(), min(left, 0.1))
+                except TimeoutError:
+                    pass
+            body = await self.bus.view_get(key)
+        return body
+
+    async def _no_view(self, game: str, table: str) -> bytes:
+        """The answer for a table with no stored view: `not_ready` when its log exists (the
+        views are on their way), `unknown_table` when the log has nothing of it."""
+        if game in self.games and await self.bus.events.last(game, table) is not None:
+            return _not_ready(game, table)
+        return error_body("unknown_table", f"There is no {game} table {table}.")
 
     async def on_lobby(self, message: Incoming) -> None:
         tokens = subjects.parse(message.subject, "lobby")
@@ -519,6 +634,46 @@ def _version(body: bytes) -> int:
     return _versioned.decode(body).version
 
 
+def _not_ready(game: str, table: str) -> bytes:
+    return error_body(
+        "not_ready",
+        f"The views of {game} table {table} are not stored yet; ask again.",
+        retry_after_ms=VIEW_RETRY_AFTER_MS,
+    )
+
+
+class _StatusView(msgspec.Struct):
+    status: str = ""
+
+
+class _Shown(msgspec.Struct):
+    """What reconciling reads of a stored spectator view."""
+
+    version: int
+    view: _StatusView
+
+
+_shown = msgspec.json.Decoder(_Shown)
+
+
+def _behind(said: int, spectator: bytes | None, entry: bytes | None) -> bool:
+    """Whether a table's stored views lag its log, whose last message says version `said`:
+    no spectator view or an older one, or a lobby entry that does not go with the spectator
+    view (an open or running table is listed at the view's version; an ended one is not)."""
+    if spectator is None:
+        return True
+    try:
+        shown = _shown.decode(spectator)
+        listed = None if entry is None else _versioned.decode(entry).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return True
+    if shown.version < said:
+        return True
+    if shown.view.status in ("open", "running"):
+        return listed != shown.version
+    return listed is not None
+
+
 def _said_version(data: bytes) -> int | None:
     """The version a log message's batch says it makes, None when it does not say."""
     try:
@@ -598,6 +753,9 @@ async def serve_table_projector(
             if until is not None and until(projector):
                 stop.set()
 
+        async def opened(ack_floor: int) -> None:
+            await projector.reconcile(partition, ack_floor)
+
         try:
             await bus.consume(
                 durable(partition),
@@ -607,6 +765,7 @@ async def serve_table_projector(
                 idle=idle,
                 ack_all=True,  # a partition has one owner
                 formerly=former_durable(partition),
+                opened=opened,
             )
         finally:
             halted.set()

@@ -35,7 +35,7 @@ from nats.js.api import (
 from nats.js.kv import KV_MARKER_REASON, KV_OP
 
 from shared.bus.credentials import Credentials
-from shared.bus.errors import ConnectionClosed, Forbidden, ServerTooOld, SignInRefused, Unavailable
+from shared.bus.errors import BusError, ConnectionClosed, Forbidden, ServerTooOld, SignInRefused, Unavailable
 from shared.bus.event_store import TRANSIENT, WRITER, EventStore, delivery_position
 from shared.bus.timers import DeadlineTimers
 from shared.messages import subjects
@@ -43,6 +43,9 @@ from shared.messages.envelopes import failure_body
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
+# Whatever talking to NATS may raise: the bus's own errors, and the client's (a refusal by
+# JetStream, a timeout, a connection lost): what an operator's command reports, not crashes on.
+FAILURES = (BusError, nats.errors.Error, TimeoutError, OSError)
 STREAM_NAME_IN_USE = 10058  # JetStream: a stream of that name exists with another config
 # The oldest nats-server tabletop runs on: clocks' deadlines are JetStream scheduled messages
 # (2.12), and an older server would take the streams and never deliver a deadline.
@@ -803,12 +806,15 @@ class Bus:
         stream: str = subjects.STREAM,
         ack_all: bool = False,
         formerly: str | None = None,
+        opened: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish; no message is
         acknowledged before it is handled. `idle` is awaited whenever nothing is left to
         deliver. Survives NATS restarts: the pull is set up again after a reconnect or an
-        error (nats.py #504).
+        error (nats.py #504). `opened(ack_floor)` is awaited each time the consumer has been
+        (re)opened (at the start, after a reconnect, an error, or the consumer deleted under
+        it), before anything more is delivered; what it raises is retried like an error.
 
         Acknowledged one by one (the default, for a consumer that several processes read), the
         messages not finished are handed back to the server to be delivered again a little
@@ -833,12 +839,14 @@ class Bus:
                     if self.nc.is_closed:
                         raise ConnectionClosed(f"{durable}: the connection is closed")
                     if puller is None or subscribed_at != self.reconnects:
-                        await self._open_consumer(config, stream, formerly)
-                        formerly = None  # taken over (or never there): once is enough
-                        subscribed_at = self.reconnects
                         if puller is not None:
                             await puller.close()
                             puller = None
+                        floor = await self._open_consumer(config, stream, formerly)
+                        formerly = None  # taken over (or never there): once is enough
+                        subscribed_at = self.reconnects
+                        if opened is not None:
+                            await opened(floor)
                         puller = await _Puller.open(self, durable, batch, stream)
                     messages, replies = await puller.take()
                     if not messages:
@@ -870,9 +878,9 @@ class Bus:
             if puller is not None:  # else draining the connection waits for it
                 await puller.close()
 
-    async def _open_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> None:
+    async def _open_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> int:
         """The durable consumer of `config`, ready to read before it is subscribed (one look
-        at it):
+        at it); returns its ack floor (the stream sequence it has acknowledged up to):
         - missing: made, after the ack floor of the durable `formerly` when that exists, which
           is then deleted (see `consume`);
         - holding messages fetched but never acknowledged (by a predecessor that died, or by
@@ -891,14 +899,15 @@ class Bus:
                 except nats.js.errors.NotFoundError:
                     pass
             if former is None:
+                floor = 0
                 await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
             else:
                 floor = former.ack_floor.stream_seq if former.ack_floor else 0
                 log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
                 await self._start_consumer_at(config, floor + 1, stream)
         else:
+            floor = info.ack_floor.stream_seq if info.ack_floor else 0
             if info.num_ack_pending:
-                floor = info.ack_floor.stream_seq if info.ack_floor else 0
                 log.info(
                     "consumer_resumed_at_ack_floor",
                     durable=durable,
@@ -908,6 +917,7 @@ class Bus:
                 await self._start_consumer_at(config, floor + 1, stream)
         if formerly is not None:  # also when a process stopped between the two
             await self.delete_consumer(formerly, stream=stream)
+        return floor
 
     async def _start_consumer_at(self, config: ConsumerConfig, seq: int, stream: str) -> None:
         """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
@@ -925,12 +935,27 @@ class Bus:
 
     async def start_consumer_after(
         self, durable: str, subject: str, seq: int, *, ack_all: bool = False
-    ) -> None:
+    ) -> bool:
         """The durable consumer `durable` of `subject` (see `consume`), made again to deliver
-        what comes after stream sequence `seq` (a rebuild read the log up to there itself)."""
-        await self._start_consumer_at(
-            _consumer_config(durable, subject, ack_all=ack_all), seq + 1, subjects.STREAM
-        )
+        what comes after stream sequence `seq` (a rebuild read the log up to there itself).
+
+        Deleting and making a consumer are two requests: its reader, running meanwhile, may
+        make it again between them (`consume` makes a missing consumer, from the first
+        message), and JetStream then refuses this one's start position as an update. That
+        consumer is left as it is, and False returned: its reader, which forgets what it held
+        whenever its consumer is opened again, reads the log from there."""
+        try:
+            await self._start_consumer_at(
+                _consumer_config(durable, subject, ack_all=ack_all), seq + 1, subjects.STREAM
+            )
+        except nats.js.errors.APIError:
+            try:
+                await self.js.consumer_info(subjects.STREAM, durable)
+            except nats.js.errors.NotFoundError:
+                raise Unavailable(f"consumer {durable} not made") from None
+            log.info("consumer_made_by_its_reader", durable=durable)
+            return False
+        return True
 
     async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
@@ -949,11 +974,11 @@ class Bus:
         except nats.js.errors.NotFoundError:
             pass
 
-    async def table_subjects(self) -> dict[str, int]:
-        """Every stored table subject of the log with its message count."""
+    async def table_subjects(self, pattern: str = subjects.EVT_ALL) -> dict[str, int]:
+        """Every stored table subject of the log (matching `pattern`) with its message count."""
         found: dict[str, int] = {}
         while True:  # the server answers in pages
-            request = {"subjects_filter": subjects.EVT_ALL, "offset": len(found)}
+            request = {"subjects_filter": pattern, "offset": len(found)}
             try:
                 msg = await self.nc.request(
                     f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(), timeout=10
@@ -1046,6 +1071,7 @@ class _Puller:
         self.owed = 0  # messages the open request may still bring
         self.asked_at = 0.0
         self.sub: Subscription | None = None
+        self.consumer_seq = 0  # of the last message delivered (see `_consumer_seq`)
 
     @classmethod
     async def open(cls, bus: Bus, durable: str, batch: int, stream: str = subjects.STREAM) -> _Puller:
@@ -1101,6 +1127,13 @@ class _Puller:
                 elif status != "100":  # 100: a heartbeat; else JetStream refused the pull
                     raise Unavailable(f"pull refused: {status} {headers.get('Description', '')}")
             if messages:
+                # A consumer counts its deliveries from 1, redeliveries included: a count that
+                # goes back is another consumer of that name, made (by a rebuild) between two
+                # pulls without this one seeing its predecessor deleted. Its reader must open
+                # it as any new consumer (`consume`'s `opened`).
+                if _consumer_seq(replies[0]) <= self.consumer_seq:
+                    raise Unavailable("the consumer was made again")
+                self.consumer_seq = _consumer_seq(replies[-1])
                 return messages, replies
 
     async def close(self) -> None:
@@ -1127,6 +1160,13 @@ class Delivered:
     data: bytes
     writer: str
     pending: int  # messages of the consumer still to deliver after this one
+
+
+def _consumer_seq(reply: str) -> int:
+    """The consumer's own count of its deliveries, from a delivery's reply subject (see
+    `delivery_position`: the token after the stream sequence)."""
+    tokens = reply.split(".")
+    return int(tokens[6 if len(tokens) == 9 else 8])
 
 
 def _delivered(subject: str, reply: str, data: bytes, writer: str) -> Delivered:

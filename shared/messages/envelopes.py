@@ -30,9 +30,10 @@ _canonical = msgspec.json.Encoder(order="deterministic")  # dict keys sorted: on
 _decode_json = msgspec.json.Decoder().decode
 
 
-class ErrorBody(msgspec.Struct, frozen=True):
+class ErrorBody(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str
     message: str
+    retry_after_ms: int | None = None  # when to ask again (`not_ready`)
 
 
 class Reply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -256,9 +257,9 @@ def decode_request(body: bytes, request_type: type[T]) -> T:
         raise BadRequest(f"The request cannot be decoded: {_unreadable(err)}.") from None
 
 
-def error_body(code: str, message: str) -> bytes:
+def error_body(code: str, message: str, *, retry_after_ms: int | None = None) -> bytes:
     """The body of a refused view, lobby or replay request."""
-    return encoder.encode({"error": ErrorBody(code, message)})
+    return encoder.encode({"error": ErrorBody(code, message, retry_after_ms)})
 
 
 def failure_body(subject: str, code: str, message: str) -> bytes:

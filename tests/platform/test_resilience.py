@@ -1,20 +1,30 @@
 """Nothing lost, nothing doubled: a worker killed in the middle of a load, and the nats-server
-itself killed and restarted in the middle of a load."""
+itself killed and restarted in the middle of a load; views that converge by themselves after
+the server is killed under load."""
 
 import asyncio
+import json
 import signal
 import subprocess
+import time
 import uuid
+from datetime import UTC, datetime
+from pathlib import Path
 
 import msgspec
+import pytest
 
 from services.client import Client
+from services.table_projector import maintenance
 from shared.bus.connection import Bus
 from shared.bus.errors import Unavailable
 from shared.bus.server import EmbeddedServer
 from shared.settings import load_settings
+from tests import consistency
+from tests.botload import BotLoad
 from tests.conftest import TABLETOP, cli_env
 from tests.platform.stack import stack
+from tests.processes import Services
 
 
 def table_id() -> str:
@@ -190,3 +200,78 @@ async def test_a_worker_started_before_nats_waits_for_it_then_serves(
 def test_the_embedded_server_fsyncs_before_acknowledging_unless_relaxed(tmp_path):
     assert "sync_interval: always" in EmbeddedServer(tmp_path).config()
     assert "sync_interval" not in EmbeddedServer(tmp_path, sync_always=False).config()
+
+
+KILLS = 3
+CONVERGE_WITHIN = 30.0  # seconds after the load stops for every view to equal a fold
+
+
+@pytest.mark.slow
+async def test_views_converge_by_themselves_after_server_kills_under_load(tmp_path, secure_server):
+    """One node, as `tabletop up` runs it: the views bucket acknowledges a put before it
+    reaches the disk, so a server killed (SIGKILL) may lose the last view writes while the
+    log keeps their messages. The server is killed under a bot load and restarted, several
+    times; with no operator command, every view ends equal to a fold of the log within
+    `CONVERGE_WITHIN` seconds, and nothing acknowledged is lost."""
+    server = EmbeddedServer(tmp_path / "nats").start()
+    port = server.port
+    services = Services({"NATS_URL": server.url}, tmp_path / "logs")
+    bus = await Bus.connect(server.url, load_settings(), name="test-client", wait=10)
+    await bus.ensure_streams()
+    try:
+        for args in (("worker", "highcard"), ("table-projector",), ("history-projector",)):
+            services.start(*args)
+        await services.wait_serving(bus)
+        acknowledged = consistency.Acknowledged()
+        client = consistency.RecordingClient(bus, acknowledged, timeout=2, attempts=60)
+        load = BotLoad(client, ["highcard"], lanes=8)
+        load.start()
+        restarts = []
+        for _ in range(KILLS):
+            await acknowledged.wait_for(acknowledged.count + 150, timeout=60)  # mid-load
+            server.kill()
+            server = EmbeddedServer(tmp_path / "nats", port=port, exact_port=True).start()
+            restarts.append(datetime.now(UTC))
+        await acknowledged.wait_for(acknowledged.count + 150, timeout=60)  # serving again
+        await load.stop()
+        stopped = time.monotonic()
+
+        log = await consistency.read_log(bus)
+        figures = consistency.check_log(log, acknowledged)
+        assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0), figures
+        views = await consistency.settled_views(bus, log, timeout=CONVERGE_WITHIN, poll=0.2)
+        converged = time.monotonic() - stopped
+        written_again = sum(
+            (replica["endpoints"][0].get("data") or {}).get("reconciled", 0)
+            for replica in (await maintenance.service_stats(bus)).get("tabletop-table-projector", [])
+        )
+        print(
+            f"\n{KILLS} kills, {figures.acknowledged} acknowledged, {load.tables_ended} tables ended; "
+            f"tables whose views the projector wrote again: {written_again} "
+            f"({repairs_after(restarts, tmp_path / 'logs')}); "
+            f"views equal to a fold {converged:.1f} s after the load stopped; given up: {dict(load.failures)}"
+        )
+        assert views.different == [], (
+            f"{len(views.different)} keys on {len(views.tables)} tables differ from the log "
+            f"{CONVERGE_WITHIN:.0f} s after the load stopped, e.g. "
+            + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3])
+        )
+    finally:
+        await bus.close()
+        await asyncio.to_thread(services.stop_all)
+        server.stop()
+
+
+def repairs_after(restarts: list[datetime], logs: Path) -> str:
+    """When the projector wrote views again, as seconds after the server restart before."""
+    said = []
+    for path in logs.glob("table-projector*.log"):
+        for line in path.read_text().splitlines():
+            if '"views_written_again"' not in line:
+                continue
+            entry = json.loads(line)
+            at = datetime.fromisoformat(entry["timestamp"].replace("Z", "+00:00"))
+            restart = max((r for r in restarts if r <= at), default=None)
+            after = f"{(at - restart).total_seconds():.1f} s after restart" if restart else "at start"
+            said.append(f"{entry['tables']} {after}")
+    return ", ".join(said) or "none"

@@ -826,6 +826,10 @@ function tablePage(game, table) {
       const reply = await ask(`tabletop.view.${game}.${table}.${me.guest ? SPECTATOR : me.name}`, {});
       if (stopped) return;
       if (reply.error) {
+        if (reply.error.code === "not_ready") { // the views are being stored: ask again
+          setTimeout(resync, reply.error.retry_after_ms || 250);
+          return;
+        }
         alert.textContent = reply.error.code === "unknown_table"
           ? `There is no ${info.title} table ${table}.` : reply.error.message;
         return;

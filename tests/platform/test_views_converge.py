@@ -1,0 +1,138 @@
+"""Views converge by themselves: views the bucket lost are written again when the projector
+(re)opens its partitions, with no command and no operator; a full rebuild beside a running
+projector ends exact; a view asked for a table whose log exists is answered with the view or
+`not_ready`, never `unknown_table`. Every test runs over a real nats-server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+
+import msgspec
+import pytest
+
+from services.client import Client, RequestFailed, play_with_bots
+from services.registry import get
+from services.table_projector import maintenance
+from services.table_projector.projector import VIEW_RETRY_AFTER_MS, view_bodies
+from shared.messages import subjects
+from shared.messages.folding import empty, fold_messages
+from tests.platform.stack import stack
+from tests.platform.test_views_exact import until_exact
+
+HIGHCARD = get("highcard")
+
+
+def table_id(partitions: tuple[int, ...] = tuple(range(subjects.PARTITIONS))) -> str:
+    """A new table id whose partition is one of `partitions`."""
+    while True:
+        table = f"t{uuid.uuid4().hex[:12]}"
+        if subjects.partition("highcard", table) in partitions:
+            return table
+
+
+async def spectator_at(bus, table: str, version: int) -> bytes:
+    """The spectator view the projector stored when the table was at `version`."""
+    messages = (await bus.events.read("highcard", table))[:version]
+    folded = fold_messages(HIGHCARD, empty(HIGHCARD), "highcard", table, messages)
+    return view_bodies(HIGHCARD, folded)[subjects.SPECTATOR]
+
+
+async def test_views_the_bucket_lost_are_written_again_when_the_projector_starts(bus, nats_url):
+    """What a server killed on one node may lose of the bucket (acknowledged before the disk):
+    a spectator view's last write, every view of a table, a lobby entry, a lobby entry's
+    removal. A projector that starts finds and writes them again, without a command."""
+    client = Client(bus)
+    one_behind, all_lost, unlisted, still_listed = (table_id() for _ in range(4))
+    tables = [one_behind, all_lost, unlisted, still_listed]
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        await play_with_bots(client, "highcard", one_behind, ["a", "b"], random.Random(2))
+        await play_with_bots(client, "highcard", still_listed, ["a", "b"], random.Random(3))
+        for table in (all_lost, unlisted):
+            await client.command("highcard", table, "ann", {"type": "create"})
+            await client.command("highcard", table, "bob", {"type": "join"})
+        await until_exact(bus, tables)
+        last = (await client.view("highcard", one_behind))["version"]
+        await s.stop("table-projector")
+
+        await bus.view_put(
+            subjects.view_key("highcard", one_behind, subjects.SPECTATOR),
+            await spectator_at(bus, one_behind, last - 1),
+        )
+        lost = await bus.view_entries(f"view.highcard.{all_lost}.>")
+        for key in [*lost, subjects.lobby_key("highcard", all_lost)]:
+            await bus.view_delete(key)
+        await bus.view_delete(subjects.lobby_key("highcard", unlisted))
+        ended = msgspec.json.decode(await bus.view_get(subjects.view_key("highcard", still_listed, "a")))
+        await bus.view_put(  # the entry an ended table had while it ran
+            subjects.lobby_key("highcard", still_listed),
+            msgspec.json.encode({"table": still_listed, "version": ended["version"] - 1}),
+        )
+        assert len({d.table for t in tables for d in await maintenance.verify(bus, ("highcard", t))}) == 4
+
+        await s.start("table-projector")
+        await until_exact(bus, tables, within=15)
+        assert (await client.view("highcard", one_behind))["version"] == last
+
+
+async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection_comes_back(bus, nats_url):
+    """The same after a reconnect: the projector's connection is cut (as a server restart
+    cuts it) and the views lost meanwhile come back by themselves."""
+    client = Client(bus, timeout=5, attempts=20)
+    table = table_id()
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        await client.command("highcard", table, "ann", {"type": "create"})
+        await client.command("highcard", table, "bob", {"type": "join"})
+        await until_exact(bus, [table])
+        for key in await bus.view_entries(f"view.highcard.{table}.>"):
+            await bus.view_delete(key)
+        projector_bus = s.buses["table-projector"]
+        reconnects = projector_bus.reconnects
+        projector_bus.nc._transport.close()  # the socket drops; nats-py reconnects
+        await until_exact(bus, [table], within=15)
+        assert projector_bus.reconnects > reconnects
+
+
+async def test_a_full_rebuild_beside_a_running_projector_ends_exact(bus, nats_url):
+    """`tabletop rebuild-views` under `tabletop up`: the projector makes its consumers again
+    as soon as the rebuild deletes them. Commands keep coming during each rebuild; the views
+    end exact, and the rebuild never fails on a consumer the projector made."""
+    client = Client(bus, timeout=5, attempts=20)
+    tables = [table_id() for _ in range(4)]
+    async with stack(nats_url, "worker:highcard", "table-projector"):
+        for table in tables:
+            assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
+        for round_ in range(3):
+            joining = asyncio.gather(
+                *(client.command("highcard", t, f"r{round_}", {"type": "join"}) for t in tables)
+            )
+            await maintenance.rebuild_views(bus)
+            replies = await joining
+            assert all(reply["ok"] for reply in replies), replies
+        await until_exact(bus, tables, within=30)
+        for table in tables:
+            assert (await client.view("highcard", table))["version"] == 4
+
+
+async def test_a_view_of_a_table_whose_views_are_not_stored_is_not_ready_never_unknown(bus, nats_url):
+    """One shard of two serves views, so the other half of the partitions has no projector:
+    their tables have a log and no views. Asked for, such a view is `not_ready` with a retry
+    hint; a table with no log is `unknown_table`; a table of a served partition is answered
+    with its view as soon as it is stored, even when asked at once."""
+    client = Client(bus)
+    served, orphan = (0,), tuple(range(1, subjects.PARTITIONS))
+    async with stack(nats_url, "worker:highcard", f"table-projector@0/{subjects.PARTITIONS}"):
+        waiting = table_id(orphan)
+        await client.command("highcard", waiting, "ann", {"type": "create"})
+        for viewer in (subjects.SPECTATOR, "ann"):
+            raw = msgspec.json.decode(await bus.request(subjects.view("highcard", waiting, viewer), b"{}"))
+            assert raw["error"]["code"] == "not_ready"
+            assert raw["error"]["retry_after_ms"] == VIEW_RETRY_AFTER_MS
+        with pytest.raises(RequestFailed) as caught:
+            await client.view("highcard", table_id(orphan))
+        assert caught.value.code == "unknown_table"
+        for _ in range(5):
+            fresh = table_id(served)
+            await client.command("highcard", fresh, "ann", {"type": "create"})
+            assert (await client.view("highcard", fresh, "ann"))["version"] == 1
