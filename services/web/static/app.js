@@ -469,10 +469,11 @@ function homePage() {
     h("section", {}, h("h2", {}, "Find a table"),
       h("p", {}, "Open a table or its replay by its id (ended tables are not in the lobbies)."),
       find, findError),
-    recent.length ? h("section", {}, h("h2", {}, "Tables you opened"),
+    // replaceChildren writes a null as the text "null": leave the section out instead
+    ...(recent.length ? [h("section", {}, h("h2", {}, "Tables you opened"),
       h("ul", { class: "recent" }, recent.filter((r) => gameInfo(r.game)).map((r) => h("li", {},
         h("a", { href: `#/table/${r.game}/${r.table}` }, r.table), " · ",
-        h("a", { href: `#/replay/${r.game}/${r.table}` }, "replay"))))) : null);
+        h("a", { href: `#/replay/${r.game}/${r.table}` }, "replay")))))] : []));
   return {};
 }
 
