@@ -18,6 +18,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import nats.errors
 
 from services import compose
 from services.board_text import render, result_lines, step_lines
@@ -45,7 +47,7 @@ from shared.bus.credentials import (
     name_problem,
     write_secret,
 )
-from shared.bus.errors import Forbidden, ServerTooOld, SignInRefused, StoreInUse, Unavailable
+from shared.bus.errors import BusError, Forbidden, ServerTooOld, SignInRefused, StoreInUse, Unavailable
 from shared.bus.server import auth_config, helm_route_values, route_config, route_problem
 from shared.logs import configure_logging
 from shared.messages import subjects
@@ -354,6 +356,11 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
         try:
             await bus.ensure_streams()
             return await action(bus)
+        except (BusError, nats.errors.Error, TimeoutError) as err:
+            # refused (a storage limit, permissions) or not answered: said, not a traceback
+            why = str(err) or type(err).__name__
+            print(f"tabletop {name}: NATS at {url} refused or did not answer: {why}", file=sys.stderr)
+            return 3
         finally:
             await bus.close()
 
@@ -411,16 +418,43 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return operate(action, "verify")
 
 
+async def store_space(bus: Bus) -> dict[str, int | None]:
+    """The services' account's JetStream storage: bytes used, its limit (None: none set), and
+    the bytes free on the embedded server's filesystem (None when NATS runs elsewhere)."""
+    info = await bus.js.account_info()
+    limit = info.limits.max_storage
+    settings = load_settings()
+    free = None
+    if not settings.nats_url:
+        folder = Path(settings.data_dir) / "nats"
+        with contextlib.suppress(OSError):
+            free = shutil.disk_usage(folder if folder.exists() else settings.data_dir).free
+    return {"used": info.storage, "limit": limit if limit and limit > 0 else None, "free": free}
+
+
+def store_line(store: dict[str, int | None]) -> str:
+    def size(n: int | None) -> str:
+        return "?" if n is None else f"{n / 2**20:.1f} MiB"
+
+    used, limit, free = store["used"], store["limit"], store["free"]
+    line = f"store: {size(used)} used of {size(limit) if limit else 'no limit'}"
+    if limit and used is not None and used >= limit * 0.95:
+        line += " (nearly full: commands are refused `storage_full` at the limit)"
+    return line + (f"; {size(free)} free on its filesystem" if free is not None else "")
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     async def action(bus: Bus) -> int:
         services = await maintenance.service_stats(bus)
         lag = await maintenance.partition_lag(bus)
         last = await bus.events.last_seq()
+        store = await store_space(bus)
         if args.json:
             print(
                 dump(
                     {
                         "log_last_seq": last,
+                        "store": store,
                         "services": services,
                         "partitions": {
                             str(p): None if v is None else {"pending": v[0], "unacknowledged": v[1]}
@@ -431,6 +465,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             )
             return 0
         print(f"log: {last} messages")
+        print(store_line(store))
         for name, replicas in services.items():
             counts: dict[str, int] = {}
             for replica in replicas:

@@ -332,7 +332,7 @@ class EmbeddedServer:
         secrets: ServerSecrets | None = None,
         websocket_port: int | None = None,
         web_origins: Sequence[str] = (),
-        max_store: int = 0,
+        max_store: int | None = None,
     ) -> None:
         if websocket_port is not None and not web_origins:
             raise ValueError(
@@ -342,11 +342,14 @@ class EmbeddedServer:
         self.host = host
         # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT
         self.port = port if exact_port else free_port(port, host)
-        # No secrets given: those of this machine's settings (where `tabletop up` keeps them).
-        if secrets is None:
+        # No secrets or limit given: those of this machine's settings (where `tabletop up`
+        # keeps them, `TABLETOP_MAX_STORE`).
+        if secrets is None or max_store is None:
             from shared.settings import load_settings
 
-            secrets = ServerSecrets.load_or_create(load_settings().credentials_folder)
+            settings = load_settings()
+            secrets = secrets or ServerSecrets.load_or_create(settings.credentials_folder)
+            max_store = settings.max_store if max_store is None else max_store
         self.secrets = secrets
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
@@ -355,6 +358,8 @@ class EmbeddedServer:
         # The store's limit in bytes, the server's and the APP account's (where the log is):
         # writes are refused past it, before the filesystem is full. 0: from the free space
         # at each start (`automatic_store_limit`).
+        if max_store < 0:
+            raise ValueError(f"a store limit is a number of bytes, not {max_store}")
         self.max_store = max_store
         self.store_limit = 0  # the limit the server runs with, once configured
         self.process: subprocess.Popen[bytes] | None = None

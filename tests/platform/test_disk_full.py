@@ -4,6 +4,7 @@ again, appends resume by themselves, nothing acknowledged is lost and the views 
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from shared.messages.envelopes import STORAGE_FULL
 from shared.settings import load_settings
 from tests.consistency import Acknowledged, Answers, RecordingClient, check_log, read_log, settled_views
 from tests.platform.stack import stack
+from tests.test_cli_operate import tabletop
 
 pytestmark = pytest.mark.slow
 
@@ -69,6 +71,7 @@ async def test_a_full_store_refuses_at_once_and_appends_resume_when_space_return
             client = RecordingClient(bus, acknowledged, answers, timeout=5.0, attempts=1)
             before = f"t{uuid.uuid4().hex[:12]}"
             assert (await client.command(GAME, before, "ann", {"type": "create"}))["ok"]
+            await settled_views(bus, await read_log(bus), timeout=10.0, poll=0.1)
             assert await fill(bus) > 0
             length = sum(len(m) for m in (await read_log(bus)).values())
 
@@ -79,6 +82,15 @@ async def test_a_full_store_refuses_at_once_and_appends_resume_when_space_return
                 assert not reply["ok"] and reply["error"]["code"] == STORAGE_FULL, reply
                 assert took < ANSWERED_WITHIN, f"answered after {took:.2f} s"
             assert sum(len(m) for m in (await read_log(bus)).values()) == length  # nothing appended
+
+            # the operator's commands report, without a traceback
+            status = await tabletop(server.url, "status", "--json")
+            assert status.returncode == 0, status.stderr
+            store = json.loads(status.stdout)["store"]
+            assert store["limit"] == LIMIT and store["used"] > LIMIT - 64 * 1024, store
+            assert "store: " in (await tabletop(server.url, "status")).stdout
+            verified = await tabletop(server.url, "verify")
+            assert verified.returncode == 0 and "Traceback" not in verified.stderr, verified.stderr
 
             # space returns (as when files are deleted): the same command resumes by itself
             await bus.js.delete_stream(FILLER)
