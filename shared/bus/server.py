@@ -97,7 +97,7 @@ def following_limits(store_dir: Path, usage: DiskUsage) -> dict[str, int]:
     limits = {}
     for account in STORING_ACCOUNTS:
         held = folder_bytes(store_dir / "jetstream" / account)  # nats-server adds `jetstream`
-        limits[account] = max(held + usage.free - reserve, held, MIB)
+        limits[account] = max(held + usage.free - reserve, held, 1)  # 0 would mean "none"
     return limits
 
 

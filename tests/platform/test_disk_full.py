@@ -8,6 +8,7 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import nats.js.errors
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from services.client import new_id
 from shared.bus.connection import Bus
 from shared.bus.event_store import storage_full
-from shared.bus.server import MIB, EmbeddedServer
+from shared.bus.server import MIB, DiskUsage, EmbeddedServer
 from shared.messages.envelopes import STORAGE_FULL
 from shared.settings import load_settings
 from tests.consistency import Acknowledged, Answers, RecordingClient, check_log, read_log, settled_views
@@ -134,3 +135,41 @@ async def test_a_raised_limit_takes_effect_without_a_restart(server, secure_serv
             assert info.limits.max_storage == 2 * LIMIT  # the account's limit was raised too
         finally:
             await bus.close()
+
+
+class Filesystem:
+    """A filesystem of 1 GiB as the embedded server measures it, whose free space the test
+    sets: as when something else fills it, or frees it."""
+
+    total = 1024 * MIB
+
+    def __init__(self) -> None:
+        self.free = self.total // 2
+
+    def usage(self, _path: Path) -> DiskUsage:
+        return DiskUsage(self.total, self.free)
+
+
+async def test_the_limit_follows_the_free_space_of_the_filesystem(tmp_path, secure_server):
+    filesystem = Filesystem()
+    server = EmbeddedServer(tmp_path / "nats", max_store=0, usage=filesystem.usage).start()
+    try:
+        async with stack(server.url, f"worker:{GAME}"):
+            bus = await Bus.connect(server.url, load_settings(), name="disk-full-test", wait=10)
+            try:
+                client = RecordingClient(bus, Acknowledged(), timeout=5.0, attempts=1)
+                table = f"t{uuid.uuid4().hex[:12]}"
+                assert (await client.command(GAME, table, "ann", {"type": "create"}))["ok"]
+                filesystem.free = 0  # something else filled it: the limits come down to the store
+                refused = time.monotonic()
+                while (reply := await client.command(GAME, table, "bob", {"type": "join"}))["ok"]:
+                    assert time.monotonic() - refused < RESUMED_WITHIN, "the limit did not come down"
+                    table = f"t{uuid.uuid4().hex[:12]}"  # a new table each time: the join stays new
+                    assert (await client.command(GAME, table, "ann", {"type": "create"}))["ok"]
+                assert reply["error"]["code"] == STORAGE_FULL, reply
+                filesystem.free = filesystem.total // 2  # freed: appends resume by themselves
+                assert (await resumed(client, table, "bob", "join"))["ok"]
+            finally:
+                await bus.close()
+    finally:
+        server.stop()
