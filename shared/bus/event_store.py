@@ -293,8 +293,9 @@ class EventStore:
         """Append one message if the table's last message is still at `expected_seq`.
         ConcurrencyConflict when it is not (nothing written; TableBusy while another append
         to the table is being stored), StorageFull when a storage limit is reached and
-        Unavailable when the stream refused it otherwise (nothing written either way), OutcomeUnknown when no answer came: the message may be in the log, or land
-        there later, at the sequence right after `expected_seq` or nowhere."""
+        Unavailable when the stream refused it otherwise (nothing written either way),
+        OutcomeUnknown when no answer came: the message may be in the log, or land there
+        later, at the sequence right after `expected_seq` or nowhere."""
         headers = {
             "Nats-Msg-Id": f"{game}.{table}.{command_id}",
             "Nats-Expected-Last-Subject-Sequence": str(expected_seq),

@@ -427,11 +427,6 @@ class EmbeddedServer:
             store_limits=self.limits,
         )
 
-    @property
-    def store_limit(self) -> int:
-        """The limit of the account that holds the log (0 before the server is configured)."""
-        return self.limits.get(APP_ACCOUNT, 0)
-
     def _measure(self) -> None:
         """The limits from `max_store`, else from the filesystem now."""
         if self.max_store:
