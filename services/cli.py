@@ -18,6 +18,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -359,6 +360,7 @@ def operate(action: Callable[[Bus], Awaitable[int]], name: str) -> int:
             await bus.ensure_streams()
             return await action(bus)
         except FAILURES as err:
+            # refused (a storage limit, permissions) or not answered: said, not a traceback
             print(
                 f"tabletop {name}: NATS at {url} refused or did not answer "
                 f"({type(err).__name__}: {err or 'no answer'}); run it again once the server serves",
@@ -439,16 +441,43 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return operate(action, "verify")
 
 
+async def store_space(bus: Bus) -> dict[str, int | None]:
+    """The services' account's JetStream storage: bytes used, its limit (None: none set), and
+    the bytes free on the embedded server's filesystem (None when NATS runs elsewhere)."""
+    info = await bus.js.account_info()
+    limit = info.limits.max_storage
+    settings = load_settings()
+    free = None
+    if not settings.nats_url:
+        folder = Path(settings.data_dir) / "nats"
+        with contextlib.suppress(OSError):
+            free = shutil.disk_usage(folder if folder.exists() else settings.data_dir).free
+    return {"used": info.storage, "limit": limit if limit and limit > 0 else None, "free": free}
+
+
+def store_line(store: dict[str, int | None]) -> str:
+    def size(n: int | None) -> str:
+        return "?" if n is None else f"{n / 2**20:.1f} MiB"
+
+    used, limit, free = store["used"], store["limit"], store["free"]
+    line = f"store: {size(used)} used of {size(limit) if limit else 'no limit'}"
+    if limit and used is not None and used >= limit * 0.95:
+        line += " (nearly full: commands are refused `storage_full` at the limit)"
+    return line + (f"; {size(free)} free on its filesystem" if free is not None else "")
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     async def action(bus: Bus) -> int:
         services = await maintenance.service_stats(bus)
         lag = await maintenance.partition_lag(bus)
         last = await bus.events.last_seq()
+        store = await store_space(bus)
         if args.json:
             print(
                 dump(
                     {
                         "log_last_seq": last,
+                        "store": store,
                         "services": services,
                         "partitions": {
                             str(p): None if v is None else {"pending": v[0], "unacknowledged": v[1]}
@@ -459,6 +488,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             )
             return 0
         print(f"log: {last} messages")
+        print(store_line(store))
         for name, replicas in services.items():
             counts: dict[str, int] = {}
             for replica in replicas:

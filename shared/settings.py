@@ -32,6 +32,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     replicas: int = 1
     # The embedded server fsyncs every write before acknowledging it unless this is false.
     sync_always: bool = True
+    # The embedded server's store limit in bytes: writes are refused (`storage_full`) past it.
+    # 0: what the store holds plus the filesystem's free space, less a reserve, at each start.
+    max_store: int = 0
     # How long the stream remembers command ids to drop retried appends (seconds).
     duplicate_window: float = 3600.0
     # Tables a worker keeps folded in memory.
@@ -88,6 +91,7 @@ _ENV = {
     "session_lifetime": "TABLETOP_SESSION_LIFETIME",
     "replicas": "TABLETOP_REPLICAS",
     "sync_always": "TABLETOP_SYNC_ALWAYS",
+    "max_store": "TABLETOP_MAX_STORE",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
     "cache_size": "TABLETOP_CACHE_SIZE",
     "max_retries": "TABLETOP_MAX_RETRIES",

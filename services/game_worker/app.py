@@ -26,7 +26,7 @@ from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_f
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects
-from shared.messages.envelopes import SEND_AGAIN, encoder
+from shared.messages.envelopes import SEND_AGAIN, STORAGE_FULL, encoder
 
 log = structlog.get_logger("tabletop.worker")
 VERSION = "0.2.0"
@@ -105,9 +105,9 @@ def deadlines_durable(game: str) -> str:
 
 # Answers after which a due deadline is delivered again (a second later): it could not be
 # decided yet (or whether it was is not known yet), or it came before its time by this
-# machine's clock (the server's clock may run a little ahead); one the table has moved past
-# is refused `stale_version` and dropped.
-TRY_AGAIN = frozenset({*SEND_AGAIN, "conflict", "not_due"})
+# machine's clock (the server's clock may run a little ahead), or the log's storage is full;
+# one the table has moved past is refused `stale_version` and dropped.
+TRY_AGAIN = frozenset({*SEND_AGAIN, "conflict", "not_due", STORAGE_FULL})
 
 
 async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set[int]:

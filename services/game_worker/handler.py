@@ -29,13 +29,14 @@ from typing import Any, Protocol
 
 import structlog
 
-from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, TableBusy, Unavailable
+from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull, TableBusy, Unavailable
 from shared.bus.event_store import Appended, StoredBatch
 from shared.games.decider import Context, Rejection, fold
 from shared.games.table import SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
     OUTCOME_UNKNOWN,
+    STORAGE_FULL,
     BadCommand,
     CommandEnvelope,
     EventBatch,
@@ -185,6 +186,17 @@ class CommandHandler:
         try:
             async with lock:
                 reply, outcome, retries = await self._decide_and_append(handling)
+        except StorageFull as err:  # refused at once: the answer comes now, not at a timeout
+            reply, outcome = (
+                Reply.rejected(
+                    STORAGE_FULL,
+                    f"The event log's storage is full ({err}); nothing was done. Send the command "
+                    "again in a while, with the same id.",
+                ),
+                "storage_full",
+            )
+            if not handling.known_absent:  # an earlier append of it may still land
+                reply, outcome = _unknown(f"the event log's storage is full: {err}")
         except Unavailable as err:
             reply, outcome = (
                 Reply.rejected(
@@ -312,7 +324,7 @@ class CommandHandler:
         table = handling.table
         await self._schedule_deadline(table, folded, batch)
         # from here until the log is read again, a failure says nothing of where it stands
-        handling.known_absent = False
+        absent, handling.known_absent = handling.known_absent, False
         try:
             appended = await self.store.append(
                 self.game,
@@ -330,6 +342,9 @@ class CommandHandler:
             return None
         except ConcurrencyConflict:
             return None
+        except StorageFull:
+            handling.known_absent = absent  # refused before it was stored: the log is as it was
+            raise
         except OutcomeUnknown as err:
             self.cache.pop(table)
             self.doubts.put(handling.key, folded.last_seq)

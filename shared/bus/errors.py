@@ -19,6 +19,11 @@ class Unavailable(BusError):
     written): the caller may retry."""
 
 
+class StorageFull(Unavailable):
+    """JetStream refused a write because its storage limit is reached (nothing was written):
+    writes resume by themselves once the store is under its limit again."""
+
+
 class OutcomeUnknown(BusError):
     """An append was sent and no answer says whether it was stored (a timeout, a lost
     connection, a leader change): only the log can tell."""

@@ -18,7 +18,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
-from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, TableBusy, Unavailable
+from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull, TableBusy, Unavailable
 from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
@@ -27,6 +27,14 @@ WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence di
 SUBJECT_IN_FLIGHT = 10164
 # JetStream: a message with this id is being stored (it may land)
 MSG_ID_IN_FLIGHT = 10158
+# JetStream refusing a write because a storage limit is reached; it wrote nothing. The server's
+# `max_file_store` (10023, "insufficient resources"), the account's `max_file` (10002, "resource
+# limits exceeded for account"), a stream's `max_bytes` with discard new (10077, "maximum bytes
+# exceeded"), and the reservation of a stream or bucket being created (10047).
+SERVER_STORE_FULL = 10023
+ACCOUNT_STORE_FULL = 10002
+STORE_FAILED = 10077
+STORAGE_RESERVATION_REFUSED = 10047
 PAGE = 512  # messages per batched direct get
 REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
@@ -61,6 +69,13 @@ TRANSIENT = (
     nats.js.errors.ServiceUnavailableError,
     nats.js.errors.NoStreamResponseError,
 )
+
+
+def storage_full(err: nats.js.errors.APIError) -> bool:
+    """Whether JetStream refused a write because a storage limit is reached."""
+    if err.err_code in (SERVER_STORE_FULL, ACCOUNT_STORE_FULL, STORAGE_RESERVATION_REFUSED):
+        return True
+    return err.err_code == STORE_FAILED and "maximum bytes" in (err.description or "")
 
 
 def delivery_position(reply: str) -> tuple[int, int]:
@@ -277,9 +292,10 @@ class EventStore:
     ) -> Appended:
         """Append one message if the table's last message is still at `expected_seq`.
         ConcurrencyConflict when it is not (nothing written; TableBusy while another append
-        to the table is being stored), Unavailable when the stream refused it (nothing
-        written), OutcomeUnknown when no answer came: the message may be in the log, or land
-        there later, at the sequence right after `expected_seq` or nowhere."""
+        to the table is being stored), StorageFull when a storage limit is reached and
+        Unavailable when the stream refused it otherwise (nothing written either way),
+        OutcomeUnknown when no answer came: the message may be in the log, or land there
+        later, at the sequence right after `expected_seq` or nowhere."""
         headers = {
             "Nats-Msg-Id": f"{game}.{table}.{command_id}",
             "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
@@ -300,6 +316,8 @@ class EventStore:
                 raise TableBusy(f"{game}/{table}: another append is being stored") from err
             if err.err_code == MSG_ID_IN_FLIGHT:
                 raise OutcomeUnknown(f"{game}/{table}: command {command_id} is being stored") from err
+            if storage_full(err):
+                raise StorageFull(f"the log's storage is full: {err}") from err
             raise Unavailable(f"the log refused the append: {err}") from err
         except TRANSIENT as err:
             raise OutcomeUnknown(str(err) or type(err).__name__) from err

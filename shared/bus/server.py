@@ -17,8 +17,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from shared.bus.credentials import (
@@ -42,6 +43,62 @@ except ImportError:  # Windows: no lock, one server per folder is up to the user
 # The largest message the server takes (the NATS default, said explicitly): larger bodies are
 # refused at publish, before any service has to read them.
 MAX_PAYLOAD = 1024 * 1024
+
+MIB = 1024 * 1024
+GIB = 1024 * MIB
+
+
+# How often the embedded server's account limits follow the filesystem's free space.
+WATCH_INTERVAL = 2.0
+# A change of an account's limit smaller than this is not worth a configuration reload.
+LIMIT_STEP = MIB
+# The accounts that store in JetStream: the log, views and deadlines; accounts and sessions.
+STORING_ACCOUNTS = (APP_ACCOUNT, AUTH_ACCOUNT)
+
+
+class DiskUsage(NamedTuple):
+    total: int
+    free: int
+
+
+def disk_usage(path: Path) -> DiskUsage:
+    """The size and free space of the filesystem holding `path` (or its nearest parent)."""
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    usage = shutil.disk_usage(path)
+    return DiskUsage(usage.total, usage.free)
+
+
+def store_reserve(filesystem_size: int) -> int:
+    """Space the store leaves free on its filesystem: 5% of it, at least 64 MiB and at most
+    4 GiB, never more than a quarter of a small one. It holds what the server's byte count
+    leaves out (block indexes, consumer state, its log) and other writers' breathing room."""
+    return min(max(filesystem_size // 20, 64 * MIB), 4 * GIB, filesystem_size // 4)
+
+
+def folder_bytes(path: Path) -> int:
+    """The bytes of the files under `path` (0 when it does not exist)."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:  # removed meanwhile
+                continue
+    return total
+
+
+def following_limits(store_dir: Path, usage: DiskUsage) -> dict[str, int]:
+    """Each storing account's limit: what it holds plus the filesystem's free space, less the
+    reserve; what it holds when less than the reserve is free (its writes are refused). The
+    store's own writes leave it as it is (they take free space as they add to what it holds):
+    it moves when something else fills or frees the filesystem."""
+    reserve = store_reserve(usage.total)
+    limits = {}
+    for account in STORING_ACCOUNTS:
+        held = folder_bytes(store_dir / "jetstream" / account)  # nats-server adds `jetstream`
+        limits[account] = max(held + usage.free - reserve, held, 1)  # 0 would mean "none"
+    return limits
 
 
 def server_binary() -> str:
@@ -183,6 +240,7 @@ def auth_config(
     websocket_host: str = "",
     websocket_port: int = 0,
     web_origins: Sequence[str] = (),
+    store_limits: Mapping[str, int] | None = None,
 ) -> str:
     """The accounts and authorization part of the server config.
 
@@ -191,7 +249,9 @@ def auth_config(
     in, with exact permissions. PLAYERS reaches APP only through what APP exports: its requests
     as services (the server gives each reply a subject of its own in APP, so a reply subject a
     client names can never reach the log, a bucket or the JetStream API) and the updates as a
-    stream; and AUTH through its session requests (shared: the auth service is told who asks)."""
+    stream; and AUTH through its session requests (shared: the auth service is told who asks).
+    `store_limits`: an account's limit of file storage in bytes, which JetStream's account
+    info shows (`tabletop status`); none for an account not named."""
 
     def user(role: str) -> str:
         grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
@@ -212,6 +272,11 @@ def auth_config(
         f"{{ stream: {_quoted(subjects.UPDATES_ALL)} }}"
     ]
     app = f"account: {APP_ACCOUNT}"
+
+    def jetstream(account: str) -> str:
+        limit = (store_limits or {}).get(account)
+        return f"{{ max_file: {limit}, max_mem: -1 }}" if limit else "enabled"
+
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
         f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}",
         # shared: the server tells the auth service who asks (`Nats-Request-Info`)
@@ -230,9 +295,9 @@ def auth_config(
     )
     return (
         f"accounts {{\n"
-        f"  {AUTH_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {user('auth')} ]\n"
+        f"  {AUTH_ACCOUNT} {{\n    jetstream: {jetstream(AUTH_ACCOUNT)}\n    users: [ {user('auth')} ]\n"
         f"    exports: [ {{ service: {_quoted(subjects.SESSION_ALL)} }} ]\n  }}\n"
-        f"  {APP_ACCOUNT} {{\n    jetstream: enabled\n    users: [ {services} ]\n"
+        f"  {APP_ACCOUNT} {{\n    jetstream: {jetstream(APP_ACCOUNT)}\n    users: [ {services} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
         f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
         f"{_quoted(subjects.CMD_MAPPING[1])} }}\n"
@@ -295,6 +360,8 @@ class EmbeddedServer:
         secrets: ServerSecrets | None = None,
         websocket_port: int | None = None,
         web_origins: Sequence[str] = (),
+        max_store: int | None = None,
+        usage: Callable[[Path], DiskUsage] = disk_usage,
     ) -> None:
         if websocket_port is not None and not web_origins:
             raise ValueError(
@@ -304,16 +371,31 @@ class EmbeddedServer:
         self.host = host
         # exact_port: a restart on the port the clients know, even if it lingers in TIME_WAIT
         self.port = port if exact_port else free_port(port, host)
-        # No secrets given: those of this machine's settings (where `tabletop up` keeps them).
-        if secrets is None:
+        # No secrets or limit given: those of this machine's settings (where `tabletop up`
+        # keeps them, `TABLETOP_MAX_STORE`).
+        if secrets is None or max_store is None:
             from shared.settings import load_settings
 
-            secrets = ServerSecrets.load_or_create(load_settings().credentials_folder)
+            settings = load_settings()
+            secrets = secrets or ServerSecrets.load_or_create(settings.credentials_folder)
+            max_store = settings.max_store if max_store is None else max_store
         self.secrets = secrets
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
         self.web_origins = tuple(web_origins)
         self.sync_always = sync_always
+        # The store's limit in bytes, the server's and the APP account's (where the log is),
+        # fixed; 0: each storing account's limit follows the filesystem's free space
+        # (`following_limits`, measured by `usage`). Writes are refused past a limit
+        # (`storage_full`), before the filesystem is full.
+        if max_store < 0:
+            raise ValueError(f"a store limit is a number of bytes, not {max_store}")
+        self.max_store = max_store
+        self.usage = usage
+        self.server_store_limit = 0  # the server's `max_file_store`, once configured
+        self.limits: dict[str, int] = {}  # the accounts' `max_file`, once configured
+        self._reload_lock = threading.Lock()
+        self._watching: threading.Event | None = None  # set: the watcher stops
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: int | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
@@ -331,16 +413,70 @@ class EmbeddedServer:
         # write reaches the disk before it is acknowledged (Jepsen, NATS 2.12.1).
         sync = "\n  sync_interval: always" if self.sync_always else ""
         store = str(self.data_dir / "jetstream").replace("\\", "/")
+        if not self.limits:
+            self._measure()
         return (
             f"listen: {self.host}:{self.port}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
-            f'jetstream {{\n  store_dir: "{store}"{sync}\n}}\n'
+            f'jetstream {{\n  store_dir: "{store}"{sync}\n  max_file_store: {self.server_store_limit}\n}}\n'
         ) + auth_config(
             self.secrets,
             websocket_host="127.0.0.1",
             websocket_port=self.websocket_port or 0,
             web_origins=self.web_origins,
+            store_limits=self.limits,
         )
+
+    def _measure(self) -> None:
+        """The limits from `max_store`, else from the filesystem now."""
+        if self.max_store:
+            self.server_store_limit = self.max_store
+            self.limits = {APP_ACCOUNT: self.max_store}
+            return
+        usage = self.usage(self.data_dir / "jetstream")
+        self.limits = following_limits(self.data_dir / "jetstream", usage)
+        # The accounts' limits do the work: a reload can lower them, and the server's only
+        # raise. It is set above their sum, which it is checked against.
+        self.server_store_limit = max(self.server_store_limit, 2 * usage.total, sum(self.limits.values()))
+
+    def follow_free_space(self) -> bool:
+        """Have the accounts' limits follow the filesystem's free space (a configuration
+        reload, without a restart) when it moved by `LIMIT_STEP` or more since they were set,
+        as when something else fills or frees the filesystem. True when they were changed."""
+        if self.max_store or self.process is None:
+            return False
+        with self._reload_lock:
+            usage = self.usage(self.data_dir / "jetstream")
+            wanted = following_limits(self.data_dir / "jetstream", usage)
+            if all(abs(wanted[a] - self.limits.get(a, 0)) < LIMIT_STEP for a in wanted):
+                return False
+            self.limits = wanted
+            self.server_store_limit = max(self.server_store_limit, sum(wanted.values()))
+            self._reload()
+            return True
+
+    def raise_store_limit(self, limit: int) -> None:
+        """Run on with a higher fixed store limit, without a restart (a configuration reload:
+        the server takes a higher `max_file_store` so, never a lower one)."""
+        if not self.max_store or limit <= self.max_store:
+            raise ValueError(f"the store limit is {self.max_store or 'automatic'}: only a fixed one rises")
+        with self._reload_lock:
+            self.max_store = limit
+            self._measure()
+            self._reload()
+
+    def _reload(self) -> None:
+        if self.process is None:
+            raise ServerFailed("the server is not running")
+        write_secret(self.data_dir / "nats-server.conf", self.config())
+        self.process.send_signal(signal.SIGHUP)
+
+    def _watch(self, stop: threading.Event) -> None:
+        while not stop.wait(WATCH_INTERVAL):
+            try:
+                self.follow_free_space()
+            except (OSError, ServerFailed):  # the server stopping meanwhile: the next round sees it
+                continue
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start the server, alone on its data folder (StoreInUse otherwise); it stops when
@@ -352,6 +488,7 @@ class EmbeddedServer:
             strays = servers_using(conf)
             if strays:  # left by a version that took no lock
                 raise StoreInUse(f"{self.data_dir} is in use by a nats-server left running (pid {strays[0]})")
+            self.limits = {}  # measured again from the space free now
             self._spawn(conf)
         except BaseException:
             self._release()
@@ -365,9 +502,16 @@ class EmbeddedServer:
                 raise ServerFailed(f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.2):
-                    return self
+                    pass
             except OSError:
                 time.sleep(0.05)
+                continue
+            if not self.max_store:  # the limits follow the free space while it runs
+                self._watching = threading.Event()
+                threading.Thread(
+                    target=self._watch, args=(self._watching,), name="store-limits", daemon=True
+                ).start()
+            return self
         self.stop()
         raise ServerFailed(f"nats-server did not listen on {self.url} within {timeout}s")
 
@@ -395,7 +539,10 @@ class EmbeddedServer:
             )
 
     def _release(self) -> None:
-        """After the server is gone: the watchdog and the lock go too."""
+        """After the server is gone: the watcher, the watchdog and the lock go too."""
+        watching, self._watching = self._watching, None
+        if watching is not None:
+            watching.set()
         watchdog, self._watchdog = self._watchdog, None
         if watchdog is not None:
             watchdog.kill()

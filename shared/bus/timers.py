@@ -16,8 +16,8 @@ import nats.js.errors
 from nats.js import JetStreamContext
 from nats.js.api import RetentionPolicy, StorageType, StreamConfig
 
-from shared.bus.errors import BusError, Unavailable
-from shared.bus.event_store import TRANSIENT
+from shared.bus.errors import BusError, StorageFull, Unavailable
+from shared.bus.event_store import TRANSIENT, storage_full
 from shared.messages import subjects
 
 
@@ -67,6 +67,8 @@ class DeadlineTimers:
                 timeout=self.timeout,
             )
         except nats.js.errors.APIError as err:
+            if storage_full(err):
+                raise StorageFull(f"the deadlines' storage is full: {err}") from err
             raise BusError(str(err)) from err
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err

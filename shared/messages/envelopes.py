@@ -60,6 +60,8 @@ class Reply(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 # code means "not applied" but this one, "unknown: the log could not say; send it again with
 # the same id".
 OUTCOME_UNKNOWN = "outcome_unknown"
+# Not applied: the log's storage limit is reached; writes resume once it is under it again.
+STORAGE_FULL = "storage_full"
 # The codes after which a client sends the same command (the same id) again, a few times.
 SEND_AGAIN = frozenset({"unavailable", OUTCOME_UNKNOWN})
 

@@ -6,10 +6,10 @@ import msgspec
 
 from services.game_worker.handler import CommandHandler
 from services.registry import get
-from shared.bus.errors import ConcurrencyConflict
+from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull
 from shared.bus.event_store import Appended, StoredBatch
 from shared.messages import subjects
-from shared.messages.envelopes import encoder
+from shared.messages.envelopes import OUTCOME_UNKNOWN, STORAGE_FULL, encoder
 
 
 class MemoryStore:
@@ -197,3 +197,36 @@ async def test_due_deadlines_are_decided_once_and_one_that_came_early_comes_agai
         == set()
     )
     assert len(store.messages) == 4
+
+
+class FullStore(MemoryStore):
+    """A log whose storage limit is reached once `full` is set: appends are refused, nothing
+    written; `doubt` first leaves one append unacknowledged (it may still land)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full = False
+        self.doubt = False
+
+    async def append(self, game, table, data, *, command_id, expected_seq):
+        if self.doubt:
+            self.doubt = False
+            raise OutcomeUnknown("no acknowledgement")
+        if self.full:
+            raise StorageFull("the log's storage is full")
+        return await super().append(game, table, data, command_id=command_id, expected_seq=expected_seq)
+
+
+async def test_a_full_store_is_answered_storage_full_and_an_append_in_doubt_outcome_unknown():
+    store = FullStore()
+    handler = CommandHandler(get("highcard"), store)
+    assert (await send(handler, "t", "ann", id="c1", type="create"))["ok"]
+    store.full = True
+    refused = await send(handler, "t", "bob", id="j1", type="join")
+    assert refused["error"]["code"] == STORAGE_FULL, refused  # not in the log: not applied
+    assert (await send(handler, "u", "ann", id="c2", type="create"))["error"]["code"] == STORAGE_FULL
+    store.doubt = True  # an earlier append of the command may land: whether it did is unknown
+    assert (await send(handler, "t", "cy", id="j2", type="join"))["error"]["code"] == OUTCOME_UNKNOWN
+    assert len(store.messages) == 1
+    store.full = False  # room again: the same command is applied
+    assert await send(handler, "t", "bob", id="j1", type="join") == {"ok": True, "version": 2}
