@@ -50,8 +50,16 @@ GIB = 1024 * MIB
 
 # How often the embedded server's account limits follow the filesystem's free space.
 WATCH_INTERVAL = 2.0
-# A change of an account's limit smaller than this is not worth a configuration reload.
+# A change of an account's limit smaller than a quarter of the reserve (and at least this) is
+# not worth a configuration reload: each one makes JetStream pause its appends for a moment,
+# and the reserve covers what the limit lags behind.
 LIMIT_STEP = MIB
+
+
+def limit_step(filesystem_size: int) -> int:
+    return max(LIMIT_STEP, store_reserve(filesystem_size) // 4)
+
+
 # The accounts that store in JetStream: the log, views and deadlines; accounts and sessions.
 STORING_ACCOUNTS = (APP_ACCOUNT, AUTH_ACCOUNT)
 
@@ -441,14 +449,15 @@ class EmbeddedServer:
 
     def follow_free_space(self) -> bool:
         """Have the accounts' limits follow the filesystem's free space (a configuration
-        reload, without a restart) when it moved by `LIMIT_STEP` or more since they were set,
+        reload, without a restart) when it moved by `limit_step` or more since they were set,
         as when something else fills or frees the filesystem. True when they were changed."""
         if self.max_store or self.process is None:
             return False
         with self._reload_lock:
             usage = self.usage(self.data_dir / "jetstream")
             wanted = following_limits(self.data_dir / "jetstream", usage)
-            if all(abs(wanted[a] - self.limits.get(a, 0)) < LIMIT_STEP for a in wanted):
+            step = limit_step(usage.total)
+            if all(abs(wanted[a] - self.limits.get(a, 0)) < step for a in wanted):
                 return False
             self.limits = wanted
             self.server_store_limit = max(self.server_store_limit, sum(wanted.values()))
