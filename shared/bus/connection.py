@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -759,6 +760,8 @@ class Bus:
             version=version,
             description=description,
             stats_handler=lambda _endpoint: {**(stats() if stats else {}), "misdirected": self.misdirected},
+            # which process answers: `tabletop up` tells a frozen one by its silence
+            metadata={"pid": str(os.getpid())},
         )
         for endpoint_name, subject, queue, handler in endpoints:
 

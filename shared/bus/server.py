@@ -147,6 +147,18 @@ except ProcessLookupError:
 """
 
 
+def exit_with_parent() -> None:
+    """Have the kernel send this process SIGTERM when its parent ends (Linux; elsewhere
+    nothing): a service process of `tabletop up` stops with it, however it ends."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+
+
 def _stop_with_parent() -> Callable[[], None] | None:
     """A `preexec_fn` that has the kernel send the child SIGTERM when its parent dies (Linux),
     or None where that cannot be relied on. The signal follows the *thread* that forked, so it
@@ -422,6 +434,25 @@ class EmbeddedServer:
             self.process.wait()
             self.process = None
         self._release()
+
+    def restart(self) -> EmbeddedServer:
+        """Kill the server (exited, frozen or not) and start it again on the same ports and
+        store: its clients reconnect by themselves."""
+        self.kill()
+        return self.start()
+
+    def exited(self) -> int | None:
+        """The server's exit code once it has exited, else None."""
+        return None if self.process is None else self.process.poll()
+
+    def answers(self, timeout: float = 1.0) -> bool:
+        """Whether the server greets a new connection (its INFO line) within `timeout`: a
+        frozen one still has the kernel accept the connection, but says nothing."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=timeout) as connection:
+                return connection.recv(5).startswith(b"INFO")
+        except OSError:
+            return False
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()
