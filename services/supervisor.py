@@ -16,6 +16,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+from multiprocessing import forkserver
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -38,6 +39,17 @@ FIRST_ANSWER = 30.0  # a new process's time to connect and answer its first ping
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 30.0  # doubled on every failure in a row
 STEADY = 30.0  # answering this long after a start: the next failure starts the backoff over
 STOP_WAIT = 15.0  # a process's time to drain on SIGTERM before it is killed
+
+
+# What every service process needs, imported once in the process they are forked from: the
+# command line (and so every service), the games and the NATS micro services.
+PRELOAD = ["services.cli", "services.registry_loaded", "nats.micro"]
+
+
+def preload() -> None:
+    """Start the process the services' processes are forked from (blocking: about a second)."""
+    multiprocessing.set_forkserver_preload(PRELOAD)
+    forkserver.ensure_running()
 
 
 def exit_description(code: int) -> str:
@@ -155,7 +167,8 @@ class Supervisor:
                 child.heard = max(child.heard, now)  # its silence counts from NATS's return
             elif process.pid in answered_pids:
                 if not child.answered:
-                    log.info("service_answering", service=child.service.name, after=round(now - child.started, 2))
+                    after = round(now - child.started, 2)
+                    log.info("service_answering", service=child.service.name, after=after)
                 child.heard, child.answered = now, True
             elif now - child.heard > SILENCE:
                 process.kill()  # SIGKILL: also ends a stopped (SIGSTOP) process
