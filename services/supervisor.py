@@ -34,6 +34,8 @@ SERVICE_NAME = "tabletop-up"
 PROCESSES_SUBJECT = "tabletop.up.processes"
 
 CHECK_EVERY = 0.5  # seconds between two looks at the processes and their pings
+STARTING_CHECK_EVERY = 0.05  # the same while some process has not answered yet
+PING_WAIT = 0.5  # how long answers to one ping are waited for
 SILENCE = 6.0  # a process whose service has not answered its ping for this long is replaced
 FIRST_ANSWER = 30.0  # a new process's time to connect and answer its first ping
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 30.0  # doubled on every failure in a row
@@ -178,21 +180,14 @@ class Supervisor:
             self.answering.set()
 
     async def pings(self) -> set[int] | None:
-        """The pids of the processes whose service answers `$SRV.PING` now, or None when NATS
+        """The pids of the processes whose service answers its ping now, or None when NATS
         does not answer this supervisor's own round trip."""
+        expected = {c.process.pid for c in self.children.values() if c.process and c.process.pid}
         try:
-            for bus in self.buses:
-                await bus.nc.flush(timeout=1)
-            answers = await asyncio.gather(*(bus.gather("$SRV.PING", wait=0.3) for bus in self.buses))
+            answers = await asyncio.gather(*(b.answering_pids(expected, wait=PING_WAIT) for b in self.buses))
         except Exception:  # noqa: BLE001 - nats-py's timeouts and connection errors alike
             return None
-        pids = set()
-        for body in (b for bodies in answers for b in bodies):
-            try:
-                pids.add(int(json.loads(body)["metadata"]["pid"]))
-            except (ValueError, KeyError, TypeError):
-                continue
-        return pids
+        return set().union(*answers)
 
     def silent(self) -> list[str]:
         """The services whose current process has not answered yet."""
@@ -276,8 +271,9 @@ class Supervisor:
             while not stop.is_set():
                 server_up = await self.look_at_server()
                 self.look_at_processes(await self.pings() if server_up else None)
+                starting = any(not c.answered for c in self.children.values())
                 try:
-                    await asyncio.wait_for(stop.wait(), CHECK_EVERY)
+                    await asyncio.wait_for(stop.wait(), STARTING_CHECK_EVERY if starting else CHECK_EVERY)
                 except TimeoutError:
                     pass
         finally:
