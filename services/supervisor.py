@@ -45,7 +45,7 @@ STOP_WAIT = 15.0  # a process's time to drain on SIGTERM before it is killed
 
 # What every service process needs, imported once in the process they are forked from: the
 # command line (and so every service), the games and the NATS micro services.
-PRELOAD = ["services.cli", "services.registry_loaded", "nats.micro"]
+PRELOAD = ["services.cli", "services.preloaded", "nats.micro"]
 
 
 def preload() -> None:
