@@ -17,8 +17,7 @@ from services.table_projector import maintenance
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.settings import load_settings
-from tests.processes import instances
-from tests.test_cli import Up
+from tests.processes import Up, instances
 
 
 @pytest.fixture(scope="module")
