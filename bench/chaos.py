@@ -46,6 +46,7 @@ from services.table_projector.maintenance import service_stats
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.logs import configure_logging
+from shared.messages import subjects
 from shared.settings import load_settings
 from tests.botload import BotLoad
 from tests.consistency import (
@@ -187,6 +188,8 @@ class TimedAnswers(Answers):
 
     def record(self, subject: str, body: bytes, reply: dict[str, Any] | None) -> None:
         super().record(subject, body, reply)
+        if subjects.parse_cmd(subject) is None:  # a view or a replay
+            return
         code = "timeout" if reply is None else "ok" if reply.get("ok") else reply["error"]["code"]
         self.timeline.append((time.monotonic(), code))
 

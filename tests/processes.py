@@ -56,6 +56,7 @@ class Up:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Up:
+        self.data.mkdir(parents=True, exist_ok=True)
         url_file = self.data / "nats.url"
         url_file.unlink(missing_ok=True)
         with open(self.data / "up.log", "ab") as log:  # the child keeps its own copy
