@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from services.table_projector.projector import serve_table_projector
 from services.web.server import serve_web
 from shared.bus.connection import Bus
 from shared.bus.credentials import ISSUER_FILE, SESSION_KEY_FILE, Credentials, ServerSecrets, read_secret
-from shared.bus.server import EmbeddedServer, exit_with_parent, free_port
+from shared.bus.server import EmbeddedServer, free_port
 from shared.logs import configure_logging
 from shared.settings import Settings, load_settings
 
@@ -279,20 +280,51 @@ async def run_everything(
             server.stop()
 
 
-def run_alone(service: Service, settings: Settings | None = None, url: str | None = None) -> None:
+def run_alone(
+    service: Service, settings: Settings | None = None, url: str | None = None, parent: int | None = None
+) -> None:
     """A service's process (a single-service command, or one of `tabletop up`'s): run
-    `service` until SIGTERM or Ctrl-C, then let it drain. Settings from the environment and
-    the NATS of `nats_url` unless given; a process of `tabletop up` ends with its parent."""
+    `service` until SIGTERM or Ctrl-C, or until process `parent` ends, then let it drain.
+    Settings from the environment and the NATS of `nats_url` unless given."""
     if settings is None:
         settings = load_settings()
-    else:
-        exit_with_parent()
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     credentials = service_credentials(settings, service.role)
 
     async def main() -> None:
         stop = asyncio.Event()
         stop_on_signals(stop)
+        if parent is not None:
+            stop_when_ended(parent, stop)
         await run_service(url or nats_url(settings), settings, service, stop, credentials)
 
     runtime_run(main())
+
+
+def stop_when_ended(pid: int, stop: asyncio.Event) -> None:
+    """Set `stop` once process `pid` has ended (Linux: a pidfd; elsewhere it is looked at
+    every second). A service of `tabletop up` is forked by a helper process that lives as long
+    as its services do, so it watches `tabletop up` itself: none outlives it, SIGKILL included."""
+    loop = asyncio.get_running_loop()
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or already gone
+        fd = None
+    if fd is not None:
+        loop.add_reader(fd, stop.set)
+        return
+
+    async def look() -> None:
+        while not stop.is_set():
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                stop.set()
+            except PermissionError:
+                pass
+            await asyncio.sleep(1.0)
+
+    stopping.add(loop.create_task(look()))
+
+
+stopping: set[asyncio.Task[None]] = set()  # the tasks of `stop_when_ended`, kept alive

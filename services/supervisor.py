@@ -123,7 +123,7 @@ class Supervisor:
     def start(self, child: Child) -> None:
         process = self.context.Process(
             target=run_alone,
-            args=(child.service, self.settings, self.url),
+            args=(child.service, self.settings, self.url, os.getpid()),
             name=f"tabletop-{child.service.name}",
             daemon=True,
         )

@@ -147,18 +147,6 @@ except ProcessLookupError:
 """
 
 
-def exit_with_parent() -> None:
-    """Have the kernel send this process SIGTERM when its parent ends (Linux; elsewhere
-    nothing): a service process of `tabletop up` stops with it, however it ends."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-
-
 def _stop_with_parent() -> Callable[[], None] | None:
     """A `preexec_fn` that has the kernel send the child SIGTERM when its parent dies (Linux),
     or None where that cannot be relied on. The signal follows the *thread* that forked, so it
@@ -397,6 +385,9 @@ class EmbeddedServer:
             stdin=subprocess.DEVNULL,
             preexec_fn=arm,
             pass_fds=() if self._lock is None else (self._lock,),
+            # Ctrl-C at a terminal reaches its parent, which stops it once the services have
+            # drained (they need it to), not the server at once with the rest of the group.
+            start_new_session=True,
         )
         log.close()
         if arm is None:
