@@ -154,7 +154,12 @@ class Supervisor:
             if process is None:
                 if now >= child.due:
                     child.restarts += 1
-                    self.start(child)
+                    try:
+                        self.start(child)
+                    except Exception:  # no process to fork it from: tried again after a backoff
+                        log.exception("service_not_started", service=child.service.name)
+                        self.failed(child, "could not be started")
+                        continue
                     log.warning(
                         "service_restarted",
                         service=child.service.name,
