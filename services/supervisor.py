@@ -10,6 +10,7 @@ Python takes to import them, and shares those pages with its siblings (docs/arch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -111,8 +112,7 @@ class Supervisor:
         self.children = {s.name: Child(s) for s in services}
         self.server = server
         self.server_watch = ServerWatch()
-        self.context = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload(["services.cli"])
+        self.context = multiprocessing.get_context("forkserver")  # preloaded by `preload`
         # every service's credentials checked before any starts
         self.credentials = {s.role: service_credentials(settings, s.role) for s in services}
         self.buses: list[Bus] = []  # one per account the services answer in: admin, auth
@@ -290,8 +290,9 @@ class Supervisor:
         running = [c.process for c in self.children.values() if c.process is not None]
         for process in running:
             if process.exitcode is None and process.pid is not None:
-                os.kill(process.pid, signal.SIGTERM)
-                os.kill(process.pid, signal.SIGCONT)  # a stopped one too
+                with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+                    os.kill(process.pid, signal.SIGTERM)
+                    os.kill(process.pid, signal.SIGCONT)  # a stopped one too
         deadline = time.monotonic() + STOP_WAIT
         for process in running:
             process.join(max(deadline - time.monotonic(), 0.1))
