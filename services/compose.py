@@ -223,6 +223,8 @@ async def run_everything(
     `ready(url, websocket_url, http_url)` once they all answer."""
     from services import supervisor  # it forks processes that import this module
 
+    # the process the services' processes are forked from: it imports them while NATS starts
+    preloading = asyncio.create_task(asyncio.to_thread(supervisor.preload))
     server = None
     http_port = free_port(http_port)  # before NATS starts: its WebSocket takes this page only
     if settings.nats_url:
@@ -238,8 +240,6 @@ async def run_everything(
         setup = await Bus.connect(
             url, settings, name="tabletop-up", credentials=service_credentials(settings, "admin")
         )
-        # the process the services' processes are forked from, made while the streams are
-        preloading = asyncio.create_task(asyncio.to_thread(supervisor.preload))
         try:
             await setup.ensure_streams()
         finally:
