@@ -10,27 +10,56 @@ After each fault the load is let run on, then stopped; once the views have settl
 deadline passed) the log and the views are checked and one row is printed: commands
 acknowledged, lost, doubled, forked, and view keys different from a fold of the log.
 
+With `--up`, the same load runs against one node as `tabletop up` runs it (the embedded
+nats-server and every service a supervised process), and the faults are the nats-server
+killed (SIGKILL) and each service frozen (SIGSTOP), `--repeat` times; `tabletop up` itself
+brings each back. A row adds the longest time without an acknowledged command and every
+answer to a command attempt from the fault until the process is back, by code.
+
     python bench/chaos.py                      # highcard tables, 2 workers per game
     python bench/chaos.py --games highcard,dozito --lanes 24
+    python bench/chaos.py --up --repeat 10
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import os
+import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 
+from services.supervisor import SERVICE_NAME as SUPERVISOR
+from services.table_projector.maintenance import service_stats
+from shared.bus.connection import Bus
+from shared.bus.credentials import ServerSecrets
 from shared.logs import configure_logging
-from tests.consistency import LogFigures, ViewFigures, check_log, read_log, settled_views
+from shared.messages import subjects
+from shared.settings import load_settings
+from tests.botload import BotLoad
+from tests.consistency import (
+    Acknowledged,
+    Answers,
+    LogFigures,
+    RecordingClient,
+    ViewFigures,
+    check_log,
+    read_log,
+    settled_views,
+)
+from tests.processes import Up
 from tests.rig import WORKERS_PER_GAME, Rig, cluster_rig
 
 
@@ -147,6 +176,150 @@ async def chaos(args: argparse.Namespace, root: Path) -> list[Row]:
         return rows
 
 
+# --- one node under `tabletop up` ------------------------------------------------------------------
+
+
+class TimedAnswers(Answers):
+    """Every answer to every command attempt, with when it came: `ok`, a code, or `timeout`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timeline: list[tuple[float, str]] = []
+
+    def record(self, subject: str, body: bytes, reply: dict[str, Any] | None) -> None:
+        super().record(subject, body, reply)
+        if subjects.parse_cmd(subject) is None:  # a view or a replay
+            return
+        code = "timeout" if reply is None else "ok" if reply.get("ok") else reply["error"]["code"]
+        self.timeline.append((time.monotonic(), code))
+
+    def between(self, start: float, end: float) -> Counter[str]:
+        return Counter(code for at, code in self.timeline if start <= at <= end)
+
+    def longest_gap(self, start: float, end: float) -> float:
+        """The longest time in [start, end] without an `ok`."""
+        oks = [start] + [at for at, code in self.timeline if code == "ok" and start <= at <= end] + [end]
+        return max(b - a for a, b in itertools.pairwise(oks))
+
+
+@dataclass
+class UpRow:
+    fault: str
+    back_after_s: float
+    log: LogFigures
+    views: ViewFigures
+    settle_s: float
+    longest_gap_s: float
+    during: Counter[str]
+
+
+async def supervised(bus: Bus) -> dict[str, dict[str, Any]]:
+    """The processes `tabletop up` supervises, as it reports them."""
+    for replica in (await service_stats(bus)).get(SUPERVISOR, []):
+        return dict(replica["endpoints"][0]["data"]["processes"])
+    return {}
+
+
+async def fault_and_back(bus: Bus, name: str, sig: signal.Signals) -> float:
+    """Send `sig` to process `name` of `tabletop up`; seconds until `up` runs it again."""
+    before = (await supervised(bus))[name]
+    os.kill(before["pid"], sig)
+    hit = time.monotonic()
+    while True:
+        now = (await supervised(bus)).get(name, {})
+        if now.get("restarts", 0) > before["restarts"] and now.get("pid"):
+            return time.monotonic() - hit
+        if time.monotonic() - hit > 120:
+            raise TimeoutError(f"{name} was not started again")
+        await asyncio.sleep(0.1)
+
+
+async def chaos_up(args: argparse.Namespace, root: Path) -> list[UpRow]:
+    games = args.games.split(",")
+    up = await asyncio.to_thread(Up(root / "up").start)
+    admin = ServerSecrets(up.data / "credentials").credentials("admin")
+    bus = await Bus.connect(up.url, load_settings(), name="chaos-client", wait=30, credentials=admin)
+    try:
+        names = await supervised(bus)
+        faults: list[tuple[str, str, signal.Signals]] = [
+            ("nats-server SIGKILL", "nats-server", signal.SIGKILL)
+        ]
+        for name in names:
+            playing = not name.startswith("worker-") or name.removeprefix("worker-") in games
+            if name != "nats-server" and playing:
+                faults.append((f"{name} SIGSTOP", name, signal.SIGSTOP))
+        print(f"tabletop up at {up.url}; processes: {', '.join(names)}", flush=True)
+        acknowledged, answers = Acknowledged(), TimedAnswers()
+        client = RecordingClient(bus, acknowledged, answers, timeout=args.timeout, attempts=30)
+        load = BotLoad(client, games, lanes=args.lanes, seed=args.seed)
+        rows: list[UpRow] = []
+        for repetition in range(1, args.repeat + 1):
+            for fault, name, sig in faults:
+                load.start()
+                started = time.monotonic()
+                await acknowledged.wait_for(acknowledged.count + args.before, timeout=180)
+                hit = time.monotonic()
+                back_after = await fault_and_back(bus, name, sig)
+                during = answers.between(hit, hit + back_after)
+                await acknowledged.wait_for(acknowledged.count + args.after, timeout=180)
+                await load.stop()
+                ended = time.monotonic()
+                log = await read_log(bus)
+                settling = time.monotonic()
+                views = await settled_views(bus, log, timeout=args.settle)
+                row = UpRow(
+                    f"{fault} #{repetition}",
+                    back_after,
+                    check_log(log, acknowledged),
+                    views,
+                    time.monotonic() - settling,
+                    answers.longest_gap(started, ended),
+                    during,
+                )
+                rows.append(row)
+                print_up_row(row)
+        return rows
+    finally:
+        await bus.close()
+        await asyncio.to_thread(up.stop)
+
+
+def print_up_row(row: UpRow) -> None:
+    log = row.log
+    codes = ", ".join(f"{code} {n}" for code, n in row.during.most_common()) or "none"
+    print(
+        f"{row.fault:<32} back {row.back_after_s:5.1f} s  acked {log.acknowledged:>6}  lost {log.lost}  "
+        f"doubled {log.doubled}  forked {log.forked}  views≠fold {len(row.views.different)} "
+        f"(settled {row.settle_s:.1f} s)  longest gap {row.longest_gap_s:.1f} s  during: {codes}",
+        flush=True,
+    )
+
+
+def print_up_summary(rows: list[UpRow]) -> None:
+    """One line per kind of fault over its repetitions."""
+    kinds: dict[str, list[UpRow]] = {}
+    for row in rows:
+        kinds.setdefault(row.fault.rsplit(" #", 1)[0], []).append(row)
+    print(
+        "\nfault | runs | back after (max) | lost | doubled | forked | views≠fold (max) | "
+        "longest gap (max) | answers during the fault"
+    )
+    last = rows[-1].log if rows else None
+    for kind, runs in kinds.items():
+        during: Counter[str] = Counter()
+        for run in runs:
+            during.update(run.during)
+        codes = ", ".join(f"`{code}` {n}" for code, n in during.most_common()) or "none"
+        print(
+            f"{kind} | {len(runs)} | {max(r.back_after_s for r in runs):.1f} s | "
+            f"{max(r.log.lost for r in runs)} | {max(r.log.doubled for r in runs)} | "
+            f"{max(r.log.forked for r in runs)} | {max(len(r.views.different) for r in runs)} | "
+            f"{max(r.longest_gap_s for r in runs):.1f} s | {codes}"
+        )
+    if last is not None:
+        print(f"acknowledged in all: {last.acknowledged} commands; log: {last.messages} messages")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="highcard", help="comma separated (default highcard)")
@@ -161,6 +334,14 @@ def main() -> None:
         "--settle", type=float, default=60.0, help="seconds the views get to equal a fold of the log"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--up", action="store_true", help="one node under `tabletop up` (see above)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --up: rounds of every fault")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        help="seconds the client waits for an answer before it asks again",
+    )
     parser.add_argument("--keep", help="keep the cluster's stores and the service logs here")
     args = parser.parse_args()
     configure_logging(fmt="console", level="error")
@@ -169,12 +350,12 @@ def main() -> None:
         f"{args.lanes} tables at once",
         flush=True,
     )
-    if args.keep:
-        rows = asyncio.run(chaos(args, Path(args.keep)))
-    else:
-        with tempfile.TemporaryDirectory(prefix="tabletop-chaos-") as tmp:
-            rows = asyncio.run(chaos(args, Path(tmp)))
-    print_summary(rows)
+    with contextlib.ExitStack() as stack:
+        root = Path(args.keep) if args.keep else Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        if args.up:
+            print_up_summary(asyncio.run(chaos_up(args, root)))
+        else:
+            print_summary(asyncio.run(chaos(args, root)))
 
 
 if __name__ == "__main__":

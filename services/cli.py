@@ -20,6 +20,7 @@ import random
 import secrets
 import shutil
 import sys
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -33,6 +34,7 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
+from services.supervisor import SERVICE_NAME as SUPERVISOR_SERVICE
 from services.table_projector import maintenance
 from services.web.server import serve_web
 from shared.bus.connection import FAILURES, Bus, settings_credentials
@@ -466,6 +468,20 @@ def store_line(store: dict[str, int | None]) -> str:
     return line + (f"; {size(free)} free on its filesystem" if free is not None else "")
 
 
+def show_processes(replica: dict[str, Any]) -> None:
+    """The processes a `tabletop up` supervises, from its micro service's stats."""
+    endpoints = replica.get("endpoints") or [{}]
+    processes = (endpoints[0].get("data") or {}).get("processes") or {}
+    print("processes of tabletop up:")
+    for name, process in processes.items():
+        pid = process.get("pid") or "down"
+        line = f"  {name:<34} pid {pid:<8} restarts {process.get('restarts', 0)}"
+        if process.get("last_failure"):
+            when = time.strftime("%H:%M:%S", time.localtime(process.get("last_failure_at", 0)))
+            line += f"  (last: {process['last_failure']}, at {when})"
+        print(line)
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     async def action(bus: Bus) -> int:
         services = await maintenance.service_stats(bus)
@@ -502,6 +518,8 @@ def cmd_status(args: argparse.Namespace) -> int:
                         counts[key] = counts.get(key, 0) + value
             shown = ", ".join(f"{k} {v}" for k, v in counts.items())
             print(f"{name:<36} {len(replicas)} replica(s)  {shown}")
+        for replica in services.get(SUPERVISOR_SERVICE, []):
+            show_processes(replica)
         behind = {p: v for p, v in lag.items() if v is not None}
         print("table projector lag by partition (to deliver / unacknowledged):")
         print(

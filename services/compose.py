@@ -5,8 +5,9 @@ build their services here."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable, Collection, Iterable
+import functools
+import os
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 
 import structlog
 
+from services.auth.service import SERVICE_NAME as AUTH_SERVICE
 from services.auth.service import serve_auth
 from services.bots.service import SERVICE_NAME as BOTS_SERVICE
 from services.bots.service import serve_bots
@@ -37,7 +39,8 @@ log = structlog.get_logger("tabletop.up")
 class Service:
     """One service: its name on NATS (the connection's, and the micro service's that it
     answers as, if any), the role whose credentials it signs in with, and what it runs until
-    its stop event is set."""
+    its stop event is set (a module-level function or a partial of one: `tabletop up` hands
+    the service to the process that runs it)."""
 
     name: str
     role: str
@@ -59,8 +62,13 @@ def auth(issuer_seed: str, session_key: str, replica: int = 1) -> Service:
     return Service(
         name,
         "auth",
-        lambda bus, stop: serve_auth(bus, stop, issuer_seed=issuer_seed, session_key=session_key),
+        functools.partial(serve_auth, issuer_seed=issuer_seed, session_key=session_key),
+        answers_as=AUTH_SERVICE,
     )
+
+
+async def serve_game(bus: Bus, stop: asyncio.Event, *, game: str) -> None:
+    await serve_worker(bus, game, stop)
 
 
 def worker(game: str) -> Service:
@@ -68,7 +76,7 @@ def worker(game: str) -> Service:
     return Service(
         f"worker-{game}",
         "worker",
-        lambda bus, stop: serve_worker(bus, game, stop),
+        functools.partial(serve_game, game=game),
         answers_as=service_name(game),
     )
 
@@ -78,7 +86,7 @@ def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
     return Service(
         "table-projector",
         "projector",
-        lambda bus, stop: serve_table_projector(bus, stop, shard=shard),
+        functools.partial(serve_table_projector, shard=shard),
         answers_as="tabletop-table-projector",
     )
 
@@ -162,45 +170,14 @@ async def run_service(
     service: Service,
     stop: asyncio.Event,
     credentials: Credentials,
-    *,
-    restart: bool = False,
 ) -> None:
-    """Run `service` on its own connection, signed in as `credentials`, until `stop` is set.
-    With `restart`, a crash is logged and the service started again (a supervisor); without,
-    it is raised."""
-    while not stop.is_set():
-        bus = await Bus.connect(url, settings, name=f"tabletop-{service.name}", credentials=credentials)
-        try:
-            await service.serve(bus, stop)
-        except Exception:
-            if not restart:
-                raise
-            log.exception("service_crashed", service=service.name)
-            with contextlib.suppress(TimeoutError):  # one that crashes at once does not spin
-                await asyncio.wait_for(stop.wait(), 1.0)
-        finally:
-            await bus.close()
-        if not restart:
-            return
-
-
-def run_services(
-    url: str,
-    settings: Settings,
-    services: Iterable[Service],
-    stop: asyncio.Event,
-    *,
-    restart: bool = False,
-) -> list[asyncio.Task[None]]:
-    """Start every service in the running event loop, each signed in as its role (the
-    credentials of all checked before any starts); the tasks end once `stop` is set and they
-    have drained."""
-    services = list(services)
-    credentials = {s.role: service_credentials(settings, s.role) for s in services}
-    return [
-        asyncio.create_task(run_service(url, settings, s, stop, credentials[s.role], restart=restart))
-        for s in services
-    ]
+    """Run `service` on its own connection, signed in as `credentials`, until `stop` is set;
+    a crash is raised (under `tabletop up` its process ends and the supervisor starts another)."""
+    bus = await Bus.connect(url, settings, name=f"tabletop-{service.name}", credentials=credentials)
+    try:
+        await service.serve(bus, stop)
+    finally:
+        await bus.close()
 
 
 async def until_answering(
@@ -240,9 +217,14 @@ async def run_everything(
     http_port: int = 8000,
 ) -> None:
     """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set), every
-    service of `everything`, each signed in as its own role and started again if it crashes,
-    and the web client at http://127.0.0.1:`http_port` (or another free port), until SIGTERM or
-    Ctrl-C. `ready(url, websocket_url, http_url)` once they all answer."""
+    service of `everything` in a process of its own, signed in as its own role, all kept
+    running by a supervisor (services/supervisor.py), and the web client at
+    http://127.0.0.1:`http_port` (or another free port), until SIGTERM or Ctrl-C.
+    `ready(url, websocket_url, http_url)` once they all answer."""
+    from services import supervisor  # it forks processes that import this module
+
+    # the process the services' processes are forked from: it imports them while NATS starts
+    preloading = asyncio.create_task(asyncio.to_thread(supervisor.preload))
     server = None
     http_port = free_port(http_port)  # before NATS starts: its WebSocket takes this page only
     if settings.nats_url:
@@ -255,20 +237,24 @@ async def run_everything(
     stop = asyncio.Event()
     stop_on_signals(stop)
     try:
-        services = everything(settings)
         setup = await Bus.connect(
             url, settings, name="tabletop-up", credentials=service_credentials(settings, "admin")
         )
         try:
             await setup.ensure_streams()
-            tasks = run_services(url, settings, services, stop, restart=True)
-            missing = await until_answering(
-                setup, {s.answers_as for s in services if s.answers_as}, stop=stop
-            )
         finally:
             await setup.close()
-        if missing:
-            log.warning("services_not_answering", services=sorted(missing))
+        await preloading
+        supervising = supervisor.Supervisor(url, settings, everything(settings), server)
+        tasks = [asyncio.create_task(supervising.run(stop))]
+        answering = asyncio.create_task(supervising.answering.wait())
+        await asyncio.wait([answering, tasks[0]], timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        if tasks[0].done():
+            tasks[0].result()  # the supervisor failed to start: say why
+            return  # stopped before the services answered
+        if not answering.done():
+            answering.cancel()
+            log.warning("services_not_answering", services=supervising.silent())
         websocket_url = server.websocket_url if server else settings.websocket_url
         web_started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         tasks.append(
@@ -294,15 +280,51 @@ async def run_everything(
             server.stop()
 
 
-def run_alone(service: Service) -> None:
-    """A single-service command: run `service` until SIGTERM or Ctrl-C, then let it drain."""
-    settings = load_settings()
+def run_alone(
+    service: Service, settings: Settings | None = None, url: str | None = None, parent: int | None = None
+) -> None:
+    """A service's process (a single-service command, or one of `tabletop up`'s): run
+    `service` until SIGTERM or Ctrl-C, or until process `parent` ends, then let it drain.
+    Settings from the environment and the NATS of `nats_url` unless given."""
+    if settings is None:
+        settings = load_settings()
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     credentials = service_credentials(settings, service.role)
 
     async def main() -> None:
         stop = asyncio.Event()
         stop_on_signals(stop)
-        await run_service(nats_url(settings), settings, service, stop, credentials)
+        if parent is not None:
+            stop_when_ended(parent, stop)
+        await run_service(url or nats_url(settings), settings, service, stop, credentials)
 
     runtime_run(main())
+
+
+def stop_when_ended(pid: int, stop: asyncio.Event) -> None:
+    """Set `stop` once process `pid` has ended (Linux: a pidfd; elsewhere it is looked at
+    every second). A service of `tabletop up` is forked by a helper process that lives as long
+    as its services do, so it watches `tabletop up` itself: none outlives it, SIGKILL included."""
+    loop = asyncio.get_running_loop()
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or already gone
+        fd = None
+    if fd is not None:
+        loop.add_reader(fd, stop.set)
+        return
+
+    async def look() -> None:
+        while not stop.is_set():
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                stop.set()
+            except PermissionError:
+                pass
+            await asyncio.sleep(1.0)
+
+    stopping.add(loop.create_task(look()))
+
+
+stopping: set[asyncio.Task[None]] = set()  # the tasks of `stop_when_ended`, kept alive

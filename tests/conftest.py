@@ -52,10 +52,9 @@ from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
 from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
-from tests.processes import TABLETOP, cli_env  # noqa: E402 - the tests' `tabletop` subprocesses
+from tests.processes import SERVICE_ENV, TABLETOP, cli_env  # noqa: E402 - the tests' `tabletop` subprocesses
 
 # Names of the environment that make a process a service or an operator.
-SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
 
 
 # Every test fails past `timeout` (pyproject.toml) rather than hold the run; the slow ones,

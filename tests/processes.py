@@ -25,6 +25,10 @@ _SCRIPT = Path(sys.executable).parent / "tabletop"
 TABLETOP = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "services.cli"]
 
 
+# Who a service is when `NATS_URL` names a NATS that `tabletop up` does not run.
+SERVICE_ENV = ("NATS_USER", "NATS_PASSWORD", "NATS_PASSWORD_FILE")
+
+
 def cli_env(**extra: str) -> dict[str, str]:
     """The environment for running `tabletop` as a subprocess of the tests and benches."""
     env = dict(os.environ)
@@ -32,6 +36,58 @@ def cli_env(**extra: str) -> dict[str, str]:
     env.setdefault("TABLETOP_LOG_FORMAT", "json")
     env.update(extra)
     return env
+
+
+class Up:
+    """`tabletop up` as a person starts it, in its own data folder, on ports of its own."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        # a person at a terminal: their own config folder, players signing in with a password
+        self.env = cli_env(
+            TABLETOP_DATA=str(data),
+            TABLETOP_LOG_LEVEL="warning",
+            XDG_CONFIG_HOME=str(data / "config"),
+            TABLETOP_PASSWORD="correct horse battery",
+        )
+        # `up` starts its embedded NATS and makes its own service credentials
+        for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
+            self.env.pop(name, None)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Up:
+        self.data.mkdir(parents=True, exist_ok=True)
+        url_file = self.data / "nats.url"
+        url_file.unlink(missing_ok=True)
+        with open(self.data / "up.log", "ab") as log:  # the child keeps its own copy
+            self.process = subprocess.Popen(
+                [*TABLETOP, "up", "--port", "0", "--ws-port", "0", "--http-port", "0"],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        deadline = time.monotonic() + 60
+        while not url_file.exists():
+            assert self.process.poll() is None, (self.data / "up.log").read_text()
+            assert time.monotonic() < deadline, "tabletop up did not come up"
+            time.sleep(0.1)
+        self.url = url_file.read_text().strip()  # written once every service answers
+        return self
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)  # Ctrl-C
+        code = self.process.wait(30)
+        self.process = None
+        return code
+
+    def run(self, *args: str, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [*TABLETOP, *args], env=self.env, capture_output=True, text=True, timeout=timeout
+        )
+        if check:
+            assert done.returncode == 0, done.stdout + done.stderr
+        return done
 
 
 def service_name(args: tuple[str, ...]) -> str:

@@ -6,11 +6,13 @@ Services see `Bus` and `Incoming` only: no other package imports nats.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -762,6 +764,8 @@ class Bus:
             version=version,
             description=description,
             stats_handler=lambda _endpoint: {**(stats() if stats else {}), "misdirected": self.misdirected},
+            # which process answers: `tabletop up` tells a frozen one by its silence
+            metadata={"pid": str(os.getpid())},
         )
         for endpoint_name, subject, queue, handler in endpoints:
 
@@ -791,6 +795,33 @@ class Bus:
             info = json.loads(body)
             found[info["id"]] = info
         return found
+
+    async def answering_pids(self, expected: Collection[int], *, wait: float = 0.5) -> set[int]:
+        """The processes (by the pid each service gives in its metadata, `add_service`) whose
+        micro services answer `$SRV.PING` within `wait` seconds, or as soon as all of
+        `expected` have. Raises when NATS itself does not answer the round trip."""
+        pids: set[int] = set()
+        everyone = asyncio.Event()
+
+        async def answered(msg: Msg) -> None:
+            try:
+                pids.add(int(json.loads(msg.data)["metadata"]["pid"]))
+            except (ValueError, KeyError, TypeError):
+                return
+            if set(expected) <= pids:
+                everyone.set()
+
+        inbox = self.nc.new_inbox()
+        sub = await self.nc.subscribe(inbox, cb=answered)
+        try:
+            await self.nc.publish("$SRV.PING", b"", reply=inbox)
+            await self.nc.flush(timeout=1)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(everyone.wait(), wait)
+        finally:
+            with contextlib.suppress(*TRANSIENT):  # the connection is gone: so is the subscription
+                await sub.unsubscribe()
+        return pids
 
     # --- durable consumers -----------------------------------------------------------------
 

@@ -538,6 +538,9 @@ class EmbeddedServer:
             stdin=subprocess.DEVNULL,
             preexec_fn=arm,
             pass_fds=() if self._lock is None else (self._lock,),
+            # Ctrl-C at a terminal reaches its parent, which stops it once the services have
+            # drained (they need it to), not the server at once with the rest of the group.
+            start_new_session=True,
         )
         log.close()
         if arm is None:
@@ -578,6 +581,25 @@ class EmbeddedServer:
             self.process.wait()
             self.process = None
         self._release()
+
+    def restart(self) -> EmbeddedServer:
+        """Kill the server (exited, frozen or not) and start it again on the same ports and
+        store: its clients reconnect by themselves."""
+        self.kill()
+        return self.start()
+
+    def exited(self) -> int | None:
+        """The server's exit code once it has exited, else None."""
+        return None if self.process is None else self.process.poll()
+
+    def answers(self, timeout: float = 1.0) -> bool:
+        """Whether the server greets a new connection (its INFO line) within `timeout`: a
+        frozen one still has the kernel accept the connection, but says nothing."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=timeout) as connection:
+                return connection.recv(5).startswith(b"INFO")
+        except OSError:
+            return False
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()
