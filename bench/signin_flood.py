@@ -38,7 +38,7 @@ from shared.bus.credentials import Credentials
 from shared.logs import configure_logging
 from shared.settings import load_settings
 from tests.crowd import Outcome, crowd, sign_in
-from tests.processes import ServiceProcess, Services
+from tests.processes import ServiceProcess, Services, auth_env
 
 PASSWORD = "the honest player's password"
 
@@ -75,17 +75,7 @@ async def flood(fresh: int, wrong: int, folder: Path) -> dict[str, object]:
     settings = load_settings(data_dir=str(folder / "data"), credentials_dir=str(folder / "credentials"))
     with compose.embedded_server(settings) as server:
         secrets = server.secrets
-        services = Services(
-            {
-                "NATS_URL": server.url,
-                "NATS_USER": "auth",
-                "NATS_PASSWORD": secrets.password("auth"),
-                "TABLETOP_CREDENTIALS": str(secrets.folder),
-                "TABLETOP_LOG_LEVEL": "info",
-                "TABLETOP_LOG_FORMAT": "json",
-            },
-            folder / "logs",
-        )
+        services = Services(auth_env(server.url, secrets), folder / "logs")
         replicas = [services.start("auth") for _ in range(compose.AUTH_REPLICAS)]
         try:
             for replica in replicas:

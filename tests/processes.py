@@ -18,6 +18,7 @@ from pathlib import Path
 
 from services import compose
 from shared.bus.connection import Bus
+from shared.bus.credentials import ServerSecrets
 
 ROOT = Path(__file__).resolve().parent.parent
 # The installed console command, as a user runs it (the module when not installed).
@@ -36,6 +37,20 @@ def cli_env(**extra: str) -> dict[str, str]:
     env.setdefault("TABLETOP_LOG_FORMAT", "json")
     env.update(extra)
     return env
+
+
+def auth_env(url: str, secrets: ServerSecrets, **extra: str) -> dict[str, str]:
+    """The environment of `tabletop auth` processes on the server at `url`, signed in as the
+    `auth` role with the credentials of `secrets`, logging JSON at info."""
+    return {
+        "NATS_URL": url,
+        "NATS_USER": "auth",
+        "NATS_PASSWORD": secrets.password("auth"),
+        "TABLETOP_CREDENTIALS": str(secrets.folder),
+        "TABLETOP_LOG_LEVEL": "info",
+        "TABLETOP_LOG_FORMAT": "json",
+        **extra,
+    }
 
 
 class Up:

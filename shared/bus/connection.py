@@ -277,13 +277,19 @@ class Bucket:
     def __init__(self, kv: Any) -> None:
         self._kv = kv
 
-    async def get(self, key: str) -> bytes | None:
+    async def _entry(self, key: str) -> Any:
+        """The entry of `key`, None when there is none."""
         try:
-            entry = await self._kv.get(key)
+            return await self._kv.get(key)
         except nats.js.errors.KeyNotFoundError:
             return None
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
+
+    async def get(self, key: str) -> bytes | None:
+        entry = await self._entry(key)
+        if entry is None:
+            return None
         value: bytes | None = entry.value
         return value
 
@@ -299,13 +305,8 @@ class Bucket:
 
     async def versioned(self, key: str) -> tuple[bytes, int] | None:
         """The value of `key` and its revision, for `replace`; None when there is none."""
-        try:
-            entry = await self._kv.get(key)
-        except nats.js.errors.KeyNotFoundError:
-            return None
-        except TRANSIENT as err:
-            raise Unavailable(str(err) or type(err).__name__) from err
-        return entry.value or b"", entry.revision
+        entry = await self._entry(key)
+        return None if entry is None else (entry.value or b"", entry.revision)
 
     async def replace(self, key: str, value: bytes, revision: int) -> bool:
         """Store `value` under `key` if it is still at `revision`; False when it changed."""

@@ -27,7 +27,7 @@ from shared.bus.server import EmbeddedServer
 from shared.settings import load_settings
 from tests import crowd
 from tests.crowd import Outcome
-from tests.processes import ServiceProcess, Services
+from tests.processes import ServiceProcess, Services, auth_env
 
 pytestmark = pytest.mark.slow  # a nats-server and auth processes of their own
 
@@ -138,16 +138,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
     with server:
         secrets = server.secrets
         services = Services(
-            {
-                "NATS_URL": server.url,
-                "NATS_USER": "auth",
-                "NATS_PASSWORD": secrets.password("auth"),
-                "TABLETOP_CREDENTIALS": str(secrets.folder),
-                "TABLETOP_LOG_LEVEL": "info",
-                "TABLETOP_LOG_FORMAT": "json",
-                "TABLETOP_AUTH_LOG_INTERVAL": "0.2",
-                **NO_LIMITS,
-            },
+            auth_env(server.url, secrets, TABLETOP_AUTH_LOG_INTERVAL="0.2", **NO_LIMITS),
             tmp_path / "logs",
         )
         try:
