@@ -56,15 +56,14 @@ async def connect_as(url: str, role: str) -> nats.NATS:
     )
 
 
-def requests_of(role: str, t: str) -> list[tuple[str, bytes]]:
-    """What the attacker asks (each a request it may send): the lobby, the spectator view and
-    replay of the victim table, and for a player a command (refused: it changes nothing)."""
-    asks = [
+def watching_requests(t: str) -> list[tuple[str, bytes]]:
+    """What anyone may ask about the victim table `t`: the lobby, its spectator view and
+    replay (a player also sends a command, refused: it changes nothing)."""
+    return [
         (subjects.lobby(GAME), b"{}"),
         (subjects.view(GAME, t, subjects.SPECTATOR), b"{}"),
         (subjects.replay(GAME, t, subjects.SPECTATOR), b'{"from": 0, "to": null}'),
     ]
-    return asks
 
 
 async def log_count(bus) -> int:
@@ -84,9 +83,9 @@ async def test_an_answer_aimed_at_any_subject_changes_nothing(bus, nats_url, tab
     if role == "player":  # its own command, refused by the worker: no event either way
         name = attacker.options["user"]
         join = msgspec.json.encode({"id": uuid.uuid4().hex, "type": "join"})
-        asks = [*requests_of(role, table.id), (subjects.cmd(GAME, unique("nowhere"), name), join)]
+        asks = [*watching_requests(table.id), (subjects.cmd(GAME, unique("nowhere"), name), join)]
     else:
-        asks = requests_of(role, table.id)
+        asks = watching_requests(table.id)
     targets = [t.format(game=GAME, t=table.id, ann=ann_name) for t in TARGETS]
     for subject, body in asks:
         for target in targets:
