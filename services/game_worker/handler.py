@@ -349,6 +349,7 @@ class CommandHandler:
             self.cache.pop(table)
             self.doubts.put(handling.key, folded.last_seq)
             handling.in_doubt += 1
+            self.counts["appends_in_doubt"] = self.counts.get("appends_in_doubt", 0) + 1
             self.log.warning(
                 "append_in_doubt", game=self.game, table=table, command_id=batch.command_id, error=str(err)
             )
