@@ -13,6 +13,7 @@ from typing import Any
 from services.client import RequestFailed, play_with_bots
 from services.registry import get
 from shared.bus.errors import Unavailable
+from shared.messages.envelopes import STORAGE_FULL
 from tests.consistency import RecordingClient
 
 # Small tables, so a lane finishes its table soon after the load is asked to stop.
@@ -51,6 +52,8 @@ class BotLoad:
                 final = await play_with_bots(self.client, game, table, bots, rng, options=OPTIONS.get(game))
             except RequestFailed as err:
                 self.failures[f"play: {err.code}"] += 1
+                if err.code == STORAGE_FULL:  # as a person would, not again at once
+                    await asyncio.sleep(rng.uniform(0.5, 1.0))
                 continue
             except Unavailable:
                 self.failures["play: no answer after every retry"] += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,10 +67,16 @@ class Answers:
 
     def __init__(self) -> None:
         self.codes: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+        # what views and replays were answered when not with what was asked: "view: not_ready"...
+        self.requests_refused: Counter[str] = Counter()
 
-    def record(self, subject: str, body: bytes, reply: dict[str, Any] | None) -> None:
+    def record(self, subject: str, body: bytes, reply: dict[str, Any] | None, started: float) -> None:
+        """One attempt's answer (None: nothing came in time); `started`: when it was sent."""
         parsed = subjects.parse_cmd(subject)
         if parsed is None:
+            if reply is not None and reply.get("ok") is False:
+                kind = subject.split(".", 2)[1]  # tabletop.<view|replay|lobby>...
+                self.requests_refused[f"{kind}: {reply['error']['code']}"] += 1
             return
         game, table, _ = parsed
         command_id = msgspec.json.decode(body)["id"]
@@ -107,12 +113,13 @@ class RecordingClient(Client):
         self.answers = answers or Answers()
 
     async def _ask_once(self, subject: str, body: bytes) -> dict[str, Any]:
+        started = time.monotonic()
         try:
             reply = await super()._ask_once(subject, body)
         except Unavailable:
-            self.answers.record(subject, body, None)
+            self.answers.record(subject, body, None, started)
             raise
-        self.answers.record(subject, body, reply)
+        self.answers.record(subject, body, reply, started)
         return reply
 
     async def command(
