@@ -388,9 +388,12 @@ async function signIn(form, errorNode) {
   } catch (err) {
     if (nc) await nc.close();
     nc = null;
+    // the server says the same for a wrong password, too many attempts, and a sign-in it
+    // could not check in time (a crowd signing in): the message names all three
     const refused = /authoriz/i.test(String(err && err.message));
     errorNode.textContent = refused
-      ? "Sign-in refused: wrong password for this name (or too many attempts: wait a little)."
+      ? "Sign-in refused: a wrong password for this name, too many attempts, or the server " +
+        "too busy to check it. Wait a moment and try again."
       : `Cannot sign in (${err && err.message}).`;
     return;
   }
