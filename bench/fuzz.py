@@ -127,7 +127,7 @@ class Fuzzer:
         _, weights, makers = zip(*self.kinds)
         while True:
             make = self.rng.choices(makers, weights)[0]
-            shot = await make()
+            shot: Shot | None = await make()
             if shot is not None:
                 return shot
 
@@ -264,7 +264,7 @@ class Fuzzer:
     async def out_of_turn(self) -> Shot | None:
         table = self.some_table("running")
         found = table and await self.seat_to_act(table)
-        if not found:
+        if table is None or not found:
             return None
         _, command, _, to_act = found
         waiting = [p for p in table.players if p not in to_act]
@@ -295,7 +295,7 @@ class Fuzzer:
     async def start_by_guest(self) -> Shot | None:
         table = self.some_table("open")
         guests = [p for p in table.players if p != table.creator] if table else []
-        if not guests:
+        if table is None or not guests:
             return None
         return self.command_shot(
             "refused: start by a guest", table, self.rng.choice(guests), {"type": "start"}
@@ -400,7 +400,7 @@ class Fuzzer:
 
     async def wrong_types(self) -> Shot:
         command_id = new_id()
-        body = self.rng.choice(
+        body: dict[str, Any] = self.rng.choice(
             [
                 {"id": 42, "type": "join"},
                 {"id": command_id, "type": 7},
@@ -426,7 +426,7 @@ class Fuzzer:
         return self.raw("malformed: unknown field", body_of({"id": new_id(), "type": "join", "admin": True}))
 
     async def bad_body_id(self) -> Shot:
-        bad = self.rng.choice(["", "has space", "x" * 65, "é", "a.b", "a*b", 0, None, {}])
+        bad: object = self.rng.choice(["", "has space", "x" * 65, "é", "a.b", "a*b", 0, None, {}])
         return self.raw("malformed: bad id in body", body_of({"id": bad, "type": "join"}))
 
     async def bad_subject(self) -> Shot:

@@ -9,7 +9,7 @@ import asyncio
 import json
 import random
 import uuid
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncGenerator, Callable, Collection
 from typing import Any
 
 import msgspec
@@ -169,7 +169,7 @@ class Client:
         viewer: str,
         *,
         subscribed: asyncio.Event | None = None,
-    ) -> AsyncIterator[dict[str, Any]]:
+    ) -> AsyncGenerator[dict[str, Any], None]:
         """Every view pushed for `viewer` from now on (`subscribed` is set once the server
         knows of the subscription: nothing pushed after that is missed)."""
         queue: asyncio.Queue[bytes] = asyncio.Queue()

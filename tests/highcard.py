@@ -114,6 +114,7 @@ def evolve(state: State, event: Event) -> State:
                 tricks={p: 0 for p in event.players},
             )
         case CardChosen(player=p, card=card):
+            assert card is not None  # the log holds every card; only views hide them
             hand = list(state.hands[p])
             hand.remove(card)
             return replace(
@@ -125,6 +126,7 @@ def evolve(state: State, event: Event) -> State:
             tricks = {**state.tricks, winner: state.tricks[winner] + 1}
             return replace(state, chosen={}, tricks=tricks, last_trick=cards)
         case CardDrawn(player=p, card=card):
+            assert card is not None
             deck = list(state.deck)
             deck.remove(card)
             return replace(

@@ -9,6 +9,7 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,8 +20,8 @@ from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.messages import subjects
 from shared.settings import load_settings
-from tests.conftest import TABLETOP, assert_replay_equals_live, cli_env, websocket_handshake
-from tests.processes import Up
+from tests.conftest import assert_replay_equals_live, websocket_handshake
+from tests.processes import TABLETOP, Up, cli_env
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +118,7 @@ def test_a_person_at_a_terminal_plays_a_table(up):
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert watch.stdout is not None and watch.stderr is not None
     first = watch.stdout.readline()  # the current view: watch is following the table
     assert "running" in first, watch.stderr.read() if watch.poll() is not None else first
     played = {}
@@ -222,7 +224,7 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
         admin = ServerSecrets(up.data / "credentials").credentials("admin")
         bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10, credentials=admin)
         client = Client(bus)
-        live = {v: {} for v in viewers}
+        live: dict[str, dict[int, Any]] = {v: {} for v in viewers}
 
         async def record(viewer):
             async def on_update(message):

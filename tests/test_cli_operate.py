@@ -13,9 +13,9 @@ import pytest
 from services.client import Client, play_with_bots
 from services.table_projector import maintenance
 from shared.messages import subjects
-from tests.conftest import TABLETOP, cli_env
 from tests.platform.stack import stack
 from tests.platform.test_views_exact import until_exact
+from tests.processes import TABLETOP, cli_env
 
 
 def run_tabletop(nats_url: str, *args: str) -> subprocess.CompletedProcess:

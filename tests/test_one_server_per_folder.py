@@ -13,8 +13,8 @@ import pytest
 
 from shared.bus.errors import StoreInUse
 from shared.bus.server import EmbeddedServer, server_binary, servers_using
-from tests.conftest import ROOT, TABLETOP
-from tests.test_cli import Up
+from tests.conftest import ROOT
+from tests.processes import TABLETOP, Up
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
@@ -66,6 +66,7 @@ def nats_server_children(pid: int) -> list[int]:
 
 def test_kill_9_of_tabletop_up_stops_its_nats_server_and_up_starts_again(tmp_path):
     first = Up(tmp_path).start()
+    assert first.process is not None
     [server] = nats_server_children(first.process.pid)
     first.process.kill()  # SIGKILL: no handler of ours runs
     first.process.wait(30)
@@ -81,6 +82,7 @@ def test_kill_9_of_tabletop_up_stops_its_nats_server_and_up_starts_again(tmp_pat
 
 def test_a_second_tabletop_up_on_a_folder_in_use_says_so_and_the_first_serves_on(tmp_path):
     first = Up(tmp_path).start()
+    assert first.process is not None
     try:
         url = (tmp_path / "nats.url").read_text()
         second = subprocess.run(
@@ -116,6 +118,7 @@ def test_a_server_started_off_the_main_thread_stops_when_its_process_is_killed(t
     process = subprocess.Popen(
         [sys.executable, "-c", FROM_A_THREAD, str(tmp_path)], env=env, stdout=subprocess.PIPE, text=True
     )
+    assert process.stdout is not None
     try:
         server = int(process.stdout.readline())
         assert not gone(server)

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -317,10 +317,10 @@ def play(
     # command is checking after the previous one.
     shim = _Checked(decider, checked)
     sim = simulate(
-        shim,
+        cast(TableDecider, shim),
         players,
         random.Random(seed),
-        options=options,  # type: ignore[arg-type]
+        options=dict(options),
         after_event=run.after_event,
     )
     run.after_command(sim.table, checks)

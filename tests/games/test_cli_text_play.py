@@ -20,8 +20,7 @@ import pytest
 import structlog
 
 from services import cli
-from tests.conftest import SERVICE_ENV, TABLETOP
-from tests.test_cli import Up
+from tests.processes import SERVICE_ENV, TABLETOP, Up
 
 # Small tables, so that each game ends in a few dozen moves.
 TABLES = {

@@ -15,6 +15,7 @@ import uuid
 import msgspec
 import nats
 import pytest
+from nats.aio.client import Client as NATS
 
 from shared.bus.credentials import inbox_prefix
 from shared.messages import subjects
@@ -43,7 +44,7 @@ TARGETS = [
 ]
 
 
-async def connect_as(url: str, role: str) -> nats.NATS:
+async def connect_as(url: str, role: str) -> NATS:
     """A raw connection of a freshly registered player, or of a guest."""
     if role == "guest":
         name = unique("guest-")

@@ -4,6 +4,7 @@ and no push dropped because it came while a move was under way."""
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 
 from services.bots.service import Bots
 
@@ -15,7 +16,7 @@ class RecordingBots(Bots):
     def __init__(self) -> None:
         super().__init__(bus=None, deciders={}, rng=random.Random(1))  # type: ignore[arg-type]
         self.moves: list[tuple[str, int, list[str]]] = []
-        self.during_move = None
+        self.during_move: Callable[[], Awaitable[None]] | None = None
 
     async def _move(self, game, table, version, seats):
         self.moves.append((table, version, seats))

@@ -64,7 +64,7 @@ async def test_a_frozen_stream_leader_never_gets_an_applied_command_answered_as_
         acknowledged, cluster = rig.acknowledged, rig.cluster
         rig.load.start()
         await acknowledged.wait_for(100, timeout=60)
-        frozen = []
+        frozen: list[str] = []
         # freeze again until the fault was felt (an append in doubt or a command not answered
         # ok): on a busy machine a freeze can fall where no append was waiting on the leader
         while len(frozen) < FREEZES or (not await felt(rig) and len(frozen) < MAX_FREEZES):

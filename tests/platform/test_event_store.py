@@ -134,7 +134,7 @@ async def test_a_cluster_url_list_connects(nats_url):
     ],
 )
 def test_a_delivery_position_is_what_nats_py_reads_from_the_reply(reply):
-    metadata = Msg(_client=None, subject="x", reply=reply).metadata
+    metadata = Msg(_client=None, subject="x", reply=reply).metadata  # type: ignore[arg-type]  # no connection needed to parse
     assert delivery_position(reply) == (metadata.sequence.stream, metadata.num_pending)
 
 

@@ -20,15 +20,19 @@ class MemoryStore:
     def _of(self, table):
         return [m for t, m in self.messages if t == table]
 
-    async def last(self, game, table):
+    async def last(self, game: str, table: str) -> StoredBatch | None:
         mine = self._of(table)
         return mine[-1] if mine else None
 
-    async def read(self, game, table, *, after=0, upto=None):
+    async def read(
+        self, game: str, table: str, *, after: int = 0, upto: int | None = None, expect: int = 0
+    ) -> list[StoredBatch]:
         self.reads += 1
         return [m for m in self._of(table) if m.seq > after and (upto is None or m.seq <= upto)]
 
-    async def append(self, game, table, data, *, command_id, expected_seq):
+    async def append(
+        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int
+    ) -> Appended:
         mine = self._of(table)
         if (mine[-1].seq if mine else 0) != expected_seq:
             raise ConcurrencyConflict(table)
@@ -86,7 +90,7 @@ async def test_a_stale_decision_is_taken_again_on_the_fresh_table():
     async def stale_last(game, table):  # a log that answers late: the cache looks current
         return StoredBatch(stale.last_seq, b"")
 
-    real_last, store.last = store.last, stale_last
+    real_last, store.last = store.last, stale_last  # type: ignore[method-assign]
     calls = 0
 
     async def last_then_real(game, table):
@@ -94,7 +98,7 @@ async def test_a_stale_decision_is_taken_again_on_the_fresh_table():
         calls += 1
         return await (stale_last if calls == 1 else real_last)(game, table)
 
-    store.last = last_then_real
+    store.last = last_then_real  # type: ignore[method-assign]
     reply = await send(mine, "t", "cy", id="c", type="join")
     assert reply["error"]["code"] == "table_full"  # decided again, on the table with bob
     assert len(store.messages) == 2
@@ -124,7 +128,7 @@ async def test_an_accepted_command_on_a_current_cache_costs_one_append_and_no_lo
         lookups += 1
         return await real_last(game, table)
 
-    store.last = counting_last
+    store.last = counting_last  # type: ignore[method-assign]
     mine = CommandHandler(get("highcard"), store)
     await send(mine, "t", "ann", id="a", type="create")
     before = lookups
@@ -208,7 +212,9 @@ class FullStore(MemoryStore):
         self.full = False
         self.doubt = False
 
-    async def append(self, game, table, data, *, command_id, expected_seq):
+    async def append(
+        self, game: str, table: str, data: bytes, *, command_id: str, expected_seq: int
+    ) -> Appended:
         if self.doubt:
             self.doubt = False
             raise OutcomeUnknown("no acknowledgement")

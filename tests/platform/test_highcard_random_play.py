@@ -77,9 +77,11 @@ def test_random_tables_end_fold_exactly_and_leak_nothing(seed):
             ), viewer
             redacted = HIGHCARD.redact(event, viewer)
             if isinstance(event, HandsDealt):
+                assert isinstance(redacted, HandsDealt)
                 assert all(not h for p, h in redacted.hands.items() if p != viewer)
                 assert redacted.deck == []
             if isinstance(event, (CardChosen, CardDrawn)) and event.player != viewer:
+                assert isinstance(redacted, (CardChosen, CardDrawn))
                 assert redacted.card is None
 
     sim = simulate(HIGHCARD, players, rng, options=options, after_event=after_event)

@@ -22,9 +22,8 @@ from shared.bus.server import EmbeddedServer
 from shared.settings import load_settings
 from tests import consistency
 from tests.botload import BotLoad
-from tests.conftest import TABLETOP, cli_env
 from tests.platform.stack import stack
-from tests.processes import Services
+from tests.processes import TABLETOP, Services, cli_env
 
 
 def table_id() -> str:

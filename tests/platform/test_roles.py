@@ -10,6 +10,7 @@ import uuid
 import msgspec
 import nats
 import pytest
+from nats.aio.client import Client as NATS
 
 from services.client import Client, RequestFailed
 from shared.bus.connection import Bus
@@ -54,7 +55,7 @@ OUTSIDE = [
 ]
 
 
-async def connect_role(url: str, password: str, role: str) -> tuple[nats.NATS, list[str]]:
+async def connect_role(url: str, password: str, role: str) -> tuple[NATS, list[str]]:
     refusals: list[str] = []
 
     async def on_error(err: Exception) -> None:

@@ -16,6 +16,8 @@ import msgspec
 import nats
 import nats.errors
 import pytest
+from nats.aio.client import Client as NATS
+from nats.aio.subscription import Subscription
 
 from services.auth.accounts import ACCOUNTS_BUCKET
 from services.auth.names import name_key
@@ -66,7 +68,7 @@ async def until(condition, timeout: float = 5.0) -> bool:
 class Attacker:
     """A raw NATS connection of a signed-in player, recording what the broker refuses."""
 
-    def __init__(self, nc: nats.NATS, refusals: list[str]) -> None:
+    def __init__(self, nc: NATS, refusals: list[str]) -> None:
         self.nc = nc
         self.refusals = refusals
 
@@ -156,7 +158,7 @@ async def mallory(nats_url) -> AsyncIterator[Attacker]:
     await attacker.close()
 
 
-async def follow(bus: Bus, subject: str) -> tuple[asyncio.Queue[bytes], object]:
+async def follow(bus: Bus, subject: str) -> tuple[asyncio.Queue[bytes], Subscription]:
     """Subscribe (confirmed by the server on return) and queue what arrives."""
     queue: asyncio.Queue[bytes] = asyncio.Queue()
 

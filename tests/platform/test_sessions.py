@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.auth.accounts import Refused
+from services.auth.admission import Refused
 from services.auth.sessions import Token, TokenSigner
 from services.client import Client, RequestFailed
 from shared.bus.connection import Bus

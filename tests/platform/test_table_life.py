@@ -149,6 +149,8 @@ def test_options_are_checked_again_against_the_players_seated_at_the_start():
     )
     table = picky.initial_state
     for actor, command in (("ann", Create(seats=3)), ("bob", Join())):
-        table = fold(picky.evolve, picky.decide(table, command, Context(actor=actor, rng=None)), table)
+        events = picky.decide(table, command, Context(actor=actor, rng=random.Random(0)))
+        assert not isinstance(events, Rejection)
+        table = fold(picky.evolve, events, table)
     refused = picky.decide(table, Start(), Context(actor="ann", rng=random.Random(1)))
     assert refused == Rejection("bad_option", "Needs 3 players.")

@@ -89,7 +89,9 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
             await bus.view_delete(key)
         projector_bus = s.buses["table-projector"]
         reconnects = projector_bus.reconnects
-        projector_bus.nc._transport.close()  # the socket drops; nats-py reconnects
+        transport = projector_bus.nc._transport
+        assert transport is not None
+        transport.close()  # the socket drops; nats-py reconnects
         await until_exact(bus, [table], within=15)
         assert projector_bus.reconnects > reconnects
 

@@ -91,7 +91,7 @@ async def test_a_view_write_failing_under_a_killed_server_is_retried(
                     asyncio.get_running_loop().call_later(0.5, server.start)
                 return await real_put(items)
 
-            projector_bus.put_views = put_after_a_kill  # type: ignore[method-assign]
+            projector_bus.put_views = put_after_a_kill  # type: ignore[method-assign,assignment]
             assert (await client.command("highcard", tables[0], "p0", {"type": "start"}))["ok"]
             await asyncio.wait_for(killed.wait(), 30)
             for table in tables[1:]:
@@ -376,9 +376,9 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
         refused = {key for key, _ in items if f".{failing}." in key}  # its bucket is away
         return refused | await real_put([item for item in items if item[0] not in refused])
 
-    bus.put_views = put  # type: ignore[method-assign]
+    bus.put_views = put
     retry = await projector.apply(0, messages)
-    bus.put_views = real_put  # type: ignore[method-assign]
+    bus.put_views = real_put
     assert retry == {m.seq for m in messages if m.subject.endswith(f".{failing}")}
     assert len(retry) == 3
     for table in tables:

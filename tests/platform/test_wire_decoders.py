@@ -54,7 +54,7 @@ def objects_like_commands(game: str) -> st.SearchStrategy[dict[str, Any]]:
         },
     ).flatmap(
         lambda known: (st.just({}) | st.dictionaries(st.text(max_size=8), JSON, max_size=3)).map(
-            lambda extra: {**extra, **known}
+            lambda extra: {**dict(extra), **known}
         )
     )
 

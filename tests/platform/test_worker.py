@@ -195,11 +195,11 @@ async def test_every_worker_replica_answers_operators_with_its_counts(bus, nats_
             await bus.nc.publish("$SRV.STATS.tabletop-worker-highcard", b"", reply=inbox)
             await asyncio.sleep(0.1)
         await sub.unsubscribe()
-        replies = list(replies.values())
-        assert len({r["id"] for r in replies}) == 2
-        counts = [r["endpoints"][0]["data"] for r in replies]
+        answered = list(replies.values())
+        assert len({r["id"] for r in answered}) == 2
+        counts = [r["endpoints"][0]["data"] for r in answered]
         assert sum(c.get("accepted", 0) for c in counts) == 4
-        assert all(r["endpoints"][0]["subject"] == "tabletop.cmd.highcard.>" for r in replies)
+        assert all(r["endpoints"][0]["subject"] == "tabletop.cmd.highcard.>" for r in answered)
 
 
 async def worker_replicas(bus) -> list[dict]:

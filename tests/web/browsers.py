@@ -25,7 +25,7 @@ from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
 from shared.settings import load_settings
-from tests.conftest import SERVICE_ENV, TABLETOP, cli_env
+from tests.processes import SERVICE_ENV, TABLETOP, cli_env
 from tests.texts import strings
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -288,7 +288,7 @@ async def play_through(seats: list[Seat], *, pause_at: int | None = None, on_pau
         for seat in seats:
             await seat.snapshot()
             moved = await take_a_move(seat) or moved
-        if not paused and on_pause and max([await version_of(s.page) for s in seats]) >= pause_at:
+        if not paused and on_pause and max([await version_of(s.page) for s in seats]) >= (pause_at or 0):
             paused = True
             await on_pause()
         if not moved:  # someone else's turn: wait until any page shows a newer version

@@ -99,7 +99,11 @@ class Harness:
         self.game = game
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
 
     def show(self, view: dict[str, Any], seat: str | None) -> dict[str, Any]:
         """Render `view` for `seat` and read back what the board offers (see `show_step`)."""

@@ -23,7 +23,7 @@ from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
 from shared.bus.errors import SignInRefused
 from shared.settings import load_settings
-from tests.conftest import TABLETOP, cli_env
+from tests.processes import TABLETOP, cli_env
 from tests.web.browsers import (
     CHROMIUM,
     PASSWORD,
