@@ -46,6 +46,10 @@ class UnknownGames:
         self.heard[message.subject.rsplit(".", 1)[-1]] = time.monotonic()
 
     async def on_command(self, message: Incoming) -> None:
+        # `tabletop.cmd.<game>...` or `tabletop.cmdp.<game>...`: the game's token alone
+        # first, as nearly every command is for a game that is served
+        if self.served(message.subject.split(".", 3)[2]):
+            return
         parsed = subjects.parse_cmd(message.subject)
         if parsed is not None and not self.served(parsed[0]):
             await message.respond(unknown_game_body(message.subject, parsed[0]))
