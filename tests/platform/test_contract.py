@@ -10,6 +10,7 @@ what the docs say of guests' inboxes, spent command ids and refused subjects hol
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import time
 import uuid
@@ -21,6 +22,9 @@ import nats
 import nats.errors
 import pytest
 
+from services.game_worker.app import HEARTBEAT, SILENCE
+from services.game_worker.unknown_games import UnknownGames
+from shared.bus.connection import Incoming
 from shared.bus.credentials import inbox_prefix
 from shared.messages import subjects
 from tests.platform.stack import stack
@@ -330,3 +334,55 @@ async def test_a_refused_publish_names_the_subject_the_player_used(ann, bob):
     assert not answers.pending_msgs
     view = await bob.ask(subjects.view(GAME, table, bob.name), b"{}")
     assert view["version"] == 2 and bob.name in view["view"]["seats"]
+
+
+async def test_a_game_served_elsewhere_is_left_to_its_workers(bus, ann, services):
+    """A worker of a game that the answering process does not know (another deployment's
+    extra game) speaks on `tabletop.workers.<game>`: its commands are left to it, never
+    answered `unknown_game` beside its own answer; once it is silent, they are."""
+    game = unique("extra")
+    taken: list[bytes] = []
+    heard = asyncio.Event()
+
+    async def worker_of_that_game(message: Incoming) -> None:
+        taken.append(message.data)  # takes the command, and answers nothing
+
+    async def own_word(message: Incoming) -> None:
+        heard.set()
+
+    await bus.subscribe(f"tabletop.cmdp.{game}.>", worker_of_that_game)
+    await bus.subscribe(subjects.workers(game), own_word)
+    speaking = asyncio.Event()
+
+    async def speak() -> None:  # as a worker replica does, every HEARTBEAT
+        while not speaking.is_set():
+            await bus.publish(subjects.workers(game), b"elsewhere alive")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(speaking.wait(), HEARTBEAT)
+
+    speaker = asyncio.create_task(speak())
+    body = msgspec.json.encode({"id": "c1", "type": "join"})
+    try:
+        await heard.wait()
+        with pytest.raises(nats.errors.TimeoutError):
+            await ann.ask(subjects.cmd(game, "t1", ann.name), body, timeout=1.5)
+        assert taken == [body]
+    finally:
+        speaking.set()
+        await speaker
+
+    async def answered() -> dict[str, Any] | None:
+        with contextlib.suppress(nats.errors.TimeoutError):
+            return await ann.ask(subjects.cmd(game, "t1", ann.name), body, timeout=1)
+        return None
+
+    assert refused(await until(answered, timeout=SILENCE + 10), "unknown_game")
+
+
+def test_which_games_are_served():
+    games = UnknownGames({"naishi"}, silence=3.0)
+    assert games.served("naishi") and not games.served("chess")
+    games.heard["chess"] = time.monotonic()
+    assert games.served("chess")
+    games.heard["chess"] = time.monotonic() - 3.0
+    assert not games.served("chess")
