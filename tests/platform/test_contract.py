@@ -250,6 +250,11 @@ async def test_a_command_giving_a_key_twice_is_a_bad_command_and_changes_nothing
     assert (await ann.command(table, {"type": "start"}))["version"] == 3  # ann may still start
 
 
+async def test_a_session_request_giving_a_key_twice_is_a_bad_request(ann):
+    reply = await ann.ask(subjects.session(ann.name), b'{"revoke": "ts1.a", "revoke": "ts1.b"}')
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_request", reply
+
+
 # --- next, always -----------------------------------------------------------------------------
 
 
