@@ -57,9 +57,8 @@ class Player:
         self.nc, self.name, self.refusals = nc, name, refusals
 
     @classmethod
-    async def connect(
-        cls, url: str, name: str | None, password: str = PASSWORD, *, inbox: bool = True
-    ) -> Player:
+    async def connect(cls, url: str, name: str | None, password: str = PASSWORD) -> Player:
+        """`name` None: a nameless connection, with the client library's own inbox."""
         refusals: list[str] = []
 
         async def on_error(err: Exception) -> None:
@@ -67,9 +66,7 @@ class Player:
 
         options: dict[str, Any] = {}
         if name is not None:  # a guest gives its name with an empty password
-            options = {"user": name, "password": password}
-        if name is not None and inbox:
-            options["inbox_prefix"] = inbox_prefix(name)
+            options = {"user": name, "password": password, "inbox_prefix": inbox_prefix(name)}
         nc = await nats.connect(url, error_cb=on_error, allow_reconnect=False, name="contract", **options)
         return cls(nc, name or "", refusals)
 
@@ -78,9 +75,9 @@ class Player:
         decoded: dict[str, Any] = msgspec.json.decode(reply.data)
         return decoded
 
-    async def command(self, table: str, command: dict[str, Any], *, as_player: str = "") -> dict[str, Any]:
+    async def command(self, table: str, command: dict[str, Any]) -> dict[str, Any]:
         body = msgspec.json.encode({"id": uuid.uuid4().hex, **command})
-        return await self.ask(subjects.cmd(GAME, table, as_player or self.name), body)
+        return await self.ask(subjects.cmd(GAME, table, self.name), body)
 
     async def close(self) -> None:
         await self.nc.close()
