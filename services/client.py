@@ -158,7 +158,7 @@ class Client:
             body = encoder.encode(request)
             reply = self._checked(await self._ask(subjects.replay(game, table, viewer), body))
             steps += reply["steps"]
-            if "next" not in reply:
+            if reply.get("next") is None:
                 return steps
             first = reply["next"]
 

@@ -36,6 +36,7 @@ from services.auth.accounts import Accounts
 from services.auth.admission import Attempt, Refused
 from shared.bus.connection import Incoming, answering_failures
 from shared.messages import subjects
+from shared.messages.envelopes import duplicate_key
 
 log = structlog.get_logger("tabletop.auth.sessions")
 SESSIONS_BUCKET = "TABLETOP_SESSIONS"
@@ -260,6 +261,8 @@ def _body(data: bytes) -> dict[str, str] | None:
     try:
         body = json.loads(data or b"{}")
     except (ValueError, UnicodeDecodeError):
+        return None
+    if duplicate_key(data) is not None:  # which of the two would count is anyone's guess
         return None
     if not isinstance(body, dict) or set(body) not in _SHAPES:
         return None

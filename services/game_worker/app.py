@@ -21,7 +21,8 @@ from typing import Any
 import structlog
 
 from services.game_worker.handler import CommandHandler
-from services.registry import get
+from services.game_worker.unknown_games import answer_unknown_games
+from services.registry import games, get
 from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_failures
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
@@ -164,6 +165,9 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
             stream=subjects.TIMERS_STREAM,
         )
     )
+    unknown = asyncio.create_task(
+        answer_unknown_games(bus, games(), stop, listen_first=2 * HEARTBEAT, silence=SILENCE)
+    )
     # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
         name=service_name(game),
@@ -183,6 +187,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await stop.wait()
     await keeping
     await deadlines
+    await unknown
     await partitions.leave()
     await service.stop()  # no new commands; answer the ones already taken
     if in_flight:

@@ -30,6 +30,7 @@ from shared.messages.envelopes import (
     encoder,
     error_body,
     step_of,
+    unknown_game_body,
 )
 from shared.messages.folding import Admitted, Bounded, Folded, empty, fold_messages
 
@@ -58,7 +59,8 @@ def page(
     request: ReplayRequest,
     limit: int,
 ) -> bytes:
-    """The steps asked for, as many as fit in `limit` bytes, with `next` when more remain."""
+    """The steps asked for, as many as fit in `limit` bytes, and `next`: the version to ask
+    from when more remain, else null (always present, as in the lobby)."""
     first = max(request.from_, 1)
     last = len(history.batches) if request.to is None else min(request.to, len(history.batches))
 
@@ -86,11 +88,9 @@ def page(
             size -= len(parts.pop()) + 1
     if parts and size > limit:  # one step alone is too large: say so rather than fail to send
         return error_body("internal_error", f"Step {first} is larger than a replay page ({limit} bytes).")
-    body = b'{"steps":[' + b",".join(parts) + b"]"
     after = first + len(parts)
-    if after <= last:
-        body += b',"next":' + str(after).encode()
-    return body + b"}"
+    more = str(after).encode() if after <= last else b"null"
+    return b'{"steps":[' + b",".join(parts) + b'],"next":' + more + b"}"
 
 
 def _with_view(
@@ -132,7 +132,7 @@ class HistoryProjector:
         game, table, viewer = tokens
         decider = self.games.get(game)
         if decider is None:
-            await message.respond(error_body("unknown_game", f"No game is called {game}."))
+            await message.respond(unknown_game_body(message.subject, game))
             return
         try:
             request = decode_request(message.data, ReplayRequest)

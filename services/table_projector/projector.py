@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,23 +45,25 @@ from shared.bus.errors import BusError, Unavailable
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
+    LOBBY_PAGE_DEFAULT,
     BadRequest,
     EventBatch,
     LobbyPage,
     LobbyRequest,
     ViewReply,
+    ViewRequest,
     decode_request,
     encoder,
     error_body,
+    lobby_cursor,
     push_body,
     step_of,
+    unknown_game_body,
 )
 from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log
 
 log = structlog.get_logger("tabletop.table_projector")
 DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
-LOBBY_PAGE_MAX = 100
-LOBBY_PAGE_DEFAULT = 50
 # How far back a partition's views are checked against the log whenever its consumer is
 # (re)opened: the tables of the log's last RECONCILE_SPAN messages up to the partition's ack
 # floor (see `TableProjector.reconcile`).
@@ -150,23 +153,7 @@ class TableProjector:
         messages to deliver again (their table's views could not be stored): no message is
         acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
-        by_table: dict[tuple[str, str], list[Delivered]] = {}
-        of_subject: dict[str, tuple[int, str, str] | None] = {}  # a table's subject parsed once
-        for message in messages:
-            if message.subject in of_subject:
-                parsed = of_subject[message.subject]
-            else:
-                parsed = of_subject[message.subject] = subjects.parse_evt(message.subject)
-            if parsed is None or parsed[1] not in self.games:
-                log.error(
-                    "message_skipped",
-                    subject=message.subject,
-                    seq=message.seq,
-                    reason="unknown_game" if parsed else "bad_subject",
-                )
-                self._count("skipped")
-                continue
-            by_table.setdefault((parsed[1], parsed[2]), []).append(message)
+        by_table = self._by_table(messages)
         keys = list(by_table)
         folded = await asyncio.gather(*(self._fold_table(key, by_table[key]) for key in keys))
         failed = {key for key, steps in zip(keys, folded, strict=True) if steps is None}
@@ -196,6 +183,28 @@ class TableProjector:
         progress.pending = messages[-1].pending
         progress.caught_up = not retry and progress.pending == 0
         return retry
+
+    def _by_table(self, messages: list[Delivered]) -> dict[tuple[str, str], list[Delivered]]:
+        """A batch's messages by (game, table), in order; one whose subject names no table of
+        a game of ours is skipped, with a log line."""
+        by_table: dict[tuple[str, str], list[Delivered]] = {}
+        of_subject: dict[str, tuple[int, str, str] | None] = {}  # a table's subject parsed once
+        for message in messages:
+            if message.subject in of_subject:
+                parsed = of_subject[message.subject]
+            else:
+                parsed = of_subject[message.subject] = subjects.parse_evt(message.subject)
+            if parsed is None or parsed[1] not in self.games:
+                log.error(
+                    "message_skipped",
+                    subject=message.subject,
+                    seq=message.seq,
+                    reason="unknown_game" if parsed else "bad_subject",
+                )
+                self._count("skipped")
+                continue
+            by_table.setdefault((parsed[1], parsed[2]), []).append(message)
+        return by_table
 
     async def _fold_table(
         self,
@@ -435,13 +444,23 @@ class TableProjector:
     # --- requests -------------------------------------------------------------------------------
 
     async def on_view(self, message: Incoming) -> None:
+        """A viewer's view: `{}` (or an empty body) on `tabletop.view.<game>.<table>.<viewer>`;
+        the bot service asks as `bots` for the seat its body names (`on_bot_seat_view`)."""
         tokens = subjects.parse(message.subject, "view")
         if tokens is None or len(tokens) != 3:
             await message.respond(error_body("bad_request", "Ask tabletop.view.<game>.<table>.<viewer>."))
             return
         game, table, viewer = tokens
+        if game not in self.games:
+            await message.respond(unknown_game_body(message.subject, game))
+            return
         if viewer == BOTS_PLAYER:
             await self.on_bot_seat_view(message, game, table)
+            return
+        try:
+            decode_request(message.data, ViewRequest)
+        except BadRequest as err:
+            await message.respond(error_body("bad_request", str(err)))
             return
         try:
             body = await self._spectator_view(game, table)
@@ -459,11 +478,9 @@ class TableProjector:
         """The view of the seat `{"seat": ...}` for the bot service (only it may ask as
         `bots`), once the table says a bot plays that seat: it never sees another seat."""
         try:
-            seat = _bot_seat_request.decode(message.data).seat
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            seat = ""
-        if not subjects.is_id(seat):
-            await message.respond(error_body("bad_request", 'Ask with {"seat": "<a seat a bot plays>"}.'))
+            seat = decode_request(message.data, BotSeatRequest).seat
+        except BadRequest as err:
+            await message.respond(error_body("bad_request", str(err)))
             return
         try:
             spectator = await self._spectator_view(game, table)
@@ -486,7 +503,7 @@ class TableProjector:
         (a table just created, views being written again), waited for up to `VIEW_WAIT`."""
         key = subjects.view_key(game, table, subjects.SPECTATOR)
         body = await self.bus.view_get(key)
-        if body is not None or game not in self.games or await self.bus.events.last(game, table) is None:
+        if body is not None or await self.bus.events.last(game, table) is None:
             return body
         deadline = asyncio.get_running_loop().time() + VIEW_WAIT
         while body is None and (left := deadline - asyncio.get_running_loop().time()) > 0:
@@ -503,7 +520,7 @@ class TableProjector:
     async def _no_view(self, game: str, table: str) -> bytes:
         """The answer for a table with no stored view: `not_ready` when its log exists (the
         views are on their way), `unknown_table` when the log has nothing of it."""
-        if game in self.games and await self.bus.events.last(game, table) is not None:
+        if await self.bus.events.last(game, table) is not None:
             return _not_ready(game, table)
         return error_body("unknown_table", f"There is no {game} table {table}.")
 
@@ -514,7 +531,7 @@ class TableProjector:
             return
         game = tokens[0]
         if game not in self.games:
-            await message.respond(error_body("unknown_game", f"No game is called {game}."))
+            await message.respond(unknown_game_body(message.subject, game))
             return
         try:
             request = decode_request(message.data, LobbyRequest)
@@ -525,8 +542,9 @@ class TableProjector:
 
 
 def lobby_page(game: str, tables: dict[str, dict[str, Any]], request: LobbyRequest) -> LobbyPage:
-    """Newest first, `limit` at most, after the `after` cursor, of one status if asked."""
-    limit = min(max(request.limit or LOBBY_PAGE_DEFAULT, 1), LOBBY_PAGE_MAX)
+    """Newest first, `limit` at most, after the `after` cursor, of one status if asked (the
+    request is checked as it is decoded: `LobbyRequest`)."""
+    limit = request.limit or LOBBY_PAGE_DEFAULT
     entries = sorted(
         (e for e in tables.values() if request.status is None or e.get("status") == request.status),
         key=_lobby_order,
@@ -544,8 +562,7 @@ def _lobby_order(entry: dict[str, Any]) -> tuple[str, str]:
 
 
 def _cursor(entry: dict[str, Any]) -> str:
-    """Where a lobby page ends: the creation instant and id of its last table."""
-    return "|".join(_lobby_order(entry))
+    return lobby_cursor(*_lobby_order(entry))
 
 
 def _epoch(instant: str) -> float | None:
@@ -612,8 +629,16 @@ class _Versioned(msgspec.Struct):
 _versioned = msgspec.json.Decoder(_Versioned)
 
 
-class _BotSeatRequest(msgspec.Struct, forbid_unknown_fields=True):
+class BotSeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The bot service's request for the view of a seat one of its bots plays."""
+
+    shape: typing.ClassVar[str] = 'Ask with {"seat": "<a seat a bot plays>"}.'
+
     seat: str
+
+    def __post_init__(self) -> None:
+        if not subjects.is_id(self.seat):
+            raise ValueError(f'"seat" is {self.seat[:80]!r}, not a player id')
 
 
 class _BotsAndZombies(msgspec.Struct):
@@ -625,9 +650,6 @@ class _BotsSeats(msgspec.Struct):
     """The seats bots play, as a spectator view says."""
 
     view: _BotsAndZombies
-
-
-_bot_seat_request = msgspec.json.Decoder(_BotSeatRequest)
 
 
 def _version(body: bytes) -> int:

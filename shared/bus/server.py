@@ -263,9 +263,14 @@ def auth_config(
 
     def user(role: str) -> str:
         grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
+        # A worker's connection may take a command twice: in its game's partition and in the
+        # queue group that answers commands for unknown games (services/game_worker/
+        # unknown_games.py). The server counts the second delivery of a request against the
+        # answers it allows to its reply subject, so a worker is allowed two (it sends one).
+        responses = "{ max: 2 }" if role == "worker" else "true"
         permissions = (
             f", permissions: {{ publish: {{ allow: [{_quoted_list(grant.publish)}] }}, "
-            f"subscribe: {{ allow: [{_quoted_list(grant.subscribe)}] }}, allow_responses: true }}"
+            f"subscribe: {{ allow: [{_quoted_list(grant.subscribe)}] }}, allow_responses: {responses} }}"
             if grant
             else ""
         )

@@ -7,7 +7,9 @@ later are ignored, so old services can read new logs and new services old ones).
 from __future__ import annotations
 
 import hashlib
+import json
 import typing
+from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
 
@@ -112,9 +114,55 @@ def _command_decoder(command_type: Any) -> tuple[msgspec.json.Decoder[Any], dict
     return msgspec.json.Decoder(typing.Union[tuple(bases)]), bases  # noqa: UP007
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+
+
+def _key_count(value: Any) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_key_count(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_key_count(v) for v in value)
+    return 0
+
+
+def duplicate_key(body: bytes) -> str | None:
+    """A key that one object of the JSON `body` gives twice, else None. JSON decoders differ
+    on which of the two counts (msgspec keeps the last), so a body that gives one is refused
+    rather than read one way here and another way by its sender. Only asked of a body that
+    decoded already (valid JSON, not nested too deeply)."""
+    try:
+        # Cheap first: every key of the text is followed by a ":" of its own, so a text with
+        # no more ":" than its decoded objects have keys gives none twice (most bodies: a
+        # microsecond or two, where the exact reading below takes tens).
+        if body.count(b":") <= _key_count(_decode_json(body or b"{}")):
+            return None
+        json.loads(body, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as err:
+        return str(err)
+    except Exception:  # noqa: BLE001 - not JSON, too deep: refused by the decoding, if at all
+        return None
+    return None
+
+
 def decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
-    """`{"id", "type", ...fields, "expect"?}` -> envelope; BadCommand says what is wrong.
-    A well-formed command is decoded in one pass by a typed decoder; anything else is read
+    """`{"id", "type", ...fields, "expect"?}` -> envelope; BadCommand says what is wrong."""
+    envelope = _decode_command(body, command_type)
+    if (twice := duplicate_key(body)) is not None:
+        raise BadCommand(f'The command gives the key "{twice}" twice; give each key once.')
+    return envelope
+
+
+def _decode_command(body: bytes, command_type: Any) -> CommandEnvelope:
+    """A well-formed command is decoded in one pass by a typed decoder; anything else is read
     again step by step, to say what is wrong."""
     if len(body) > MAX_COMMAND_BYTES:
         raise BadCommand(f"The command is {len(body)} bytes; at most {MAX_COMMAND_BYTES}.")
@@ -179,28 +227,87 @@ class ViewReply(msgspec.Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
 
 
+class ViewRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A view request: `{}` (or an empty body), nothing more."""
+
+    shape: typing.ClassVar[str] = "A view request is {} (or an empty body)."
+
+
+LOBBY_PAGE_MAX = 100
+LOBBY_PAGE_DEFAULT = 50
+
+
+def lobby_cursor(created_at: str, table: str) -> str:
+    """Where a lobby page ends (its `next`, the next page's `after`): the creation instant and
+    id of its last table."""
+    return f"{created_at}|{table}"
+
+
+def is_lobby_cursor(text: str) -> bool:
+    """Whether `text` is a cursor as `lobby_cursor` makes them (the instant may be empty, for
+    a table that did not say when it was created)."""
+    instant, bar, table = text.partition("|")
+    if not bar or not is_id(table):
+        return False
+    if not instant:
+        return True
+    try:
+        datetime.fromisoformat(instant.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
 class LobbyRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A lobby page: newest first, `limit` tables (at most 100) after the `after` cursor (the
     previous page's `next`), of one status if given."""
+
+    shape: typing.ClassVar[str] = (
+        'A lobby request is {"after": the "next" of the previous page or null, "limit": 1 to '
+        f'{LOBBY_PAGE_MAX} or null (for {LOBBY_PAGE_DEFAULT}), "status": "open", "running" or null}}, '
+        "every field optional."
+    )
 
     after: str | None = None
     limit: int | None = None
     status: Literal["open", "running"] | None = None
 
+    def __post_init__(self) -> None:
+        if self.limit is not None and not 1 <= self.limit <= LOBBY_PAGE_MAX:
+            raise ValueError(f'"limit" is {self.limit}: a page holds 1 to {LOBBY_PAGE_MAX} tables')
+        if self.after is not None and not is_lobby_cursor(self.after):
+            raise ValueError(
+                f'"after" is {self.after[:80]!r}: give the "next" of the page before '
+                '(a creation instant, "|" and a table id), or null for the first page'
+            )
+
 
 class LobbyPage(msgspec.Struct, frozen=True, kw_only=True):
     game: str
     tables: list[dict[str, Any]]
-    next: str | None  # the cursor of the next page, None on the last
+    next: str | None  # the cursor of the next page, None (sent as null) on the last
 
 
-class ReplayRequest(msgspec.Struct, frozen=True, kw_only=True, rename={"from_": "from"}):
+class ReplayRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, rename={"from_": "from"}
+):
     """Steps `from`..`to` of a table; `views` says which carry the viewer's view after them:
     `every` step, the `last` of the page (the default), or `none`."""
+
+    shape: typing.ClassVar[str] = (
+        'A replay request is {"from": a version, 0 or more, "to": a version not before "from" '
+        'or null (for the last), "views": "every", "last" or "none"}, every field optional.'
+    )
 
     from_: int = 0
     to: int | None = None
     views: Literal["every", "last", "none"] = "last"
+
+    def __post_init__(self) -> None:
+        if self.from_ < 0:
+            raise ValueError(f'"from" is {self.from_}: versions start at 1 (0 also means the first)')
+        if self.to is not None and self.to < self.from_:
+            raise ValueError(f'"to" is {self.to}, before "from" ({self.from_})')
 
 
 class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -250,18 +357,27 @@ def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:
 
 def decode_request(body: bytes, request_type: type[T]) -> T:
     """A view, lobby or replay request body (empty reads as `{}`); BadRequest says what is
-    wrong."""
+    wrong, and what the request looks like."""
+    shape = getattr(request_type, "shape", "")
     if len(body) > MAX_REQUEST_BYTES:
-        raise BadRequest(f"The request is {len(body)} bytes; at most {MAX_REQUEST_BYTES}.")
+        raise BadRequest(f"The request is {len(body)} bytes; at most {MAX_REQUEST_BYTES}. {shape}".strip())
     try:
-        return msgspec.json.decode(body or b"{}", type=request_type)
+        request = msgspec.json.decode(body or b"{}", type=request_type)
     except Exception as err:  # noqa: BLE001 - anything a client can make the decoder raise
-        raise BadRequest(f"The request cannot be decoded: {_unreadable(err)}.") from None
+        raise BadRequest(f"The request cannot be read: {_unreadable(err)}. {shape}".strip()) from None
+    if (twice := duplicate_key(body)) is not None:
+        raise BadRequest(f'The request gives the key "{twice}" twice; give each key once.')
+    return request
 
 
 def error_body(code: str, message: str, *, retry_after_ms: int | None = None) -> bytes:
     """The body of a refused view, lobby or replay request."""
     return encoder.encode({"error": ErrorBody(code, message, retry_after_ms)})
+
+
+def unknown_game_body(subject: str, game: str) -> bytes:
+    """The answer to a command or request for a game that no service offers."""
+    return failure_body(subject, "unknown_game", f"No game is called {game}.")
 
 
 def failure_body(subject: str, code: str, message: str) -> bytes:

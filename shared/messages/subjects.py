@@ -50,6 +50,10 @@ def as_mapped(subject: str) -> str:
     return cmd_mapped(game, str(partition(game, table, CMD_PARTITIONS)), table, player)
 
 
+# Every command, as sent and as the account maps it (`services/game_worker/unknown_games.py`).
+CMD_ANY = (f"{PREFIX}.cmd.*.*.*", f"{PREFIX}.cmdp.*.*.*.*")
+
+
 def cmd_partition(game: str, index: int) -> str:
     """Every command of one partition of a game, as the account's mapping delivers it."""
     return f"{PREFIX}.cmdp.{game}.{index}.*.*"

@@ -64,7 +64,7 @@ def test_any_undecodable_command_is_a_bad_command(body):
     [
         (nested(100_000), "at most"),
         (nested(1_500), "Expected `object`"),
-        (b'{"from": 1, "x": ' + nested(1_500) + b"}", "nested too deeply"),
+        (b'{"from": 1, "x": ' + nested(1_500) + b"}", "unknown field `x`"),  # never read further
         (b"\xff\xfe{}", "not valid JSON"),
         (b'{"from": "one"}', "Expected `int`"),
         (b'{"from": 1, "pad": "' + b"x" * 5000 + b'"}', "at most"),
@@ -198,7 +198,7 @@ async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, n
     decider = get("highcard")
     history = await projector.history(decider, "highcard", table)
     whole = msgspec.json.decode(page(decider, history, "b1", ReplayRequest(), 10**7))
-    assert "next" not in whole and len(whole["steps"]) == len(history.batches) > 10
+    assert whole["next"] is None and len(whole["steps"]) == len(history.batches) > 10
     for views in ("every", "last", "none"):
         steps, first, pages = [], 0, 0
         while True:
@@ -209,7 +209,7 @@ async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, n
             pages += 1
             assert ("view" in cut["steps"][-1]) == (views != "none")
             assert all(("view" in s) == (views == "every") for s in cut["steps"][:-1])
-            if "next" not in cut:
+            if cut["next"] is None:
                 break
             assert cut["next"] == cut["steps"][-1]["version"] + 1
             first = cut["next"]

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.registry import games
+from shared.messages import subjects
 from shared.messages.envelopes import (
     BadCommand,
     BadRequest,
@@ -23,6 +24,7 @@ from shared.messages.envelopes import (
     decode_command,
     decode_request,
     encoder,
+    lobby_cursor,
 )
 from tests.highcard import PlayCard
 
@@ -119,9 +121,16 @@ def test_any_bytes_are_a_request_or_refused_and_a_request_decodes_to_itself(requ
     assert decode_request(encoder.encode(request), request_type) == request
 
 
+LOBBY_CURSORS = st.builds(
+    lobby_cursor,
+    st.sampled_from(["", "2026-11-30T13:50:27.124Z", "2026-11-30T13:50:27+00:00"]),
+    st.from_regex(subjects.ID_PATTERN, fullmatch=True),
+)
+
+
 @patient
 @given(
-    after=st.none() | st.text(max_size=40),
+    after=st.none() | LOBBY_CURSORS,
     limit=st.none() | st.integers(1, 100),
     status=st.sampled_from([None, "open", "running"]),
 )
