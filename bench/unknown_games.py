@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import nats
+from nats.aio.client import Client as NATS
 
 from services.game_worker.unknown_games import QUEUE, UnknownGames
 from shared.bus.connection import Bus, Incoming
@@ -59,7 +60,7 @@ class Counter:
         self.done.clear()
 
 
-async def publish_all(nc: nats.NATS, count: int, received: Counter) -> None:
+async def publish_all(nc: NATS, count: int, received: Counter) -> None:
     """`count` commands of a known game on its partition subjects, as requests (a reply
     subject nobody answers on), until the stand-in worker has them all."""
     received.expect(count)

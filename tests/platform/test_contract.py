@@ -21,6 +21,7 @@ import msgspec
 import nats
 import nats.errors
 import pytest
+from nats.aio.client import Client as NATS
 
 from services.game_worker.app import HEARTBEAT, SILENCE
 from services.game_worker.unknown_games import UnknownGames
@@ -53,7 +54,7 @@ class Player:
     """A raw NATS connection signed in as a player (or a guest), as the docs tell a client to
     connect, recording what the broker refuses."""
 
-    def __init__(self, nc: nats.NATS, name: str, refusals: list[str]) -> None:
+    def __init__(self, nc: NATS, name: str, refusals: list[str]) -> None:
         self.nc, self.name, self.refusals = nc, name, refusals
 
     @classmethod
