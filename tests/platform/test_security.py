@@ -597,7 +597,7 @@ async def test_nameless_guests_each_get_a_name_and_an_inbox_of_their_own(nats_ur
     ]
     try:
         assert table.id in [t["table"] for t in (await guests[0].lobby(GAME))["tables"]]
-        refused, overheard = await Attacker(guests[1].bus.nc, guests[1].bus.denials).subscribe(
+        refused, overheard = await Attacker(guests[1].bus.nc, guests[1].bus.watch.denials).subscribe(
             f"{first.inbox_prefix}.>"
         )
         assert refused
