@@ -83,6 +83,11 @@ class Bucket:
         self._name = name
         self._kv = kv
 
+    @classmethod
+    async def open(cls, js: JetStreamContext, name: str) -> Bucket:
+        """The bucket `name`, which exists."""
+        return cls(js, name, await js.key_value(name))
+
     async def _entry(self, key: str) -> Any:
         """The entry of `key`, None when there is none."""
         try:

@@ -517,7 +517,7 @@ async def test_passwords_are_never_stored_or_logged_in_clear(nats_url, secure_se
         credentials=secure_server.secrets.credentials("auth"),
     )
     try:
-        entries = await Bucket(await auth.js.key_value(ACCOUNTS_BUCKET)).entries()
+        entries = await (await Bucket.open(auth.js, ACCOUNTS_BUCKET)).entries()
     finally:
         await auth.close()
     account = msgspec.json.decode(entries[name_key(name)])
