@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import nats.js.errors
 import structlog
+from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, ConsumerInfo, DeliverPolicy
 
 from shared.bus.connecting import Connected
@@ -82,62 +83,6 @@ class Consumers(Connected):
         finally:
             await reader.close()  # else draining the connection waits for it
 
-    async def _open_consumer(self, config: ConsumerConfig, stream: str, formerly: str | None) -> int:
-        """The durable consumer of `config`, ready to read before it is subscribed (one look
-        at it); returns its ack floor (the stream sequence it has acknowledged up to):
-        - missing: made, after the ack floor of the durable `formerly` when that exists, which
-          is then deleted (see `consume`);
-        - holding messages fetched but never acknowledged (by a predecessor that died, or by
-          this process when the server went away under it), which would only come again once
-          their ack wait runs out: started again just after its ack floor, so they come at
-          once. Only the partition's one owner does this."""
-        durable = config.durable_name
-        assert durable is not None
-        info = await self._consumer_info(stream, durable)
-        if info is None:
-            former = None if formerly is None else await self._consumer_info(stream, formerly)
-            if former is None:
-                floor = 0
-                await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
-            else:
-                floor = former.ack_floor.stream_seq if former.ack_floor else 0
-                log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
-                await self._start_consumer_at(config, floor + 1, stream)
-        else:
-            floor = info.ack_floor.stream_seq if info.ack_floor else 0
-            if info.num_ack_pending:
-                log.info(
-                    "consumer_resumed_at_ack_floor",
-                    durable=durable,
-                    ack_floor=floor,
-                    unacknowledged=info.num_ack_pending,
-                )
-                await self._start_consumer_at(config, floor + 1, stream)
-        if formerly is not None:  # also when a process stopped between the two
-            await self.delete_consumer(formerly, stream=stream)
-        return floor
-
-    async def _consumer_info(self, stream: str, durable: str) -> ConsumerInfo | None:
-        try:
-            info: ConsumerInfo = await self.js.consumer_info(stream, durable)
-        except nats.js.errors.NotFoundError:
-            return None
-        return info
-
-    async def _start_consumer_at(self, config: ConsumerConfig, seq: int, stream: str) -> None:
-        """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
-        assert config.durable_name is not None
-        await self.delete_consumer(config.durable_name, stream=stream)
-        await self.js.add_consumer(
-            stream,
-            config=dataclasses.replace(
-                config,
-                name=config.durable_name,
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=seq,
-            ),
-        )
-
     async def start_consumer_after(
         self, durable: str, subject: str, seq: int, *, ack_all: bool = False
     ) -> bool:
@@ -150,11 +95,10 @@ class Consumers(Connected):
         consumer is left as it is, and False returned: its reader, which forgets what it held
         whenever its consumer is opened again, reads the log from there."""
         try:
-            await self._start_consumer_at(
-                _consumer_config(durable, subject, ack_all=ack_all), seq + 1, subjects.STREAM
-            )
+            config = _consumer_config(durable, subject, ack_all=ack_all)
+            await _start_consumer_at(self.js, config, seq + 1, subjects.STREAM)
         except nats.js.errors.APIError:
-            if await self._consumer_info(subjects.STREAM, durable) is None:
+            if await _consumer_info(self.js, subjects.STREAM, durable) is None:
                 raise Unavailable(f"consumer {durable} not made") from None
             log.info("consumer_made_by_its_reader", durable=durable)
             return False
@@ -164,16 +108,13 @@ class Consumers(Connected):
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
         None when it does not exist."""
         try:
-            info = await self._consumer_info(subjects.STREAM, durable)
+            info = await _consumer_info(self.js, subjects.STREAM, durable)
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
         return None if info is None else (info.num_pending or 0, info.num_ack_pending or 0)
 
     async def delete_consumer(self, durable: str, *, stream: str = subjects.STREAM) -> None:
-        try:
-            await self.js.delete_consumer(stream, durable)
-        except nats.js.errors.NotFoundError:
-            pass
+        await _delete_consumer(self.js, durable, stream)
 
 
 class _Reader:
@@ -209,7 +150,7 @@ class _Reader:
             raise ConnectionClosed(f"{self.durable}: the connection is closed")
         if self._puller is None or self._opened_at != watch.reconnects:
             await self.close()
-            floor = await self.consumers._open_consumer(self.config, self.stream, self.formerly)
+            floor = await _open_consumer(self.consumers.js, self.config, self.stream, self.formerly)
             self.formerly = None  # taken over (or never there): once is enough
             self._opened_at = watch.reconnects
             if self.opened is not None:
@@ -232,12 +173,80 @@ class _Reader:
             await asyncio.sleep(RETRY_DELAY)
             # from the first message not finished, whenever the server takes the
             # acknowledgement above
-            await self.consumers._start_consumer_at(self.config, messages[finished].seq, self.stream)
+            await _start_consumer_at(self.consumers.js, self.config, messages[finished].seq, self.stream)
 
     async def close(self) -> None:
         if self._puller is not None:
             await self._puller.close()
             self._puller = None
+
+
+async def _open_consumer(
+    js: JetStreamContext, config: ConsumerConfig, stream: str, formerly: str | None
+) -> int:
+    """The durable consumer of `config`, ready to read before it is subscribed (one look
+    at it); returns its ack floor (the stream sequence it has acknowledged up to):
+    - missing: made, after the ack floor of the durable `formerly` when that exists, which
+      is then deleted (see `consume`);
+    - holding messages fetched but never acknowledged (by a predecessor that died, or by
+      this process when the server went away under it), which would only come again once
+      their ack wait runs out: started again just after its ack floor, so they come at
+      once. Only the partition's one owner does this."""
+    durable = config.durable_name
+    assert durable is not None
+    info = await _consumer_info(js, stream, durable)
+    if info is None:
+        former = None if formerly is None else await _consumer_info(js, stream, formerly)
+        if former is None:
+            floor = 0
+            await js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+        else:
+            floor = former.ack_floor.stream_seq if former.ack_floor else 0
+            log.info("consumer_taken_over", durable=durable, formerly=formerly, ack_floor=floor)
+            await _start_consumer_at(js, config, floor + 1, stream)
+    else:
+        floor = info.ack_floor.stream_seq if info.ack_floor else 0
+        if info.num_ack_pending:
+            log.info(
+                "consumer_resumed_at_ack_floor",
+                durable=durable,
+                ack_floor=floor,
+                unacknowledged=info.num_ack_pending,
+            )
+            await _start_consumer_at(js, config, floor + 1, stream)
+    if formerly is not None:  # also when a process stopped between the two
+        await _delete_consumer(js, formerly, stream)
+    return floor
+
+
+async def _consumer_info(js: JetStreamContext, stream: str, durable: str) -> ConsumerInfo | None:
+    try:
+        info: ConsumerInfo = await js.consumer_info(stream, durable)
+    except nats.js.errors.NotFoundError:
+        return None
+    return info
+
+
+async def _start_consumer_at(js: JetStreamContext, config: ConsumerConfig, seq: int, stream: str) -> None:
+    """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
+    assert config.durable_name is not None
+    await _delete_consumer(js, config.durable_name, stream)
+    await js.add_consumer(
+        stream,
+        config=dataclasses.replace(
+            config,
+            name=config.durable_name,
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=seq,
+        ),
+    )
+
+
+async def _delete_consumer(js: JetStreamContext, durable: str, stream: str) -> None:
+    try:
+        await js.delete_consumer(stream, durable)
+    except nats.js.errors.NotFoundError:
+        pass
 
 
 def _consumer_config(
