@@ -134,7 +134,7 @@ async def herd(players: int, root: Path, *, passwords: bool) -> None:
         while len(back) < players:
             now = time.monotonic()
             for i, bus in enumerate(buses[:players]):
-                if i not in back and bus.reconnects:
+                if i not in back and bus.watch.reconnects:
                     back[i] = now - listening
             if now - listening > 120:
                 break

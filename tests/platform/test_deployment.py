@@ -20,7 +20,7 @@ import structlog
 
 from services import cli
 from services.compose import web_origins
-from shared.bus import connection
+from shared.bus import connecting
 from shared.bus.connection import MIN_SERVER_VERSION, Bus
 from shared.bus.credentials import ServerSecrets
 from shared.bus.errors import ServerTooOld
@@ -82,7 +82,7 @@ async def test_a_server_older_than_the_minimum_is_refused_with_its_version(nats_
 def test_tabletop_up_on_a_server_too_old_says_so_and_stops(nats_url, tmp_path, monkeypatch, capsys):
     """`tabletop up` with NATS_URL on a server below the minimum (made the minimum here: the
     binary at hand is recent), as a person runs it."""
-    monkeypatch.setattr(connection, "MIN_SERVER_VERSION", (99, 0, 0))
+    monkeypatch.setattr(connecting, "MIN_SERVER_VERSION", (99, 0, 0))
     monkeypatch.setenv("NATS_URL", nats_url)
     data = tmp_path / "data"
     logging_before = structlog.get_config()  # the CLI points the logs at this test's stderr

@@ -519,7 +519,7 @@ async def test_passwords_are_never_stored_or_logged_in_clear(nats_url, secure_se
         credentials=secure_server.secrets.credentials("auth"),
     )
     try:
-        entries = await Bucket(await auth.js.key_value(ACCOUNTS_BUCKET)).entries()
+        entries = await (await Bucket.open(auth.js, ACCOUNTS_BUCKET)).entries()
     finally:
         await auth.close()
     account = msgspec.json.decode(entries[name_key(name)])
@@ -599,7 +599,7 @@ async def test_nameless_guests_each_get_a_name_and_an_inbox_of_their_own(nats_ur
     ]
     try:
         assert table.id in [t["table"] for t in (await guests[0].lobby(GAME))["tables"]]
-        refused, overheard = await Attacker(guests[1].bus.nc, guests[1].bus.denials).subscribe(
+        refused, overheard = await Attacker(guests[1].bus.nc, guests[1].bus.watch.denials).subscribe(
             f"{first.inbox_prefix}.>"
         )
         assert refused

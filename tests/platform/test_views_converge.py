@@ -16,6 +16,7 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.registry import get
 from services.table_projector import maintenance
 from services.table_projector.projector import VIEW_RETRY_AFTER_MS, view_bodies
+from shared.bus.nats_internals import drop_socket
 from shared.messages import subjects
 from shared.messages.folding import empty, fold_messages
 from tests.platform.stack import stack
@@ -88,12 +89,10 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
         for key in await bus.view_entries(f"view.highcard.{table}.>"):
             await bus.view_delete(key)
         projector_bus = s.buses["table-projector"]
-        reconnects = projector_bus.reconnects
-        transport = projector_bus.nc._transport
-        assert transport is not None
-        transport.close()  # the socket drops; nats-py reconnects
+        reconnects = projector_bus.watch.reconnects
+        drop_socket(projector_bus.nc)  # nats-py reconnects
         await until_exact(bus, [table], within=15)
-        assert projector_bus.reconnects > reconnects
+        assert projector_bus.watch.reconnects > reconnects
 
 
 async def test_a_full_rebuild_beside_a_running_projector_ends_exact(bus, nats_url):

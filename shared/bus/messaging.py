@@ -1,0 +1,87 @@
+"""Core NATS messaging of the bus: subscribe, publish, request, gather the answers of many, and
+whether the broker refused this connection a subject."""
+
+from __future__ import annotations
+
+import asyncio
+
+import structlog
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+from shared.bus.connecting import Connected, Watch
+from shared.bus.errors import Forbidden, Unavailable
+from shared.bus.event_store import TRANSIENT
+from shared.bus.nats_internals import FastClient
+from shared.bus.replies import Handler, Misdirected, incoming
+from shared.messages import subjects
+from shared.settings import Settings
+
+log = structlog.get_logger("tabletop.bus")
+DENIAL_CHECK_EVERY = 0.05  # seconds between looks for the broker's refusal of a request
+
+
+class Messaging(Connected):
+    def __init__(self, nc: FastClient, watch: Watch, settings: Settings) -> None:
+        super().__init__(nc, watch, settings)
+        self.misdirected = Misdirected()
+
+    async def subscribe(self, subject: str, handler: Handler, *, queue: str = "") -> Subscription:
+        async def cb(msg: Msg) -> None:
+            request = incoming(msg, self.nc, self.misdirected)
+            if request is not None:
+                await handler(request)
+
+        sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
+        await self.nc.flush()  # the server knows of it on return: nothing published after is missed
+        return sub
+
+    async def publish(self, subject: str, body: bytes) -> None:
+        try:
+            await self.nc.publish(subject, body)
+        except TRANSIENT:
+            log.warning("publish_lost", subject=subject)
+
+    async def request(self, subject: str, body: bytes, *, timeout: float = 5.0) -> bytes:
+        asking = asyncio.ensure_future(self.nc.request(subject, body, timeout=timeout))
+        try:
+            # A refused request is never answered: say so when the broker's refusal arrives
+            # rather than after the whole timeout.
+            while not (await asyncio.wait({asking}, timeout=DENIAL_CHECK_EVERY))[0]:
+                if self.denied(subject):
+                    raise Forbidden(f"not allowed to publish to {subject}")
+            msg = asking.result()
+        except TRANSIENT as err:
+            if self.denied(subject):  # not lost: refused, and asking again changes nothing
+                raise Forbidden(f"not allowed to publish to {subject}") from err
+            raise Unavailable(f"{subject}: {type(err).__name__}") from err
+        finally:
+            asking.cancel()
+        data: bytes = msg.data
+        return data
+
+    def denied(self, subject: str, kind: str = "Publish") -> bool:
+        """Whether the broker refused this connection `kind` (Publish, Subscription) on
+        `subject`."""
+        # nats-py lowercases the server's whole notice, the subject included; a command is
+        # refused under the subject the account maps it to
+        wanted = {f'{kind} to "{s}"'.lower() for s in (subject, subjects.as_mapped(subject))}
+        return any(w in d.lower() for d in self.watch.denials for w in wanted)
+
+    async def gather(self, subject: str, body: bytes = b"", *, wait: float = 1.0) -> list[bytes]:
+        """Every answer to a request that several services answer (`$SRV.STATS.<name>`),
+        collected for `wait` seconds."""
+        inbox = self.nc.new_inbox()
+        answers: list[bytes] = []
+
+        async def collect(msg: Msg) -> None:
+            if msg.data and not (msg.headers or {}).get("Status"):  # not "no responders"
+                answers.append(msg.data)
+
+        sub = await self.nc.subscribe(inbox, cb=collect)
+        try:
+            await self.nc.publish(subject, body, reply=inbox)
+            await asyncio.sleep(wait)  # nobody says how many will answer: collect for a while
+        finally:
+            await sub.unsubscribe()
+        return answers

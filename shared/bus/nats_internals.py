@@ -1,0 +1,81 @@
+"""Every use of nats-py's private parts, and nowhere else: an upgrade that changes one of them
+fails tests/platform/test_nats_internals.py (pyproject.toml pins nats-py to the minor
+version those tests pass on).
+
+Each is here for speed (the table projector's catch-up) or because nats-py offers no public
+way to what it does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+from shared.bus.headers import parse_header_lines
+
+# What takes the messages of one subscription as they are read: (subject, reply, data, the
+# header block as received or None), called from the connection's read loop.
+Taker = Callable[[bytes, bytes, bytes, "bytes | None"], None]
+
+
+class FastClient(Client):
+    """nats-py's client, with its header parser made cheap: every log message carries three
+    headers (the message id, the expected sequence, the writer), and nats-py tests each
+    character of each header name in a Python generator, a quarter of the table projector's
+    CPU when it catches up (`headers.parse_header_lines`: the same result for every input).
+
+    A subscription may also have its messages taken as they are read (`takers`, by
+    `subscription_id`), without the message object, queue and task hop nats-py spends on each
+    (`puller.Puller`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.takers: dict[int, Taker] = {}
+
+    async def _process_msg(self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: bytes) -> None:
+        take = self.takers.get(sid)
+        if take is None:
+            await super()._process_msg(sid, subject, reply, data, headers)
+            return
+        self.stats["in_msgs"] += 1
+        self.stats["in_bytes"] += len(data)
+        take(subject, reply, data, headers)
+
+    _parse_header_lines = staticmethod(parse_header_lines)
+
+
+def subscription_id(sub: Subscription) -> int:
+    """The id the server's messages for `sub` carry (the key of `FastClient.takers`)."""
+    sid: int = sub._id
+    return sid
+
+
+async def read_headers(nc: Client, block: bytes | None) -> dict[str, str]:
+    """The headers of a message's raw header block as nats-py reads them, a status line
+    (`NATS/1.0 404 No Messages`) as the headers `Status` and `Description`."""
+    return await nc._process_headers(block) or {}
+
+
+def request_message(request: Any) -> Msg:
+    """The message a micro service endpoint's request came in (its reply subject is nowhere
+    else)."""
+    msg: Msg = request._msg
+    return msg
+
+
+def reconnect_forever(nc: Client) -> None:
+    """From now on `nc` reconnects without a limit on attempts. nats-py reads the option at
+    each attempt; given at connect it would also retry the first connect forever, and a
+    caller's deadline for that could never apply."""
+    nc.options["max_reconnect_attempts"] = -1
+
+
+def drop_socket(nc: Client) -> None:
+    """Close `nc`'s socket under it, as a network fault or a server restart does: nats-py
+    sees the connection lost and reconnects (a test's fault)."""
+    transport: Any = nc._transport  # its close() is untyped
+    if transport is not None:
+        transport.close()

@@ -1,0 +1,167 @@
+"""The views bucket (`TABLETOP_VIEWS`): one view per viewer of each table, and the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import nats.errors
+import nats.js.errors
+import structlog
+from nats.js.api import DiscardPolicy, KeyValueConfig, PersistMode, StorageType, StreamConfig
+
+from shared.bus.buckets import STREAM_NAME_IN_USE, Bucket, current_values
+from shared.bus.connecting import Connected, Watch
+from shared.bus.errors import Unavailable
+from shared.bus.event_store import TRANSIENT
+from shared.bus.nats_internals import FastClient
+from shared.bus.view_puts import PipelinedPuts
+from shared.messages import subjects
+from shared.settings import Settings
+
+log = structlog.get_logger("tabletop.bus")
+WATCH_RETRY_DELAY = 0.5  # seconds before a watch that failed starts again
+
+
+class Views(Connected):
+    def __init__(self, nc: FastClient, watch: Watch, settings: Settings) -> None:
+        super().__init__(nc, watch, settings)
+        self._kv: Any = None
+        self._puts = PipelinedPuts(nc)
+
+    async def ensure_views(self) -> None:
+        """The views bucket exists."""
+        config = KeyValueConfig(
+            bucket=subjects.VIEWS_BUCKET,
+            history=1,
+            storage=StorageType.FILE,
+            replicas=self.settings.replicas,
+            description="tabletop: table views per viewer, and the lobby",
+        )
+        if config.replicas != 1:  # replicated: a put is acknowledged once on a quorum
+            self._kv = await self.js.create_key_value(config)
+            return
+        # One node: views can be rebuilt from the log, so a put is acknowledged before it
+        # reaches the disk (persist mode async) whatever the server's sync setting. A bucket
+        # made before keeps its mode until a rebuild makes it again (the mode is fixed).
+        try:
+            await self.js.add_stream(
+                StreamConfig(
+                    name=f"KV_{config.bucket}",
+                    description=config.description,
+                    subjects=[f"$KV.{config.bucket}.>"],
+                    allow_direct=True,
+                    allow_rollup_hdrs=True,
+                    deny_delete=True,
+                    discard=DiscardPolicy.NEW,
+                    duplicate_window=120,
+                    max_consumers=-1,
+                    max_msgs=-1,
+                    max_msgs_per_subject=config.history,
+                    num_replicas=1,
+                    storage=config.storage,
+                    persist_mode=PersistMode.ASYNC,
+                )
+            )
+        except nats.js.errors.BadRequestError as err:
+            if err.err_code != STREAM_NAME_IN_USE:
+                raise
+        self._kv = await self.js.key_value(config.bucket)
+
+    async def views(self) -> Any:
+        """nats-py's handle on the views bucket."""
+        if self._kv is None:
+            self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
+        return self._kv
+
+    async def view_get(self, key: str) -> bytes | None:
+        return await Bucket(self.js, subjects.VIEWS_BUCKET, await self.views()).get(key)
+
+    async def view_put(self, key: str, value: bytes) -> None:
+        kv = await self.views()
+        try:
+            await kv.put(key, value)
+        except (*TRANSIENT, nats.js.errors.APIError) as err:  # the caller retries
+            raise Unavailable(f"view {key} not stored: {err!r}") from err
+
+    async def view_put_many(
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
+    ) -> None:
+        """Store many views (see `put_views`); raises Unavailable unless every one is stored
+        (some may be: the caller puts them again)."""
+        failed = await self.put_views(items, in_flight=in_flight, timeout=timeout)
+        if failed:
+            raise Unavailable(f"{len(failed)} views not stored ({min(failed)} among them)")
+
+    async def put_views(
+        self, items: Iterable[tuple[str, bytes]], *, in_flight: int = 1024, timeout: float = 5.0
+    ) -> set[str]:
+        """Store many views, up to `in_flight` puts awaiting their acknowledgement at once
+        (`view_puts`). Returns the keys not stored: refused, or not acknowledged within
+        `timeout` seconds."""
+        await self.views()
+        return await self._puts.put(items, in_flight=in_flight, timeout=timeout)
+
+    async def view_delete(self, key: str) -> None:
+        kv = await self.views()
+        try:
+            await kv.delete(key)
+        except (*TRANSIENT, nats.js.errors.APIError) as err:
+            raise Unavailable(f"view {key} not deleted: {err!r}") from err
+
+    async def watch_views(
+        self,
+        pattern: str,
+        on_entry: Callable[[str, bytes | None], None],
+        *,
+        stop: asyncio.Event,
+    ) -> None:
+        """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
+        the current ones first, then every change, until `stop` is set. The watch is started
+        again from the current values after a reconnect or an error (nats.py #510)."""
+        watcher = None
+        watching_since = -1
+        try:
+            while not stop.is_set():
+                try:
+                    if watcher is None or watching_since != self.watch.reconnects:
+                        watching_since = self.watch.reconnects
+                        await _quietly_stop(watcher)
+                        watcher = await (await self.views()).watch(pattern)
+                    try:
+                        entry = await watcher.updates(timeout=1.0)
+                    except nats.errors.TimeoutError:
+                        continue
+                    if entry is not None:  # None: the end of the current values
+                        deleted = entry.operation in ("DEL", "PURGE")
+                        on_entry(entry.key, None if deleted else entry.value)
+                except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
+                    log.warning("watch_retrying", pattern=pattern, error=repr(err))
+                    await _quietly_stop(watcher)
+                    watcher = None
+                    await asyncio.sleep(WATCH_RETRY_DELAY)
+        finally:
+            await _quietly_stop(watcher)
+
+    async def view_entries(self, pattern: str) -> dict[str, bytes]:
+        """Every live view key matching `pattern` (a NATS wildcard) with its value."""
+        await self.views()
+        return await current_values(self.js, subjects.VIEWS_BUCKET, pattern)
+
+    async def reset_views(self) -> None:
+        """Drop every view (a rebuild starts from nothing)."""
+        try:
+            await self.js.delete_key_value(subjects.VIEWS_BUCKET)
+        except nats.js.errors.NotFoundError:
+            pass
+        self._kv = None
+        await self.ensure_views()
+
+
+async def _quietly_stop(watcher: Any) -> None:
+    if watcher is not None:
+        try:
+            await watcher.stop()
+        except Exception:  # noqa: BLE001 - the connection may be gone already
+            pass
