@@ -17,7 +17,7 @@ from shared.games.naishi.messages import (
 from shared.games.naishi.view import player_view
 from shared.games.testing import Given
 
-from .naishi_helpers import ANN, ANN_HAND, BOB, BOB_HAND, FULL_RIVER, start
+from .naishi_support import ANN, ANN_HAND, BOB, BOB_HAND, FULL_RIVER, start
 
 
 def opponent_hand(events, viewer: str) -> list[str | None]:

@@ -40,7 +40,7 @@ from shared.games.naishi.rules import decide, legal_commands, players_to_act, se
 from shared.games.naishi.state import State
 from shared.games.table import Create, Join, Start, TableDecider
 from shared.games.testing import Given
-from tests.games.naishi.naishi_helpers import (
+from tests.games.naishi.naishi_support import (
     ANN,
     ANN_HAND,
     ANN_LINE,
