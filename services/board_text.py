@@ -12,10 +12,10 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-PLATFORM_KEYS = frozenset(
-    {"game", "status", "seats", "seat_count", "creator", "options", "to_act", "legal", "result"}
-)
-SHARED_KEYS = ("active_player", "phase", "round", "turn")
+from shared.games.table import RESERVED_VIEW_KEYS
+from shared.games.view_terms import COMMON_VIEW_KEYS
+
+SHARED_KEYS = (*COMMON_VIEW_KEYS, "turn")  # `turn` only in games that count turns
 
 
 def compact(value: Any) -> str:
@@ -102,7 +102,7 @@ def generic_board(view: dict[str, Any]) -> list[str]:
     return [
         f"{key:<8}: {compact(value)}"
         for key, value in view.items()
-        if key not in PLATFORM_KEYS and key not in SHARED_KEYS
+        if key not in RESERVED_VIEW_KEYS and key not in SHARED_KEYS
     ]
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from services import compose
+from services import VERSION, compose
 from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
@@ -868,6 +868,7 @@ def parser() -> argparse.ArgumentParser:
         description="Board Game Arena-style tables of five games, event-sourced on NATS. "
         "Set NATS_URL to use an existing NATS; otherwise `tabletop up` starts one.",
     )
+    top.add_argument("--version", action="version", version=f"tabletop {VERSION}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(

@@ -23,6 +23,7 @@ from typing import Any
 
 import structlog
 
+from services import VERSION
 from services.compose import Service, run_alone
 from services.runtime import service_credentials
 from shared.bus.connection import Bus, Incoming
@@ -260,7 +261,7 @@ class Supervisor:
 
         await self.buses[0].add_service(
             name=SERVICE_NAME,
-            version="1.0.0",
+            version=VERSION,
             description="tabletop up: the processes it supervises and their restarts",
             endpoints=[("processes", PROCESSES_SUBJECT, SERVICE_NAME, processes)],
             stats=self.shown,

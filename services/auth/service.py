@@ -13,6 +13,7 @@ import nkeys
 import structlog
 from argon2 import PasswordHasher
 
+from services import VERSION
 from services.auth.accounts import ACCOUNTS_BUCKET, Accounts
 from services.auth.admission import (
     PERIOD,
@@ -169,7 +170,7 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session
     tallying = asyncio.create_task(tally.run(stop))
     service = await bus.add_service(
         name=SERVICE_NAME,
-        version="1.0.0",
+        version=VERSION,
         description="tabletop: players' session tokens",
         endpoints=[("session", subjects.SESSION_ALL, SERVICE_NAME, SessionDesk(sessions, accounts).handle)],
         stats=lambda: {"password_hashes": hasher.hashes, **sessions.counts},

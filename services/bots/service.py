@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from services import VERSION
 from services.client import Client, RequestFailed
 from services.registry import games
 from shared.bus.connection import Bus, Incoming
@@ -32,7 +33,6 @@ from shared.messages import subjects
 log = structlog.get_logger("tabletop.bots")
 SERVICE_NAME = "tabletop-bots"
 QUEUE = "tabletop-bots"
-VERSION = "0.1.0"
 SWEEP = 10.0  # seconds between two sweeps of the running tables
 
 

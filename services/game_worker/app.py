@@ -20,6 +20,7 @@ from typing import Any
 
 import structlog
 
+from services import VERSION
 from services.game_worker.handler import CommandHandler
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
@@ -30,7 +31,6 @@ from shared.messages import subjects
 from shared.messages.envelopes import SEND_AGAIN, STORAGE_FULL, encoder
 
 log = structlog.get_logger("tabletop.worker")
-VERSION = "0.2.0"
 HEARTBEAT = 0.5  # seconds between a replica's "alive"
 SILENCE = 3.0  # seconds without a word after which a replica counts as gone
 

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from services import VERSION
 from services.registry import games
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
@@ -167,7 +168,7 @@ async def serve_history_projector(bus: Bus, stop: asyncio.Event) -> None:
     projector = HistoryProjector(bus)
     await bus.add_service(
         name="tabletop-history-projector",
-        version="0.2.0",
+        version=VERSION,
         description="tabletop replays, cut per viewer",
         endpoints=[("replay", f"{subjects.PREFIX}.replay.>", "tabletop-replay", projector.on_replay)],
         stats=lambda: {"cached_tables": len(projector.cache), "folded_messages": projector.folded_messages},

@@ -39,6 +39,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from services import VERSION
 from services.registry import games
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import BusError, Unavailable
@@ -740,7 +741,7 @@ async def serve_table_projector(
         await bus.subscribe(subjects.FORGET, lambda m: _on_forget(projector, m))
         await bus.add_service(
             name="tabletop-table-projector",
-            version="0.2.0",
+            version=VERSION,
             description="tabletop table views and lobby",
             endpoints=[
                 ("views", f"{subjects.PREFIX}.view.>", "tabletop-views", projector.on_view),

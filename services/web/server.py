@@ -16,6 +16,7 @@ import msgspec
 import structlog
 from aiohttp import web
 
+from services import VERSION
 from services.registry import games
 from shared.games.clock import TableOptions
 
@@ -38,9 +39,11 @@ def option_schema(options: type) -> dict[str, Any]:
 
 
 def client_config(websocket_url: str) -> dict[str, Any]:
-    """What the browser needs before it connects: where NATS listens for browsers, the
-    options every table takes, and the games with their player counts and option schemas."""
+    """What the browser needs before it connects: tabletop's version, where NATS listens for
+    browsers, the options every table takes, and the games with their player counts and option
+    schemas."""
     return {
+        "version": VERSION,
         "websocket": websocket_url,
         "table_options": option_schema(TableOptions),
         "games": [

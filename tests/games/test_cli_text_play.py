@@ -20,16 +20,12 @@ import pytest
 import structlog
 
 from services import cli
+from tests.games import registered
 from tests.processes import SERVICE_ENV, TABLETOP, Up
 
-# Small tables, so that each game ends in a few dozen moves.
-TABLES = {
-    "naishi": (2, {}),
-    "dozito": (2, {"rounds": 1}),
-    "diced_tomatoes": (1, {}),
-    "decrypto": (4, {"max_rounds": 2}),
-    "illustori": (3, {"deck_size": 16}),
-}
+# Options that shorten a game, so that each table ends in a few dozen moves (any other game
+# is played with its defaults); each table has the fewest seats its game takes.
+SHORT = {"dozito": {"rounds": 1}, "decrypto": {"max_rounds": 2}, "illustori": {"deck_size": 16}}
 MAX_MOVES = 1500
 
 
@@ -121,9 +117,9 @@ def same_commands(offered: list[dict], legal: list[dict]) -> bool:
     return sorted(map(key, offered)) == sorted(map(key, legal))
 
 
-@pytest.mark.parametrize("game", sorted(TABLES))
+@pytest.mark.parametrize("game", sorted(registered.PACKAGES))
 def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatch, game):
-    seats, options = TABLES[game]
+    seats, options = registered.seats(game, 1), SHORT.get(game, {})
     players = [f"{game[:3]}{i}" for i in range(seats)]
     option_args = [a for k, v in options.items() for a in ("--option", f"{k}={json.dumps(v)}")]
     code, table = tabletop(
@@ -211,7 +207,7 @@ def test_issue12_a_replay_piped_into_a_closed_reader_exits_quietly(up):
     assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr, head.stderr
 
 
-@pytest.mark.parametrize("game", sorted(TABLES))
+@pytest.mark.parametrize("game", sorted(registered.PACKAGES))
 def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
     """Every view of a bot game, for every seat and spectators, renders a board (no JSON
     dump of the game's keys), and its command lines give back exactly its `legal` list."""
@@ -221,8 +217,8 @@ def test_issue12_the_board_renders_every_view_of_a_whole_game(game):
     from shared.games.simulate import simulate
 
     decider = get(game)
-    seats, options = TABLES[game]
-    players = [f"p{i}" for i in range(max(seats, decider.game.min_players))]
+    seats, options = registered.seats(game, 1), SHORT.get(game, {})
+    players = [f"p{i}" for i in range(seats)]
     table = decider.initial_state
     for _, batch in simulate(decider, players, random.Random(4), options=options).log:
         table = fold(decider.evolve, batch, table)

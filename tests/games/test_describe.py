@@ -33,10 +33,12 @@ from shared.games.table import (
     TableStarted,
 )
 from shared.messages.envelopes import seen_events
+from tests.games import registered
 from tests.highcard import GAME as HIGHCARD
 from tests.texts import strings
 
-# game -> (seat counts, option sets): spread so that the rarer events happen too
+# game -> (seat counts, option sets): spread so that the rarer events happen too; any other
+# registered game is played at three seats (or the nearest it takes) with its defaults
 PLAYS: dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]] = {
     "naishi": ((2,), ({}, {"first_player": "second_seat"})),
     "dozito": ((2, 4), ({"rounds": 1}, {"rounds": 3}, {"deck": "four_colours", "rounds": 1})),
@@ -99,7 +101,8 @@ def said(token: str, text: str) -> bool:
 
 
 def plays() -> Iterator[tuple[str, int, dict[str, Any], int]]:
-    for game, (seat_counts, option_sets) in PLAYS.items():
+    every = {game: ((registered.seats(game),), ({},)) for game in registered.PACKAGES} | PLAYS
+    for game, (seat_counts, option_sets) in every.items():
         for seats in seat_counts:
             for index, options in enumerate(option_sets):
                 for seed in SEEDS:

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from services.registry import games
-from shared.games.decider import Game
+from tests.games.registered import PACKAGES, package_of
 
 # file -> the names it must define, and the Game fields that must come from it
 TEMPLATE = {
@@ -20,19 +20,6 @@ TEMPLATE = {
     "rules": (("decide", "legal_commands", "setup", "result"), ("decide", "legal_commands", "setup")),
     "view": (("player_view", "redact", "secrets"), ("player_view", "redact", "secrets")),
     "bot": (("bot",), ("bot",)),
-}
-
-
-def package_of(game: Game) -> str:
-    return inspect.getmodule(game.decide).__name__.rpartition(".")[0]
-
-
-# A game package: one whose GAME lives in the package around its rules (a one-module game,
-# like the platform's test game, has no package to check).
-PACKAGES = {
-    name: decider.game
-    for name, decider in games().items()
-    if getattr(importlib.import_module(package_of(decider.game) or "builtins"), "GAME", None) is decider.game
 }
 
 

@@ -10,14 +10,11 @@ from typing import Any
 
 from services.registry import get
 from shared.games.simulate import simulate
+from tests.games import registered
 
-PLAYERS = {
-    "naishi": ["ann", "bob"],
-    "dozito": ["ann", "bob", "cy"],
-    "diced_tomatoes": ["ann", "bob", "cy"],
-    "decrypto": ["ann", "bob", "cy", "dee"],
-    "illustori": ["ann", "bob", "cy"],
-}
+# Every registered game package (each has a board: services/web/static/games/<game>.js),
+# at three seats or the nearest count it takes.
+PLAYERS = {game: registered.players(game) for game in registered.PACKAGES}
 GAMES = list(PLAYERS)
 
 

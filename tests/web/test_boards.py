@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -23,20 +22,11 @@ from tests.web.game_views import GAMES, PLAYERS, Step, steps
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.web.browsers import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402  (needs playwright)
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "services" / "web" / "static"
 HARNESS = Path(__file__).with_name("harness.html")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SEED = 7
 SAMPLES = 6  # steps looked at per game: the first, the last, and some in between
 SCREENSHOTS = Path("/tmp/boards")

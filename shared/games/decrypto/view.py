@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View, spoken_list
+from shared.games.decider import Event, PlayerId, View, describe_with, spoken_list
 from shared.games.decrypto.messages import (
     CluesGiven,
     CluesRevealed,
@@ -139,57 +139,85 @@ def _scores(scores: dict[str, int]) -> str:
     return ", ".join(f"{t} {s}" for t, s in scores.items())
 
 
-def describe(event: Event, viewer: PlayerId | None) -> str | None:
-    """One event in words, as a player at the table would say it (docs/games/decrypto.md)."""
-    match event:
-        case GameSetUp(teams=teams, keywords=keywords):
-            said = "; ".join(f"{t}: {spoken_list(m)}" for t, m in teams.items())
-            known = "; ".join(
-                f"{t}'s keywords: " + ", ".join(f"{i} {w}" for i, w in enumerate(k, start=1))
-                for t, k in keywords.items()
-                if k is not None
-            )
-            return f"Teams, in encryptor order: {said}" + (f". {known}" if known else "")
-        case RoundStarted(round=n, encryptors=encryptors, codes=codes):
-            who = ", ".join(f"{p} for {t}" for t, p in encryptors.items())
-            own = "; ".join(f"{encryptors[t]}'s code: {_code(c)}" for t, c in codes.items() if c is not None)
-            return f"Round {n}: the encryptors are {who}" + (f"; {own}" if own else "")
-        case CluesGiven(team=team, player=p, clues=clues):
-            if clues is None:
-                return f"{p} wrote {team}'s clues"
-            return f"{p} gave {team}'s clues: {_quoted(clues)}"
-        case CluesRevealed(round=n, clues=clues):
-            return f"Round {n} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in clues.items())
-        case GuessSubmitted(team=team, guessing_team=guessing, player=p, code=code):
-            what = f"answered {team}'s code" if guessing == team else f"tried to intercept {team}'s code"
-            return f"{p} {what}" + (f": {_code(code)}" if code is not None else "")
-        case CodeRevealed(
-            team=team, code=code, guesses=guesses, interception=caught, miscommunication=missed
-        ):
-            said = ", ".join(f"{t} {_code(g)}" for t, g in guesses.items())
-            tokens = [f"{t} takes an Interception token" for t in guesses if t != team and caught]
-            if missed:
-                tokens.append(f"{team} takes a Miscommunication token")
-            return f"{team}'s code was {_code(code)} (answers: {said})" + "".join(f"; {t}" for t in tokens)
-        case KeywordGuessingStarted(cause=cause, scores=scores):
-            why = "both teams reached two tokens" if cause == "both_flags" else "the last round is over"
-            return (
-                f"Tie-break: {why} with equal scores ({_scores(scores)}); each team guesses "
-                f"the other's keywords"
-            )
-        case KeywordsGuessed(team=team, player=p, words=words):
-            if words is None:
-                return f"{p} wrote {team}'s keyword guesses"
-            return f"{p} guessed for {team}: {_quoted(words)}"
-        case GameDecided(
-            winner=winner, reason=reason, scores=scores, keywords=keywords, keywords_found=found
-        ):
-            how = _REASONS.get(reason, reason)
-            outcome = "A draw" if winner is None else f"{winner} wins by {how}"
-            said = "; ".join(f"{t}'s keywords: {', '.join(k)}" for t, k in keywords.items())
-            hits = "".join(f"; {t} found {n}" for t, n in found.items())
-            return f"{outcome} (token scores {_scores(scores)}{hits}). {said}"
-    return None
+def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
+    said = "; ".join(f"{t}: {spoken_list(m)}" for t, m in event.teams.items())
+    known = "; ".join(
+        f"{t}'s keywords: " + ", ".join(f"{i} {w}" for i, w in enumerate(k, start=1))
+        for t, k in event.keywords.items()
+        if k is not None
+    )
+    return f"Teams, in encryptor order: {said}" + (f". {known}" if known else "")
+
+
+def _round_started(event: RoundStarted, viewer: PlayerId | None) -> str:
+    encryptors = event.encryptors
+    who = ", ".join(f"{p} for {t}" for t, p in encryptors.items())
+    own = "; ".join(f"{encryptors[t]}'s code: {_code(c)}" for t, c in event.codes.items() if c is not None)
+    return f"Round {event.round}: the encryptors are {who}" + (f"; {own}" if own else "")
+
+
+def _clues_given(event: CluesGiven, viewer: PlayerId | None) -> str:
+    if event.clues is None:
+        return f"{event.player} wrote {event.team}'s clues"
+    return f"{event.player} gave {event.team}'s clues: {_quoted(event.clues)}"
+
+
+def _clues_revealed(event: CluesRevealed, viewer: PlayerId | None) -> str:
+    return f"Round {event.round} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in event.clues.items())
+
+
+def _guess_submitted(event: GuessSubmitted, viewer: PlayerId | None) -> str:
+    team, code = event.team, event.code
+    own = event.guessing_team == team
+    what = f"answered {team}'s code" if own else f"tried to intercept {team}'s code"
+    return f"{event.player} {what}" + (f": {_code(code)}" if code is not None else "")
+
+
+def _code_revealed(event: CodeRevealed, viewer: PlayerId | None) -> str:
+    team, guesses = event.team, event.guesses
+    said = ", ".join(f"{t} {_code(g)}" for t, g in guesses.items())
+    tokens = [f"{t} takes an Interception token" for t in guesses if t != team and event.interception]
+    if event.miscommunication:
+        tokens.append(f"{team} takes a Miscommunication token")
+    return f"{team}'s code was {_code(event.code)} (answers: {said})" + "".join(f"; {t}" for t in tokens)
+
+
+def _keyword_guessing_started(event: KeywordGuessingStarted, viewer: PlayerId | None) -> str:
+    why = "both teams reached two tokens" if event.cause == "both_flags" else "the last round is over"
+    return (
+        f"Tie-break: {why} with equal scores ({_scores(event.scores)}); each team guesses "
+        f"the other's keywords"
+    )
+
+
+def _keywords_guessed(event: KeywordsGuessed, viewer: PlayerId | None) -> str:
+    if event.words is None:
+        return f"{event.player} wrote {event.team}'s keyword guesses"
+    return f"{event.player} guessed for {event.team}: {_quoted(event.words)}"
+
+
+def _game_decided(event: GameDecided, viewer: PlayerId | None) -> str:
+    how = _REASONS.get(event.reason, event.reason)
+    outcome = "A draw" if event.winner is None else f"{event.winner} wins by {how}"
+    said = "; ".join(f"{t}'s keywords: {', '.join(k)}" for t, k in event.keywords.items())
+    hits = "".join(f"; {t} found {n}" for t, n in event.keywords_found.items())
+    return f"{outcome} (token scores {_scores(event.scores)}{hits}). {said}"
+
+
+# One event in words, as a player at the table would say it (docs/games/decrypto.md).
+describe = describe_with(
+    {
+        GameSetUp: _set_up,
+        RoundStarted: _round_started,
+        CluesGiven: _clues_given,
+        CluesRevealed: _clues_revealed,
+        GuessSubmitted: _guess_submitted,
+        CodeRevealed: _code_revealed,
+        KeywordGuessingStarted: _keyword_guessing_started,
+        KeywordsGuessed: _keywords_guessed,
+        GameDecided: _game_decided,
+    }
+)
 
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:

@@ -6,9 +6,10 @@ it lives in no state or event before it is rolled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from shared.games.decider import Event, PlayerId, View, spoken_list
+from shared.games.decider import Event, PlayerId, View, describe_with, spoken_list
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
     DiceRolled,
@@ -106,47 +107,87 @@ def _tomato(owner: PlayerId, token: int) -> str:
     return f"{owner}'s tomato {token}"
 
 
-def describe(event: Event, viewer: PlayerId | None) -> str | None:
-    """One event in words, as a player at the table would say it (docs/games/diced_tomatoes.md)."""
-    match event:
-        case GameSetUp(start_rolls=rolls, first_player=first, last_player=last):
-            said = "; then ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in rolls)
-            return f"Starting rolls: {said}. {first} plays first; {last} holds the last-player marker"
-        case DiceRolled(player=p, taken=taken, dice=dice, faces=faces):
-            rolled = spoken_list(f"{f} (die {d})" for d, f in zip(dice, faces))
-            count = "1 die" if len(taken) == 1 else f"{len(taken)} dice"
-            took = f"took {count} from the bushel and " if taken else ""
-            return f"{p} {took}rolled {rolled}"
-        case DiePlaced(player=p, die=die, face=face, owner=owner, token=token):
-            return f"{p} placed a {face} (die {die}) on {_tomato(owner, token)}"
-        case PlantHarvested(owner=owner, token=token, value=value, slot=slot, star=star, completer=completer):
-            bonus = f", with a golden star worth {star}" if star else ""
-            return (
-                f"{completer} harvested {_tomato(owner, token)}: value {value} in slot "
-                f"{slot} of {owner}'s score track{bonus}"
-            )
-        case PlantUprooted(owner=owner, token=token, cause=cause, player=p, cost=cost):
-            if cause == "karma":
-                return f"{p} spent {cost} karma to uproot {_tomato(owner, token)}"
-            why = "rotten (value 0 or less)" if cause == "rotten" else "overripe (value 7 or more)"
-            return f"{_tomato(owner, token)} was {why} and uprooted"
-        case DieChanged(player=p, die=die, face=face, effect=effect, cost=cost):
-            done = _CHANGES.get(effect, effect + " die {}").format(die)
-            return f"{p} spent {cost} karma to {done}: now a {face}"
-        case SeedFlipped(player=p, owner=owner, token=token, face=face, cost=cost):
-            return f"{p} spent {cost} karma to flip the seed of {_tomato(owner, token)}: now a {face}"
-        case KarmaGained(player=p, amount=amount, karma=karma, reason=reason):
-            why = "for a harvest" if reason == "harvest" else "from karma thirds"
-            return f"{p} gained {amount} karma {why} (now {karma})"
-        case FinalRoundTriggered(player=p):
-            return f"{p} harvested a 6th plant first (+2 points): this is the final round"
-        case TurnEnded(player=p, passed=passed, karma=karma, next_player=nxt):
-            count = "1 die" if len(passed) == 1 else f"{len(passed)} dice"
-            given = f", passing {count} to {nxt}" if passed else ""
-            return f"{p} ended the turn{given} (karma {karma}); {nxt} to play"
-        case PlayEnded(reason=reason):
-            return f"Play is over: {_ENDS.get(reason, reason)}"
-    return None
+def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
+    said = "; then ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in event.start_rolls)
+    first, last = event.first_player, event.last_player
+    return f"Starting rolls: {said}. {first} plays first; {last} holds the last-player marker"
+
+
+def _count(dice: Sequence[int]) -> str:
+    return "1 die" if len(dice) == 1 else f"{len(dice)} dice"
+
+
+def _dice_rolled(event: DiceRolled, viewer: PlayerId | None) -> str:
+    rolled = spoken_list(f"{f} (die {d})" for d, f in zip(event.dice, event.faces))
+    took = f"took {_count(event.taken)} from the bushel and " if event.taken else ""
+    return f"{event.player} {took}rolled {rolled}"
+
+
+def _die_placed(event: DiePlaced, viewer: PlayerId | None) -> str:
+    return f"{event.player} placed a {event.face} (die {event.die}) on {_tomato(event.owner, event.token)}"
+
+
+def _plant_harvested(event: PlantHarvested, viewer: PlayerId | None) -> str:
+    bonus = f", with a golden star worth {event.star}" if event.star else ""
+    return (
+        f"{event.completer} harvested {_tomato(event.owner, event.token)}: value {event.value} in slot "
+        f"{event.slot} of {event.owner}'s score track{bonus}"
+    )
+
+
+def _plant_uprooted(event: PlantUprooted, viewer: PlayerId | None) -> str:
+    tomato = _tomato(event.owner, event.token)
+    if event.cause == "karma":
+        return f"{event.player} spent {event.cost} karma to uproot {tomato}"
+    why = "rotten (value 0 or less)" if event.cause == "rotten" else "overripe (value 7 or more)"
+    return f"{tomato} was {why} and uprooted"
+
+
+def _die_changed(event: DieChanged, viewer: PlayerId | None) -> str:
+    done = _CHANGES.get(event.effect, event.effect + " die {}").format(event.die)
+    return f"{event.player} spent {event.cost} karma to {done}: now a {event.face}"
+
+
+def _seed_flipped(event: SeedFlipped, viewer: PlayerId | None) -> str:
+    tomato = _tomato(event.owner, event.token)
+    return f"{event.player} spent {event.cost} karma to flip the seed of {tomato}: now a {event.face}"
+
+
+def _karma_gained(event: KarmaGained, viewer: PlayerId | None) -> str:
+    why = "for a harvest" if event.reason == "harvest" else "from karma thirds"
+    return f"{event.player} gained {event.amount} karma {why} (now {event.karma})"
+
+
+def _final_round_triggered(event: FinalRoundTriggered, viewer: PlayerId | None) -> str:
+    return f"{event.player} harvested a 6th plant first (+2 points): this is the final round"
+
+
+def _turn_ended(event: TurnEnded, viewer: PlayerId | None) -> str:
+    nxt = event.next_player
+    given = f", passing {_count(event.passed)} to {nxt}" if event.passed else ""
+    return f"{event.player} ended the turn{given} (karma {event.karma}); {nxt} to play"
+
+
+def _play_ended(event: PlayEnded, viewer: PlayerId | None) -> str:
+    return f"Play is over: {_ENDS.get(event.reason, event.reason)}"
+
+
+# One event in words, as a player at the table would say it (docs/games/diced_tomatoes.md).
+describe = describe_with(
+    {
+        GameSetUp: _set_up,
+        DiceRolled: _dice_rolled,
+        DiePlaced: _die_placed,
+        PlantHarvested: _plant_harvested,
+        PlantUprooted: _plant_uprooted,
+        DieChanged: _die_changed,
+        SeedFlipped: _seed_flipped,
+        KarmaGained: _karma_gained,
+        FinalRoundTriggered: _final_round_triggered,
+        TurnEnded: _turn_ended,
+        PlayEnded: _play_ended,
+    }
+)
 
 
 def secrets(state: State, viewer: PlayerId | None) -> frozenset[str]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View, spoken_list
+from shared.games.decider import Event, PlayerId, View, describe_with, spoken_list
 from shared.games.dozito.cards import DECKS, GRID_COLUMNS, GRID_ROWS, Card
 from shared.games.dozito.messages import (
     CardDiscarded,
@@ -112,47 +112,84 @@ def _said(card_id: str) -> str:
     return f"the {card.colour} {number}{special}"
 
 
-def describe(event: Event, viewer: PlayerId | None) -> str | None:
-    """One event in words, as a player at the table would say it (docs/games/dozito.md)."""
-    match event:
-        case GameSetUp(rounds=rounds, deck=deck):
-            return f"Dozito in {rounds} round{'s' if rounds != 1 else ''}, with {len(deck)} cards"
-        case RoundDealt(round=n, first_player=first, discards=discards, draw=draw):
-            tops = " and ".join(_said(pile[-1]) for pile in discards if pile)
-            return (
-                f"Round {n}: 12 face-down cards dealt to each grid; the discard piles show "
-                f"{tops}; {len(draw)} cards in the draw pile; {first} plays first"
-            )
-        case DiscardTaken(player=p, pile=pile, card=card):
-            return f"{p} took {_said(card)} from discard pile {pile}"
-        case DrawPileRebuilt(draw=draw):
-            return (
-                f"The discard piles but their top cards were shuffled into a new draw pile "
-                f"of {len(draw)} cards"
-            )
-        case CardDrawn(player=p, card=card):
-            return f"{p} drew {_said(card)}"
-        case CardPlaced(player=p, slot=slot, card=card, replaced=out, replaced_was_face_up=up):
-            then = f", replacing {_said(out)}, face up" if up else f" and turned up {_said(out)}"
-            return f"{p} placed {_said(card)} in slot {slot}{then}"
-        case CardDiscarded(player=p, pile=pile, card=card, extra_turn=extra):
-            again = f"; a Replay: {p} plays again" if extra else ""
-            return f"{p} discarded {_said(card)} onto pile {pile}{again}"
-        case OneColourGridCompleted(player=p):
-            return f"{p} completed a one-colour grid and wins at once"
-        case RoundEndTriggered(player=p, last_turns=last):
-            who = f"one last turn for {spoken_list(last)}" if last else "the round ends"
-            return f"{p}'s grid is all face up: {who}"
-        case TurnStarted(player=p, extra_turn=extra):
-            return f"{p}'s extra turn" if extra else f"{p}'s turn"
-        case RoundScored(round=n, scores=scores):
-            said = "; ".join(
-                f"{p} {s.total} ({s.group_points} for groups of {'+'.join(map(str, s.groups))}, "
-                f"{s.suns} sun{'s' if s.suns != 1 else ''})"
-                for p, s in scores.items()
-            )
-            return f"Round {n} scores: {said}"
-    return None
+def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
+    rounds = event.rounds
+    return f"Dozito in {rounds} round{'s' if rounds != 1 else ''}, with {len(event.deck)} cards"
+
+
+def _round_dealt(event: RoundDealt, viewer: PlayerId | None) -> str:
+    tops = " and ".join(_said(pile[-1]) for pile in event.discards if pile)
+    return (
+        f"Round {event.round}: 12 face-down cards dealt to each grid; the discard piles show "
+        f"{tops}; {len(event.draw)} cards in the draw pile; {event.first_player} plays first"
+    )
+
+
+def _discard_taken(event: DiscardTaken, viewer: PlayerId | None) -> str:
+    return f"{event.player} took {_said(event.card)} from discard pile {event.pile}"
+
+
+def _draw_pile_rebuilt(event: DrawPileRebuilt, viewer: PlayerId | None) -> str:
+    return (
+        f"The discard piles but their top cards were shuffled into a new draw pile of {len(event.draw)} cards"
+    )
+
+
+def _card_drawn(event: CardDrawn, viewer: PlayerId | None) -> str:
+    return f"{event.player} drew {_said(event.card)}"
+
+
+def _card_placed(event: CardPlaced, viewer: PlayerId | None) -> str:
+    out = _said(event.replaced)
+    then = f", replacing {out}, face up" if event.replaced_was_face_up else f" and turned up {out}"
+    return f"{event.player} placed {_said(event.card)} in slot {event.slot}{then}"
+
+
+def _card_discarded(event: CardDiscarded, viewer: PlayerId | None) -> str:
+    p = event.player
+    again = f"; a Replay: {p} plays again" if event.extra_turn else ""
+    return f"{p} discarded {_said(event.card)} onto pile {event.pile}{again}"
+
+
+def _one_colour_grid_completed(event: OneColourGridCompleted, viewer: PlayerId | None) -> str:
+    return f"{event.player} completed a one-colour grid and wins at once"
+
+
+def _round_end_triggered(event: RoundEndTriggered, viewer: PlayerId | None) -> str:
+    last = event.last_turns
+    who = f"one last turn for {spoken_list(last)}" if last else "the round ends"
+    return f"{event.player}'s grid is all face up: {who}"
+
+
+def _turn_started(event: TurnStarted, viewer: PlayerId | None) -> str:
+    return f"{event.player}'s extra turn" if event.extra_turn else f"{event.player}'s turn"
+
+
+def _round_scored(event: RoundScored, viewer: PlayerId | None) -> str:
+    said = "; ".join(
+        f"{p} {s.total} ({s.group_points} for groups of {'+'.join(map(str, s.groups))}, "
+        f"{s.suns} sun{'s' if s.suns != 1 else ''})"
+        for p, s in event.scores.items()
+    )
+    return f"Round {event.round} scores: {said}"
+
+
+# One event in words, as a player at the table would say it (docs/games/dozito.md).
+describe = describe_with(
+    {
+        GameSetUp: _set_up,
+        RoundDealt: _round_dealt,
+        DiscardTaken: _discard_taken,
+        DrawPileRebuilt: _draw_pile_rebuilt,
+        CardDrawn: _card_drawn,
+        CardPlaced: _card_placed,
+        CardDiscarded: _card_discarded,
+        OneColourGridCompleted: _one_colour_grid_completed,
+        RoundEndTriggered: _round_end_triggered,
+        TurnStarted: _turn_started,
+        RoundScored: _round_scored,
+    }
+)
 
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:

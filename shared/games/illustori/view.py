@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View
+from shared.games.decider import Event, PlayerId, View, describe_with
 from shared.games.illustori.chaining import allowed_letters, forced_end
 from shared.games.illustori.data import CARDS
 from shared.games.illustori.messages import (
@@ -129,51 +129,99 @@ def _cards(cards: Sequence[str | None]) -> str:
     return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
 
 
-def describe(event: Event, viewer: PlayerId | None) -> str | None:
-    """One event in words, as a player at the table would say it (docs/games/illustori.md)."""
-    match event:
-        case GameSetUp(players=players, hands=hands, start_card=start):
-            own = hands.get(viewer or "")
-            held = ""
-            if own and all(c is not None for c in own):
-                held = f"; {viewer}'s hand: " + ", ".join(_said(c) for c in own if c)
-            return (
-                f"The cards were dealt; the starting card is {_said(start)}, for {players[0]} to name{held}"
-            )
-        case StartProposed(player=p, text=text):
-            return f"{p} named the starting card “{text}”; the others vote"
-        case StartPenalised(player=p, text=text, reasons=reasons):
-            return f"{p}'s starting text “{text}” is penalised ({_why(reasons)}): name it again"
-        case CardPlayed(player=p, card=card, text=text):
-            return f"{p} played {_said(card)} as “{text}”; the others vote"
-        case CardPenalised(player=p, card=card, text=text, reasons=reasons):
-            return f"{p}'s “{text}” on {_said(card)} is penalised ({_why(reasons)}): the card is discarded"
-        case VoteCast(player=p, yes=yes):
-            return f"{p} voted" + ("" if yes is None else (" yes" if yes else " no"))
-        case VoteClosed(votes=votes, accepted=accepted):
-            ayes = [p for p, v in votes.items() if v]
-            noes = [p for p, v in votes.items() if not v]
-            return (
-                f"The text is {'accepted' if accepted else 'rejected'} (yes: "
-                f"{', '.join(ayes) or 'nobody'}; no: {', '.join(noes) or 'nobody'})"
-            )
-        case CardsSwapped(player=p, cards=cards):
-            return f"{p} discarded {_cards(cards)} to swap: " + ", ".join(map(_said, cards))
-        case StackReshuffled(stack=stack):
-            return f"The discard pile was shuffled into a new stack of {_cards(stack)}"
-        case CardsDrawn(player=p, cards=cards):
-            if any(c is None for c in cards):
-                return f"{p} drew {_cards(cards)}"
-            return f"{p} drew " + ", ".join(_said(c) for c in cards if c)
-        case TurnPassed(player=p):
-            return f"{p} passed: the stack and the discard pile are empty"
-        case LastRoundStarted(player=p):
-            return f"{p}'s hand is empty: the last round starts"
-        case TurnEnded(player=p, next_player=nxt):
-            return f"{p}'s turn is over" + (f"; {nxt} to play" if nxt else "; the game is over")
-        case UsedLettersCleared(reason=reason):
-            return f"The used letters are cleared: {_CLEARED.get(reason, reason)}"
-    return None
+def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
+    own = event.hands.get(viewer or "")
+    held = ""
+    if own and all(c is not None for c in own):
+        held = f"; {viewer}'s hand: " + ", ".join(_said(c) for c in own if c)
+    start, first = _said(event.start_card), event.players[0]
+    return f"The cards were dealt; the starting card is {start}, for {first} to name{held}"
+
+
+def _start_proposed(event: StartProposed, viewer: PlayerId | None) -> str:
+    return f"{event.player} named the starting card “{event.text}”; the others vote"
+
+
+def _start_penalised(event: StartPenalised, viewer: PlayerId | None) -> str:
+    why = _why(event.reasons)
+    return f"{event.player}'s starting text “{event.text}” is penalised ({why}): name it again"
+
+
+def _card_played(event: CardPlayed, viewer: PlayerId | None) -> str:
+    return f"{event.player} played {_said(event.card)} as “{event.text}”; the others vote"
+
+
+def _card_penalised(event: CardPenalised, viewer: PlayerId | None) -> str:
+    what = f"{event.player}'s “{event.text}” on {_said(event.card)}"
+    return f"{what} is penalised ({_why(event.reasons)}): the card is discarded"
+
+
+def _vote_cast(event: VoteCast, viewer: PlayerId | None) -> str:
+    yes = event.yes
+    return f"{event.player} voted" + ("" if yes is None else (" yes" if yes else " no"))
+
+
+def _vote_closed(event: VoteClosed, viewer: PlayerId | None) -> str:
+    ayes = [p for p, v in event.votes.items() if v]
+    noes = [p for p, v in event.votes.items() if not v]
+    return (
+        f"The text is {'accepted' if event.accepted else 'rejected'} (yes: "
+        f"{', '.join(ayes) or 'nobody'}; no: {', '.join(noes) or 'nobody'})"
+    )
+
+
+def _cards_swapped(event: CardsSwapped, viewer: PlayerId | None) -> str:
+    cards = event.cards
+    return f"{event.player} discarded {_cards(cards)} to swap: " + ", ".join(map(_said, cards))
+
+
+def _stack_reshuffled(event: StackReshuffled, viewer: PlayerId | None) -> str:
+    return f"The discard pile was shuffled into a new stack of {_cards(event.stack)}"
+
+
+def _cards_drawn(event: CardsDrawn, viewer: PlayerId | None) -> str:
+    cards = event.cards
+    if any(c is None for c in cards):
+        return f"{event.player} drew {_cards(cards)}"
+    return f"{event.player} drew " + ", ".join(_said(c) for c in cards if c)
+
+
+def _turn_passed(event: TurnPassed, viewer: PlayerId | None) -> str:
+    return f"{event.player} passed: the stack and the discard pile are empty"
+
+
+def _last_round_started(event: LastRoundStarted, viewer: PlayerId | None) -> str:
+    return f"{event.player}'s hand is empty: the last round starts"
+
+
+def _turn_ended(event: TurnEnded, viewer: PlayerId | None) -> str:
+    nxt = event.next_player
+    return f"{event.player}'s turn is over" + (f"; {nxt} to play" if nxt else "; the game is over")
+
+
+def _used_letters_cleared(event: UsedLettersCleared, viewer: PlayerId | None) -> str:
+    return f"The used letters are cleared: {_CLEARED.get(event.reason, event.reason)}"
+
+
+# One event in words, as a player at the table would say it (docs/games/illustori.md).
+describe = describe_with(
+    {
+        GameSetUp: _set_up,
+        StartProposed: _start_proposed,
+        StartPenalised: _start_penalised,
+        CardPlayed: _card_played,
+        CardPenalised: _card_penalised,
+        VoteCast: _vote_cast,
+        VoteClosed: _vote_closed,
+        CardsSwapped: _cards_swapped,
+        StackReshuffled: _stack_reshuffled,
+        CardsDrawn: _cards_drawn,
+        TurnPassed: _turn_passed,
+        LastRoundStarted: _last_round_started,
+        TurnEnded: _turn_ended,
+        UsedLettersCleared: _used_letters_cleared,
+    }
+)
 
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:

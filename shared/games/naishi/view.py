@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View
+from shared.games.decider import Event, PlayerId, View, describe_with
 from shared.games.naishi.components import COURT_SPOTS, MOUNTAIN, kind_of
 from shared.games.naishi.messages import (
     CardGiven,
@@ -136,66 +136,115 @@ def _hand(cards: Sequence[str | None]) -> str:
     return ", ".join(f"{i} {_said(c)}" for i, c in enumerate(cards, start=1))
 
 
-def describe(event: Event, viewer: PlayerId | None) -> str | None:
-    """One event in words, as a player at the table would say it (docs/games/naishi.md)."""
-    match event:
-        case GameSetUp(first_player=first, hands=hands, river=river):
-            tops = ", ".join(_said(pile[0]) if pile else "empty" for pile in river)
-            text = f"The cards were dealt; River tops: {tops}; {first} plays first"
-            own = [c for c in hands.get(viewer or "", []) if c is not None and kind_of(c) != MOUNTAIN]
-            if own:
-                text += f"; {viewer} was dealt {' and '.join(_said(c) for c in sorted(own))}"
-            return text
-        case CardGiven(player=p, card=card):
-            if card is None:
-                return f"{p} chose a card to give"
-            return f"{p} gave the {_said(card)}"
-        case HandsShuffled(hands=hands):
-            own_hand = hands.get(viewer or "")
-            text = "Both cards were given and each Hand shuffled into its positions"
-            if own_hand and all(c is not None for c in own_hand):
-                text += f"; {viewer}'s Hand: {_hand(own_hand)}"
-            return text
-        case Developed(player=p, row=row, position=n, discarded=out, taken=taken, revealed=next_):
-            after = f"a {_said(next_)} shows on pile {n}" if next_ else f"River pile {n} is empty"
-            return (
-                f"{p} developed {_cell(row, n)}: took the {_said(taken)} from River pile {n} "
-                f"and discarded the {_said(out)}; {after}"
-            )
-        case CardsSwapped(player=p, kind=kind, first=a, second=b):
-            swapped = {
-                "river": f"the top cards of River piles {a} and {b}",
-                "line": f"Line {a} and Line {b}",
-                "hand": f"Hand {a} and Hand {b}",
-                "hand_line": f"Hand {a} and Line {a}",
-            }.get(kind, f"{kind} {a} and {b}")
-            return f"{p} sent an Emissary to swap {swapped}"
-        case RiverCardsDiscarded(player=p, piles=piles, discarded=cards, revealed=shown):
-            gone = " and ".join(f"the {_said(c)} of pile {n}" for c, n in zip(cards, piles))
-            now = "; ".join(
-                f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty" for c, n in zip(shown, piles)
-            )
-            return f"{p} sent an Emissary to discard {gone}; {now}"
-        case DecreeImposed(player=p, row=row, position=n):
-            return f"{p} imposed the Decree: {p}'s {_cell(row, n)} and the opponent's are exchanged"
-        case EmissariesRecalled(player=p, spots=spots):
-            return f"{p} recalled {len(spots)} Emissar{'y' if len(spots) == 1 else 'ies'}"
-        case EndTriggered(player=p, reason=reason, final_player=last):
-            why = f"{p} declared the end" if reason == "declared" else "Two River piles are empty"
-            then = f"{last} plays the last turn" if last else "the turns are over"
-            return f"{why}: {then}"
-        case TurnPassed(player=p):
-            return f"{p} had no main action and passed"
-        case TurnEnded(player=p, next_player=nxt):
-            return f"{p} ended the turn" + (f"; {nxt} to play" if nxt else "; the turns are over")
-        case HandsRevealed(hands=hands):
-            revealed = "; ".join(f"{p}: {_hand(h)}" for p, h in hands.items())
-            return f"The Hands are revealed under the Lines. {revealed}"
-        case NinjaCopied(player=p, row=row, position=n, copies=kind, automatic=auto):
-            copied = f"copies a {_said(kind)}" if kind else "has nothing to copy"
-            only = " (the only choice)" if auto and kind else ""
-            return f"{p}'s Ninja at {_cell(row, n)} {copied}{only}"
-    return None
+def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
+    tops = ", ".join(_said(pile[0]) if pile else "empty" for pile in event.river)
+    text = f"The cards were dealt; River tops: {tops}; {event.first_player} plays first"
+    own = [c for c in event.hands.get(viewer or "", []) if c is not None and kind_of(c) != MOUNTAIN]
+    if own:
+        text += f"; {viewer} was dealt {' and '.join(_said(c) for c in sorted(own))}"
+    return text
+
+
+def _card_given(event: CardGiven, viewer: PlayerId | None) -> str:
+    if event.card is None:
+        return f"{event.player} chose a card to give"
+    return f"{event.player} gave the {_said(event.card)}"
+
+
+def _hands_shuffled(event: HandsShuffled, viewer: PlayerId | None) -> str:
+    own_hand = event.hands.get(viewer or "")
+    text = "Both cards were given and each Hand shuffled into its positions"
+    if own_hand and all(c is not None for c in own_hand):
+        text += f"; {viewer}'s Hand: {_hand(own_hand)}"
+    return text
+
+
+def _developed(event: Developed, viewer: PlayerId | None) -> str:
+    n, shown = event.position, event.revealed
+    after = f"a {_said(shown)} shows on pile {n}" if shown else f"River pile {n} is empty"
+    return (
+        f"{event.player} developed {_cell(event.row, n)}: took the {_said(event.taken)} from "
+        f"River pile {n} and discarded the {_said(event.discarded)}; {after}"
+    )
+
+
+def _cards_swapped(event: CardsSwapped, viewer: PlayerId | None) -> str:
+    a, b = event.first, event.second
+    swapped = {
+        "river": f"the top cards of River piles {a} and {b}",
+        "line": f"Line {a} and Line {b}",
+        "hand": f"Hand {a} and Hand {b}",
+        "hand_line": f"Hand {a} and Line {a}",
+    }.get(event.kind, f"{event.kind} {a} and {b}")
+    return f"{event.player} sent an Emissary to swap {swapped}"
+
+
+def _river_cards_discarded(event: RiverCardsDiscarded, viewer: PlayerId | None) -> str:
+    piles = event.piles
+    gone = " and ".join(f"the {_said(c)} of pile {n}" for c, n in zip(event.discarded, piles))
+    now = "; ".join(
+        f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty"
+        for c, n in zip(event.revealed, piles)
+    )
+    return f"{event.player} sent an Emissary to discard {gone}; {now}"
+
+
+def _decree_imposed(event: DecreeImposed, viewer: PlayerId | None) -> str:
+    p, cell = event.player, _cell(event.row, event.position)
+    return f"{p} imposed the Decree: {p}'s {cell} and the opponent's are exchanged"
+
+
+def _emissaries_recalled(event: EmissariesRecalled, viewer: PlayerId | None) -> str:
+    count = len(event.spots)
+    return f"{event.player} recalled {count} Emissar{'y' if count == 1 else 'ies'}"
+
+
+def _end_triggered(event: EndTriggered, viewer: PlayerId | None) -> str:
+    why = f"{event.player} declared the end" if event.reason == "declared" else "Two River piles are empty"
+    last = event.final_player
+    then = f"{last} plays the last turn" if last else "the turns are over"
+    return f"{why}: {then}"
+
+
+def _turn_passed(event: TurnPassed, viewer: PlayerId | None) -> str:
+    return f"{event.player} had no main action and passed"
+
+
+def _turn_ended(event: TurnEnded, viewer: PlayerId | None) -> str:
+    nxt = event.next_player
+    return f"{event.player} ended the turn" + (f"; {nxt} to play" if nxt else "; the turns are over")
+
+
+def _hands_revealed(event: HandsRevealed, viewer: PlayerId | None) -> str:
+    revealed = "; ".join(f"{p}: {_hand(h)}" for p, h in event.hands.items())
+    return f"The Hands are revealed under the Lines. {revealed}"
+
+
+def _ninja_copied(event: NinjaCopied, viewer: PlayerId | None) -> str:
+    kind = event.copies
+    copied = f"copies a {_said(kind)}" if kind else "has nothing to copy"
+    only = " (the only choice)" if event.automatic and kind else ""
+    return f"{event.player}'s Ninja at {_cell(event.row, event.position)} {copied}{only}"
+
+
+# One event in words, as a player at the table would say it (docs/games/naishi.md).
+describe = describe_with(
+    {
+        GameSetUp: _set_up,
+        CardGiven: _card_given,
+        HandsShuffled: _hands_shuffled,
+        Developed: _developed,
+        CardsSwapped: _cards_swapped,
+        RiverCardsDiscarded: _river_cards_discarded,
+        DecreeImposed: _decree_imposed,
+        EmissariesRecalled: _emissaries_recalled,
+        EndTriggered: _end_triggered,
+        TurnPassed: _turn_passed,
+        TurnEnded: _turn_ended,
+        HandsRevealed: _hands_revealed,
+        NinjaCopied: _ninja_copied,
+    }
+)
 
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:

@@ -1,12 +1,12 @@
-"""Helpers for the Decrypto tests: given events, when a command, then events or a rejection."""
+"""Builders for the Decrypto rules tests (given/when/then is `shared.games.testing.Given`): the
+teams and their keywords, the setup, a round's codes, and whole rounds played on a `Given`."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from shared.games.decider import Command, Event, Rejection
-from shared.games.decrypto import GAME
+from shared.games.decider import Event
 from shared.games.decrypto.messages import (
     CluesGiven,
     GameSetUp,
@@ -56,20 +56,6 @@ def round_started(state_or_setup: State | GameSetUp, round_: int, white, black) 
     )
 
 
-def given(events: Sequence[Event]) -> State:
-    return Given(GAME, events).state
-
-
-def when(state: State, command: Command, actor: str, seed: int = 0) -> list[Event] | Rejection:
-    return Given(GAME, start=state).when(actor, command, random.Random(seed))
-
-
-def play(state: State, command: Command, actor: str, seed: int = 0) -> tuple[State, list[Event]]:
-    given = Given(GAME, start=state)
-    events = given.then(actor, command, random.Random(seed))
-    return given.state, events
-
-
 def wrong(code: Sequence[int]) -> list[int]:
     """A valid code that is not `code`."""
     return list(next(c for c in CODES if c != tuple(code)))
@@ -82,50 +68,40 @@ def fresh_clues() -> list[str]:
     return [f"clue{next(_clue_counter)}" for _ in range(3)]
 
 
-def give_both_clues(state: State) -> tuple[State, list[Event]]:
+def give_both_clues(g: Given[State]) -> list[Event]:
     events: list[Event] = []
     for t in TEAMS:
-        state, new = play(state, GiveClues(clues=fresh_clues()), state.encryptors[t])
-        events += new
-    return state, events
+        events += g.then(g.state.encryptors[t], GiveClues(clues=fresh_clues()))
+    return events
 
 
 def play_round(
-    state: State,
+    g: Given[State],
     *,
     white_ok: bool,
     black_ok: bool,
     black_intercepts: bool = False,
     white_intercepts: bool = False,
     seed: int = 0,
-) -> tuple[State, list[Event]]:
+) -> list[Event]:
     """Play the current round: clues, then each code's answers, right or wrong as asked
     (interceptions are attempted from round 2 only)."""
-    round_ = state.round
-    state, events = give_both_clues(state)
+    round_ = g.state.round
+    events = give_both_clues(g)
     plan = {"white": (white_ok, black_intercepts), "black": (black_ok, white_intercepts)}
     for target in TEAMS:
+        state = g.state
         code = state.codes[target]
         own_ok, intercept_ok = plan[target]
         decoder = next(p for p in state.teams[target] if p != state.encryptors[target])
-        state, new = play(
-            state,
-            SubmitGuess(team=target, code=list(code) if own_ok else wrong(code)),
-            decoder,
-            seed,
-        )
-        events += new
+        guess = SubmitGuess(team=target, code=list(code) if own_ok else wrong(code))
+        events += g.then(decoder, guess, random.Random(seed))
         if round_ >= 2:
             opponent = next(t for t in TEAMS if t != target)
-            interceptor = state.teams[opponent][-1]
-            state, new = play(
-                state,
-                SubmitGuess(team=target, code=list(code) if intercept_ok else wrong(code)),
-                interceptor,
-                seed,
-            )
-            events += new
-    return state, events
+            interceptor = g.state.teams[opponent][-1]
+            guess = SubmitGuess(team=target, code=list(code) if intercept_ok else wrong(code))
+            events += g.then(interceptor, guess, random.Random(seed))
+    return events
 
 
 __all__ = [
@@ -134,11 +110,8 @@ __all__ = [
     "WHITE",
     "CluesGiven",
     "give_both_clues",
-    "given",
-    "play",
     "play_round",
     "round_started",
     "set_up",
-    "when",
     "wrong",
 ]

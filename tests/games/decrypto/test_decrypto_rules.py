@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from random import Random
 
 import msgspec
 import pytest
@@ -26,15 +27,13 @@ from shared.games.decrypto.messages import (
 from shared.games.decrypto.state import CODES, TEAMS, TOKEN_SUPPLY, State, Tokens, normalize
 from shared.games.decrypto.words import WORDS
 from shared.games.table import Create, GameEnded, Join, Start, TableDecider
+from shared.games.testing import Given
 from tests.games.decrypto.decrypto_support import (
     KEYWORDS,
     give_both_clues,
-    given,
-    play,
     play_round,
     round_started,
     set_up,
-    when,
     wrong,
 )
 
@@ -56,25 +55,20 @@ def start_table(players, options=None, seed=0):
     return table, events
 
 
-def round_one(white=(3, 1, 4), black=(2, 4, 1), **options):
+def round_one(white=(3, 1, 4), black=(2, 4, 1), **options) -> Given[State]:
     setup = set_up(**options)
-    return given([setup, round_started(setup, 1, white, black)])
+    return Given(GAME, [setup, round_started(setup, 1, white, black)])
 
 
-def decoding(white=(3, 1, 4), black=(2, 4, 1), round_=1):
-    """State with both clue sets given, White's code being decoded, in round `round_`."""
+def decoding(white=(3, 1, 4), black=(2, 4, 1), round_=1) -> Given[State]:
+    """Both clue sets given, White's code being decoded, in round `round_`."""
     setup = set_up()
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    log = [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))]
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
     for _ in range(1, round_):
-        state, events = play_round(state, white_ok=True, black_ok=True)
-        log += events
-    log[-1] = round_started(setup, round_, white, black)
-    if round_ == 1:
-        log = [setup, round_started(setup, 1, white, black)]
-    state = given(log)
-    state, _ = give_both_clues(state)
-    return state
+        play_round(g, white_ok=True, black_ok=True)
+    g.events[-1] = round_started(setup, round_, white, black)
+    give_both_clues(g)
+    return g
 
 
 # --- setup: Decrypto 1-4 ------------------------------------------------------------------
@@ -181,17 +175,17 @@ def test_codes_are_the_24_ordered_triples_and_tokens_start_at_zero():
     """Decrypto 3-4: 24 codes; Interceptions and Miscommunications start at 0."""
     assert len(CODES) == 24 and len(set(CODES)) == 24
     assert all(len(set(c)) == 3 and set(c) <= {1, 2, 3, 4} for c in CODES)
-    state = round_one()
-    assert state.tokens == {"white": Tokens(), "black": Tokens()}
+    g = round_one()
+    assert g.state.tokens == {"white": Tokens(), "black": Tokens()}
     assert TOKEN_SUPPLY == {"interceptions": 4, "miscommunications": 4}
 
 
 def test_keywords_are_seen_by_the_own_team_only():
     """Decrypto 2: keywords visible to the own team only (until the end)."""
-    state = round_one()
-    assert GAME.player_view(state, "ann")["keywords"] == {"white": KEYWORDS["white"], "black": None}
-    assert GAME.player_view(state, "cy")["keywords"] == {"white": None, "black": KEYWORDS["black"]}
-    assert GAME.player_view(state, None)["keywords"] == {"white": None, "black": None}
+    g = round_one()
+    assert GAME.player_view(g.state, "ann")["keywords"] == {"white": KEYWORDS["white"], "black": None}
+    assert GAME.player_view(g.state, "cy")["keywords"] == {"white": None, "black": KEYWORDS["black"]}
+    assert GAME.player_view(g.state, None)["keywords"] == {"white": None, "black": None}
     setup = set_up()
     assert GAME.redact(setup, "dee").keywords == {"white": None, "black": KEYWORDS["black"]}
     assert GAME.redact(setup, None).keywords == {"white": None, "black": None}
@@ -203,28 +197,28 @@ def test_keywords_are_seen_by_the_own_team_only():
 def test_encryptor_rotates_through_a_team_of_three_and_alternates_in_a_team_of_two():
     """Decrypto 5 (4.3-4): each member in turn; a 2-player team alternates."""
     setup = set_up(white=["a", "b", "c"], black=["x", "y"])
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
     seen = {"white": [], "black": []}
     for _ in range(5):
         for t in TEAMS:
-            seen[t].append(state.encryptors[t])
-        state, _ = play_round(state, white_ok=True, black_ok=True)
+            seen[t].append(g.state.encryptors[t])
+        play_round(g, white_ok=True, black_ok=True)
     assert seen == {"white": ["a", "b", "c", "a", "b"], "black": ["x", "y", "x", "y", "x"]}
 
 
 def test_each_round_draws_a_code_for_each_encryptor_recorded_in_the_event():
     """Decrypto 6: a code from the 24, drawn by decide and written in round_started; it is
     seen only by its encryptor (view and replay)."""
-    state = decoding(round_=1)
-    state, events = play(state, SubmitGuess(team="white", code=[3, 1, 4]), "bob", seed=11)
-    state, events = play(state, SubmitGuess(team="black", code=[2, 4, 1]), "dee", seed=11)
+    g = decoding(round_=1)
+    events = g.then("bob", SubmitGuess(team="white", code=[3, 1, 4]), Random(11))
+    events = g.then("dee", SubmitGuess(team="black", code=[2, 4, 1]), Random(11))
     started = events[-1]
     assert isinstance(started, RoundStarted) and started.round == 2
     assert all(tuple(started.codes[t]) in CODES for t in TEAMS)
     assert started.encryptors == {"white": "bob", "black": "dee"}
-    assert GAME.player_view(state, "bob")["my_code"] == started.codes["white"]
-    assert GAME.player_view(state, "ann")["my_code"] is None
-    assert GAME.player_view(state, None)["my_code"] is None
+    assert GAME.player_view(g.state, "bob")["my_code"] == started.codes["white"]
+    assert GAME.player_view(g.state, "ann")["my_code"] is None
+    assert GAME.player_view(g.state, None)["my_code"] is None
     assert GAME.redact(started, "dee").codes == {"white": None, "black": started.codes["black"]}
     assert GAME.redact(started, "ann").codes == {"white": None, "black": None}
 
@@ -232,48 +226,48 @@ def test_each_round_draws_a_code_for_each_encryptor_recorded_in_the_event():
 def test_codes_without_replacement_do_not_repeat_within_24_rounds():
     """Decrypto 6 (4.3-6): the code_draw option; BGA's default draws with replacement."""
     setup = set_up(code_draw="without_replacement", max_rounds=None)
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
     for round_ in range(12):
-        state, _ = play_round(state, white_ok=True, black_ok=True, seed=round_)
-    codes = [r.code for r in state.reveals if r.team == "white"]
+        play_round(g, white_ok=True, black_ok=True, seed=round_)
+    codes = [r.code for r in g.state.reveals if r.team == "white"]
     assert len(codes) == 12 and len(set(codes)) == 12
 
 
 def test_both_encryptors_give_three_clues_at_once():
     """Decrypto 7: each encryptor writes 3 clues; both at the same time."""
-    state = round_one()
-    assert GAME.players_to_act(state) == ["ann", "cy"]
-    state, events = play(state, GiveClues(clues=["fin", "tide", "  grand piano "]), "ann")
+    g = round_one()
+    assert GAME.players_to_act(g.state) == ["ann", "cy"]
+    events = g.then("ann", GiveClues(clues=["fin", "tide", "  grand piano "]))
     assert events == [
         CluesGiven(
             team="white", player="ann", clues=["fin", "tide", "grand piano"], visible_to=["ann", "bob"]
         )
     ]
-    assert GAME.players_to_act(state) == ["cy"]
-    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
-    assert state.phase == "decode" and state.decoding == "white"
+    assert GAME.players_to_act(g.state) == ["cy"]
+    g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
+    assert g.state.phase == "decode" and g.state.decoding == "white"
 
 
 def test_round_one_white_decodes_without_its_encryptor_and_nobody_intercepts():
     """Decrypto 8: White's members but its encryptor answer; no interception in round 1."""
-    state = decoding(round_=1)
-    assert GAME.players_to_act(state) == ["bob"]
-    refused = when(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
+    g = decoding(round_=1)
+    assert GAME.players_to_act(g.state) == ["bob"]
+    refused = g.when("cy", SubmitGuess(team="white", code=[1, 2, 3]))
     assert refused == Rejection("not_your_turn", "There is no interception in round 1.")
-    refused = when(state, SubmitGuess(team="white", code=[1, 2, 3]), "ann")
+    refused = g.when("ann", SubmitGuess(team="white", code=[1, 2, 3]))
     assert isinstance(refused, Rejection) and refused.code == "not_your_turn"
 
 
 def test_from_round_two_the_other_team_intercepts_with_its_encryptor():
     """Decrypto 8-9: from round 2 the other team, encryptor included, intercepts; the code is
     revealed once both answers are in; White's code first, then Black's."""
-    state = decoding(white=(2, 4, 1), black=(4, 3, 2), round_=2)
-    assert state.encryptors == {"white": "bob", "black": "dee"}
-    assert GAME.players_to_act(state) == ["ann", "cy", "dee"]
-    state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "dee")
-    assert GAME.players_to_act(state) == ["ann"]
+    g = decoding(white=(2, 4, 1), black=(4, 3, 2), round_=2)
+    assert g.state.encryptors == {"white": "bob", "black": "dee"}
+    assert GAME.players_to_act(g.state) == ["ann", "cy", "dee"]
+    events = g.then("dee", SubmitGuess(team="white", code=[2, 4, 1]))
+    assert GAME.players_to_act(g.state) == ["ann"]
     assert isinstance(events[0], GuessSubmitted) and events[0].guessing_team == "black"
-    state, events = play(state, SubmitGuess(team="white", code=[2, 4, 1]), "ann")
+    events = g.then("ann", SubmitGuess(team="white", code=[2, 4, 1]))
     assert events[-1] == CodeRevealed(
         team="white",
         code=[2, 4, 1],
@@ -281,10 +275,10 @@ def test_from_round_two_the_other_team_intercepts_with_its_encryptor():
         interception=True,
         miscommunication=False,
     )
-    assert state.decoding == "black"
-    assert GAME.players_to_act(state) == ["ann", "bob", "cy"]  # Black's encryptor dee waits
-    state, events = play(state, SubmitGuess(team="black", code=[4, 3, 1]), "bob")
-    state, events = play(state, SubmitGuess(team="black", code=[4, 3, 2]), "cy")
+    assert g.state.decoding == "black"
+    assert GAME.players_to_act(g.state) == ["ann", "bob", "cy"]  # Black's encryptor dee waits
+    events = g.then("bob", SubmitGuess(team="black", code=[4, 3, 1]))
+    events = g.then("cy", SubmitGuess(team="black", code=[4, 3, 2]))
     assert events[1] == CodeRevealed(
         team="black",
         code=[4, 3, 2],
@@ -292,17 +286,17 @@ def test_from_round_two_the_other_team_intercepts_with_its_encryptor():
         interception=False,
         miscommunication=False,
     )
-    assert state.tokens == {"white": Tokens(), "black": Tokens(interceptions=1)}
+    assert g.state.tokens == {"white": Tokens(), "black": Tokens(interceptions=1)}
     assert isinstance(events[2], RoundStarted) and events[2].round == 3
 
 
 def test_an_answer_is_hidden_from_the_other_team_until_the_reveal():
     """Decrypto 8 (hidden answers): a team's answer is seen by its own team only."""
-    state = decoding(white=(2, 4, 1), round_=2)
-    state, events = play(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
-    assert GAME.player_view(state, "dee")["team_answer"] == [1, 2, 3]
-    assert GAME.player_view(state, "ann")["team_answer"] is None
-    assert GAME.player_view(state, "ann")["answered"] == {"white": False, "black": True}
+    g = decoding(white=(2, 4, 1), round_=2)
+    events = g.then("cy", SubmitGuess(team="white", code=[1, 2, 3]))
+    assert GAME.player_view(g.state, "dee")["team_answer"] == [1, 2, 3]
+    assert GAME.player_view(g.state, "ann")["team_answer"] is None
+    assert GAME.player_view(g.state, "ann")["answered"] == {"white": False, "black": True}
     assert GAME.redact(events[0], "dee").code == [1, 2, 3]
     assert GAME.redact(events[0], "ann").code is None
     assert GAME.redact(events[0], None).code is None
@@ -310,9 +304,9 @@ def test_an_answer_is_hidden_from_the_other_team_until_the_reveal():
 
 def test_clues_and_revealed_codes_stay_public():
     """Decrypto 10: every clue and revealed code stays in every view, spectators included."""
-    state = round_one()
-    state, _ = play_round(state, white_ok=True, black_ok=False)
-    view = GAME.player_view(state, None)
+    g = round_one()
+    play_round(g, white_ok=True, black_ok=False)
+    view = GAME.player_view(g.state, None)
     assert [(r["team"], r["code"]) for r in view["history"]] == [("white", [3, 1, 4]), ("black", [2, 4, 1])]
     assert all(len(r["clues"]) == 3 for r in view["history"])
     assert view["history"][1]["guess"] != [2, 4, 1] and view["history"][1]["interception"] is None
@@ -323,51 +317,51 @@ def test_clues_and_revealed_codes_stay_public():
 
 def test_two_miscommunications_lose_for_the_other_team():
     """Decrypto 11: a team with two Miscommunications loses (only the other flag is raised)."""
-    state = round_one()
-    state, _ = play_round(state, white_ok=False, black_ok=True)
-    state, events = play_round(state, white_ok=False, black_ok=True)
+    g = round_one()
+    play_round(g, white_ok=False, black_ok=True)
+    events = play_round(g, white_ok=False, black_ok=True)
     assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
-    assert GAME.result(state).winners == ["cy", "dee"]
+    assert GAME.result(g.state).winners == ["cy", "dee"]
 
 
 def test_the_game_ends_after_the_last_round_only_when_the_cap_is_on():
     """Decrypto 11 (4.3-1): after the round cap the tie-break runs; with no cap play goes on."""
     setup = set_up(max_rounds=2)
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    state, _ = play_round(state, white_ok=True, black_ok=True)
-    state, events = play_round(state, white_ok=True, black_ok=True)
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    play_round(g, white_ok=True, black_ok=True)
+    events = play_round(g, white_ok=True, black_ok=True)
     assert events[-1] == KeywordGuessingStarted(cause="last_round", scores={"white": 0, "black": 0})
     setup = set_up(max_rounds=None)
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
     for _ in range(10):
-        state, events = play_round(state, white_ok=True, black_ok=True)
+        events = play_round(g, white_ok=True, black_ok=True)
     assert isinstance(events[-1], RoundStarted) and events[-1].round == 11
 
 
-def tiebreak_state():
+def tiebreak_state() -> Given[State]:
     setup = set_up(max_rounds=1)
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    state, _ = play_round(state, white_ok=True, black_ok=True)
-    assert state.phase == "keywords"
-    return state
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    play_round(g, white_ok=True, black_ok=True)
+    assert g.state.phase == "keywords"
+    return g
 
 
 def test_keyword_guessing_by_any_member_hidden_until_both_are_in():
     """Decrypto 12: each team, through any one member, names the other's 4 keywords; the
     guesses stay hidden from the other team until the game is decided."""
-    state = tiebreak_state()
-    assert GAME.players_to_act(state) == ["ann", "bob", "cy", "dee"]
-    state, events = play(state, GuessKeywords(words=["Forêt", "king", "", "x"]), "bob")
+    g = tiebreak_state()
+    assert GAME.players_to_act(g.state) == ["ann", "bob", "cy", "dee"]
+    events = g.then("bob", GuessKeywords(words=["Forêt", "king", "", "x"]))
     assert events == [
         KeywordsGuessed(
             team="white", player="bob", words=["Forêt", "king", "", "x"], visible_to=["ann", "bob"]
         )
     ]
-    assert GAME.players_to_act(state) == ["cy", "dee"]
+    assert GAME.players_to_act(g.state) == ["cy", "dee"]
     assert GAME.redact(events[0], "cy").words is None
-    assert GAME.player_view(state, "cy")["keyword_guesses"] == {"white": None}
-    assert GAME.player_view(state, "ann")["keyword_guesses"] == {"white": ["Forêt", "king", "", "x"]}
-    state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
+    assert GAME.player_view(g.state, "cy")["keyword_guesses"] == {"white": None}
+    assert GAME.player_view(g.state, "ann")["keyword_guesses"] == {"white": ["Forêt", "king", "", "x"]}
+    events = g.then("cy", GuessKeywords(words=["shark", "", "", ""]))
     decided = events[-1]
     assert isinstance(decided, GameDecided)
     # "Forêt" is not "forest": one keyword found each (king, shark) -> a draw.
@@ -380,16 +374,16 @@ def test_keyword_guessing_by_any_member_hidden_until_both_are_in():
 
 def test_after_the_end_every_keyword_and_guess_is_public():
     """Decrypto 2/12: the keywords are hidden until the end, then everybody sees them."""
-    state = tiebreak_state()
-    state, _ = play(state, GuessKeywords(words=["forest", "", "", ""]), "ann")
-    state, events = play(state, GuessKeywords(words=["", "", "", ""]), "dee")
+    g = tiebreak_state()
+    g.then("ann", GuessKeywords(words=["forest", "", "", ""]))
+    events = g.then("dee", GuessKeywords(words=["", "", "", ""]))
     assert events[-1].winner == "white" and events[-1].reason == "keywords"
-    view = GAME.player_view(state, None)
+    view = GAME.player_view(g.state, None)
     assert view["keywords"] == KEYWORDS
     assert view["keyword_guesses"] == {"white": ["forest", "", "", ""], "black": ["", "", "", ""]}
     assert view["outcome"]["winner"] == "white"
     assert GAME.redact(events[-1], None) == events[-1]
-    assert GAME.players_to_act(state) == [] and GAME.legal_commands(state, "ann") == []
+    assert GAME.players_to_act(g.state) == [] and GAME.legal_commands(g.state, "ann") == []
 
 
 def test_game_ended_comes_from_the_platform_with_the_result():
@@ -426,63 +420,63 @@ def test_game_ended_comes_from_the_platform_with_the_result():
 def test_bad_clues_are_refused(clues, code):
     """Decrypto 13 and 15: three non-empty clues, none an own keyword (case and accents
     ignored); a refused command appends nothing."""
-    state = round_one(keywords={**KEYWORDS, "white": ["shark", "moon", "piano", "chateau"]})
-    refused = when(state, GiveClues(clues=clues), "ann")
+    g = round_one(keywords={**KEYWORDS, "white": ["shark", "moon", "piano", "chateau"]})
+    refused = g.when("ann", GiveClues(clues=clues))
     assert isinstance(refused, Rejection) and refused.code == code, refused
 
 
 def test_a_phrase_is_a_valid_clue():
     """Decrypto 13: a clue may be a word or a phrase."""
-    state = round_one()
-    state, events = play(state, GiveClues(clues=["under the sea", "night light", "keys"]), "ann")
+    g = round_one()
+    events = g.then("ann", GiveClues(clues=["under the sea", "night light", "keys"]))
     assert events[0].clues == ["under the sea", "night light", "keys"]
 
 
 def test_social_clue_rules_are_not_enforced():
     """Decrypto 14: meaning, spelling, position or translation rules are social, not checked
     by the engine: a clue like "first" or a translation is accepted."""
-    state = round_one()
-    state, events = play(state, GiveClues(clues=["first", "requin", "P"]), "ann")
+    g = round_one()
+    events = g.then("ann", GiveClues(clues=["first", "requin", "P"]))
     assert isinstance(events[0], CluesGiven)
 
 
-def next_round(state, white=(3, 1, 4), black=(2, 4, 1)):
+def next_round(g: Given[State]) -> Given[State]:
     """Both codes of the current round decoded right: the next round's clue step."""
     for target, decoder in (("white", "bob"), ("black", "dee")):
-        state, _ = play(state, SubmitGuess(team=target, code=list(state.codes[target])), decoder)
-    return state
+        g.then(decoder, SubmitGuess(team=target, code=list(g.state.codes[target])))
+    return g
 
 
 def test_a_clue_text_is_used_only_once_per_game_by_either_team():
     """Decrypto 15 (4.3-5, ASSUMED scope): compared without case or accents, both teams; the
     other team's clues count once revealed (Decrypto 7, ruling 2026-11-30)."""
-    state = round_one()
-    state, _ = play(state, GiveClues(clues=["Café", "tide", "keys"]), "ann")
-    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
-    state = next_round(state)
-    refused = when(state, GiveClues(clues=["cafe", "moss", "gold"]), state.encryptors["black"])
+    g = round_one()
+    g.then("ann", GiveClues(clues=["Café", "tide", "keys"]))
+    g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
+    g = next_round(g)
+    refused = g.when(g.state.encryptors["black"], GiveClues(clues=["cafe", "moss", "gold"]))
     assert refused == Rejection("clue_already_used", "'cafe' was already given as a clue in this game.")
-    state, _ = play(state, GiveClues(clues=["cafés", "moss", "gold"]), state.encryptors["black"])
+    g.then(g.state.encryptors["black"], GiveClues(clues=["cafés", "moss", "gold"]))
 
 
 def test_clue_uniqueness_scope_team_allows_the_other_teams_clues():
     """Decrypto 15: option clue_uniqueness="team" only forbids the team's own past clues."""
-    state = round_one(clue_uniqueness="team")
-    state, _ = play(state, GiveClues(clues=["cafe", "tide", "keys"]), "ann")
-    state, _ = play(state, GiveClues(clues=["CAFE", "trees", "crown"]), "cy")
-    state, _ = play(state, SubmitGuess(team="white", code=[3, 1, 4]), "bob")
-    state, _ = play(state, SubmitGuess(team="black", code=[2, 4, 1]), "dee")
-    refused = when(state, GiveClues(clues=["tide", "a", "b"]), "bob")
+    g = round_one(clue_uniqueness="team")
+    g.then("ann", GiveClues(clues=["cafe", "tide", "keys"]))
+    g.then("cy", GiveClues(clues=["CAFE", "trees", "crown"]))
+    g.then("bob", SubmitGuess(team="white", code=[3, 1, 4]))
+    g.then("dee", SubmitGuess(team="black", code=[2, 4, 1]))
+    refused = g.when("bob", GiveClues(clues=["tide", "a", "b"]))
     assert isinstance(refused, Rejection) and refused.code == "clue_already_used"
 
 
 def test_clue_spelling_is_kept_as_written():
     """Decrypto 16: spelling matters: the clues are shown exactly as written (trimmed)."""
-    state = round_one()
-    state, _ = play(state, GiveClues(clues=["Colour", "théâtre", "O'Neil"]), "ann")
-    assert GAME.player_view(state, "bob")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
-    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
-    assert GAME.player_view(state, None)["clues"] == {
+    g = round_one()
+    g.then("ann", GiveClues(clues=["Colour", "théâtre", "O'Neil"]))
+    assert GAME.player_view(g.state, "bob")["clues"]["white"] == ["Colour", "théâtre", "O'Neil"]
+    g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
+    assert GAME.player_view(g.state, None)["clues"] == {
         "white": ["Colour", "théâtre", "O'Neil"],
         "black": ["trees", "crown", "launch"],
     }
@@ -493,41 +487,41 @@ def test_clue_spelling_is_kept_as_written():
 
 def test_only_the_encryptor_gives_clues_and_only_once():
     """Decrypto 7: not_your_turn for a non-encryptor or a second set of clues."""
-    state = round_one()
-    refused = when(state, GiveClues(clues=["a", "b", "c"]), "bob")
+    g = round_one()
+    refused = g.when("bob", GiveClues(clues=["a", "b", "c"]))
     assert refused == Rejection("not_your_turn", "Only your team's encryptor this round, ann, gives clues.")
-    state, _ = play(state, GiveClues(clues=["a", "b", "c"]), "ann")
-    refused = when(state, GiveClues(clues=["d", "e", "f"]), "ann")
+    g.then("ann", GiveClues(clues=["a", "b", "c"]))
+    refused = g.when("ann", GiveClues(clues=["d", "e", "f"]))
     assert refused == Rejection("not_your_turn", "You have already given your clues this round.")
 
 
 def test_a_second_answer_from_the_same_team_is_refused():
     """Decrypto 8: one answer per team, by any one of its eligible members."""
-    state = decoding(round_=2)
-    state, _ = play(state, SubmitGuess(team="white", code=[1, 2, 3]), "cy")
-    refused = when(state, SubmitGuess(team="white", code=[1, 2, 4]), "dee")
+    g = decoding(round_=2)
+    g.then("cy", SubmitGuess(team="white", code=[1, 2, 3]))
+    refused = g.when("dee", SubmitGuess(team="white", code=[1, 2, 4]))
     assert refused == Rejection("not_your_turn", "Your team has already answered for this code.")
 
 
 def test_commands_of_another_step_are_refused_as_wrong_phase():
-    state = round_one()
-    assert when(state, SubmitGuess(team="white", code=[1, 2, 3]), "bob").code == "wrong_phase"
-    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "bob").code == "wrong_phase"
-    state = decoding()
-    assert when(state, GiveClues(clues=["a", "b", "c"]), "ann").code == "wrong_phase"
+    g = round_one()
+    assert g.when("bob", SubmitGuess(team="white", code=[1, 2, 3])).code == "wrong_phase"
+    assert g.when("bob", GuessKeywords(words=["a", "b", "c", "d"])).code == "wrong_phase"
+    g = decoding()
+    assert g.when("ann", GiveClues(clues=["a", "b", "c"])).code == "wrong_phase"
 
 
 def test_guess_for_the_code_not_being_decoded_is_refused():
     """Decrypto 8-9: White's code first; an answer for Black's is wrong_team."""
-    state = decoding()
-    refused = when(state, SubmitGuess(team="black", code=[1, 2, 3]), "cy")
+    g = decoding()
+    refused = g.when("cy", SubmitGuess(team="black", code=[1, 2, 3]))
     assert isinstance(refused, Rejection) and refused.code == "wrong_team"
 
 
 @pytest.mark.parametrize("code", [[1, 1, 2], [1, 2], [1, 2, 3, 4], [0, 1, 2], [5, 1, 2]])
 def test_a_guess_must_be_one_of_the_24_codes(code):
     """4.3-3: a guess is one of the 24 codes, else invalid_code."""
-    refused = when(decoding(), SubmitGuess(team="white", code=code), "bob")
+    refused = decoding().when("bob", SubmitGuess(team="white", code=code))
     assert isinstance(refused, Rejection) and refused.code == "invalid_code"
 
 
@@ -540,27 +534,29 @@ def test_a_guess_must_be_one_of_the_24_codes(code):
     ],
 )
 def test_bad_keyword_guesses_are_refused(words, code):
-    refused = when(tiebreak_state(), GuessKeywords(words=words), "ann")
+    refused = tiebreak_state().when("ann", GuessKeywords(words=words))
     assert isinstance(refused, Rejection) and refused.code == code
 
 
 def test_second_keyword_guess_of_a_team_is_refused():
-    state, _ = play(tiebreak_state(), GuessKeywords(words=["a", "b", "c", "d"]), "ann")
-    refused = when(state, GuessKeywords(words=["e", "f", "g", "h"]), "bob")
+    g = tiebreak_state()
+    g.then("ann", GuessKeywords(words=["a", "b", "c", "d"]))
+    refused = g.when("bob", GuessKeywords(words=["e", "f", "g", "h"]))
     assert refused == Rejection("not_your_turn", "Your team has already guessed the keywords.")
 
 
 def test_commands_after_the_end_are_refused():
-    state, _ = play(tiebreak_state(), GuessKeywords(words=["a", "b", "c", "d"]), "ann")
-    state, _ = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "cy")
-    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "bob").code == "game_over"
+    g = tiebreak_state()
+    g.then("ann", GuessKeywords(words=["a", "b", "c", "d"]))
+    g.then("cy", GuessKeywords(words=["a", "b", "c", "d"]))
+    assert g.when("bob", GuessKeywords(words=["a", "b", "c", "d"])).code == "game_over"
 
 
 def test_an_unknown_command_is_refused():
     class Dance(Command, frozen=True, kw_only=True):
         pass
 
-    assert when(round_one(), Dance(), "ann").code == "bad_command"
+    assert round_one().refused("ann", Dance()) == "bad_command"
 
 
 def test_refusals_through_the_table_append_nothing():
@@ -579,26 +575,27 @@ def test_refusals_through_the_table_append_nothing():
 
 def test_every_legal_command_is_accepted():
     """legal: complete commands (examples for free text), each accepted by decide."""
-    for state in (round_one(), decoding(round_=2), tiebreak_state()):
+    for g in (round_one(), decoding(round_=2), tiebreak_state()):
+        state = g.state
         for player in GAME.players_to_act(state):
             legal = GAME.legal_commands(state, player)
             assert legal
             for command in legal:
-                assert not isinstance(when(state, command, player), Rejection), command
+                assert not isinstance(g.when(player, command), Rejection), command
         idle = [p for p in state.players if p not in GAME.players_to_act(state)]
         assert all(GAME.legal_commands(state, p) == [] for p in idle)
 
 
 def test_legal_clue_examples_avoid_own_keywords_and_used_clues():
-    state = round_one(keywords={"white": list(WORDS["en"][:4]), "black": list(WORDS["en"][4:8])})
-    examples = [c for command in GAME.legal_commands(state, "ann") for c in command.clues]
+    g = round_one(keywords={"white": list(WORDS["en"][:4]), "black": list(WORDS["en"][4:8])})
+    examples = [c for command in GAME.legal_commands(g.state, "ann") for c in command.clues]
     assert not {normalize(w) for w in WORDS["en"][:4]} & {normalize(c) for c in examples}
 
 
 def test_bot_plays_from_its_view():
-    state = decoding(round_=2)
+    g = decoding(round_=2)
     table = msgspec.structs.replace(
-        DECIDER.initial_state, status="running", players=state.players, game=state
+        DECIDER.initial_state, status="running", players=g.state.players, game=g.state
     )
     view = DECIDER.player_view(table, "cy")
     choice = GAME.bot(view, random.Random(1))
@@ -615,17 +612,18 @@ def test_views_have_the_platform_keys():
 
 
 def test_events_round_trip_through_json():
-    state = tiebreak_state()
-    state, events = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "ann")
-    state, events2 = play(state, GuessKeywords(words=["a", "b", "c", "d"]), "cy")
+    g = tiebreak_state()
+    events = g.then("ann", GuessKeywords(words=["a", "b", "c", "d"]))
+    events2 = g.then("cy", GuessKeywords(words=["a", "b", "c", "d"]))
     for event in [set_up(), *events, *events2]:
         assert msgspec.json.decode(msgspec.json.encode(event), type=DECIDER.event_type) == event
 
 
 def test_evolve_does_not_mutate_its_input():
-    state = round_one()
+    g = round_one()
+    state = g.state
     before = msgspec.json.encode(state)
-    play_round(state, white_ok=True, black_ok=False)
+    play_round(g, white_ok=True, black_ok=False)  # folds onto the same start state
     assert msgspec.json.encode(state) == before
     assert isinstance(state, State)
 
@@ -637,11 +635,11 @@ def test_wrong_helper_gives_another_valid_code():
 def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
     """Decrypto 6 (4.3-6): without replacement a revealed code cannot come again soon."""
     setup = set_up(code_draw="without_replacement")
-    state = given([setup, round_started(setup, 1, (3, 1, 4), (2, 4, 1))])
-    state, _ = play_round(state, white_ok=True, black_ok=True)
-    state, _ = give_both_clues(state)
+    g = Given(GAME, [setup, round_started(setup, 1, (3, 1, 4), (2, 4, 1))])
+    play_round(g, white_ok=True, black_ok=True)
+    give_both_clues(g)
     table = msgspec.structs.replace(
-        DECIDER.initial_state, status="running", players=state.players, game=state
+        DECIDER.initial_state, status="running", players=g.state.players, game=g.state
     )
     view = DECIDER.player_view(table, "cy")
     rng = random.Random(3)
@@ -715,16 +713,17 @@ def test_named_teams_that_cannot_be_completed_are_refused_at_the_start_with_the_
 def test_invisible_characters_do_not_get_around_the_clue_checks(clues, code):
     """Decrypto 13 and 15: a clue of invisible characters is empty, and zero-width or soft
     hyphen characters do not make a keyword or a used clue look new."""
-    refused = when(round_one(), GiveClues(clues=clues), "ann")
+    refused = round_one().when("ann", GiveClues(clues=clues))
     assert isinstance(refused, Rejection) and refused.code == code, refused
 
 
 def test_invisible_characters_do_not_make_a_used_clue_new():
     """Decrypto 15: "ca<zero-width space>fe" is the clue "cafe" already given."""
-    state, _ = play(round_one(), GiveClues(clues=["cafe", "tide", "keys"]), "ann")
-    refused = when(state, GiveClues(clues=["ti​de", "trees", "crown"]), "ann")
-    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
-    refused = when(next_round(state), GiveClues(clues=["ca​fe", "moss", "gold"]), "bob")
+    g = round_one()
+    g.then("ann", GiveClues(clues=["cafe", "tide", "keys"]))
+    refused = g.when("ann", GiveClues(clues=["ti​de", "trees", "crown"]))
+    g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
+    refused = next_round(g).when("bob", GiveClues(clues=["ca​fe", "moss", "gold"]))
     assert isinstance(refused, Rejection) and refused.code == "clue_already_used"
 
 
@@ -734,10 +733,10 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
     "score" compares scores first. Both flags always use the score first (Decrypto 11)."""
     for mode, expected in (("score", "decided"), ("keywords", "keywords")):
         setup = set_up(max_rounds=2, last_round_tiebreak=mode)
-        state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-        state, _ = play_round(state, white_ok=True, black_ok=True)
-        state, events = play_round(state, white_ok=True, black_ok=True, white_intercepts=True)
-        assert state.tokens["white"] == Tokens(interceptions=1)
+        g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+        play_round(g, white_ok=True, black_ok=True)
+        events = play_round(g, white_ok=True, black_ok=True, white_intercepts=True)
+        assert g.state.tokens["white"] == Tokens(interceptions=1)
         if expected == "decided":
             assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
                 "white",
@@ -746,8 +745,8 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
             )
         else:
             assert events[-1] == KeywordGuessingStarted(cause="last_round", scores={"white": 1, "black": 0})
-            state, _ = play(state, GuessKeywords(words=["", "", "", ""]), "ann")
-            state, events = play(state, GuessKeywords(words=["shark", "", "", ""]), "cy")
+            g.then("ann", GuessKeywords(words=["", "", "", ""]))
+            events = g.then("cy", GuessKeywords(words=["shark", "", "", ""]))
             assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
                 "black",
                 "keywords",
@@ -755,9 +754,9 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
             )
     # both flags: the score decides even with last_round_tiebreak="keywords" (C-3's chain)
     setup = set_up(last_round_tiebreak="keywords")
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (3, 2, 1))])
-    state, _ = play_round(state, white_ok=False, black_ok=True)
-    state, events = play_round(state, white_ok=False, black_ok=True, white_intercepts=True)
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (3, 2, 1))])
+    play_round(g, white_ok=False, black_ok=True)
+    events = play_round(g, white_ok=False, black_ok=True, white_intercepts=True)
     assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
 
 
@@ -795,7 +794,7 @@ def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_
     events = docs[docs.index("## Events") : docs.index("## Views")]
     listed = set(re.findall(r"^\| `(\w+)` \|", events, re.M))
     assert listed == {msgspec.inspect.type_info(e).tag for e in GAME.events}
-    view = GAME.player_view(round_one(), "ann")
+    view = GAME.player_view(round_one().state, "ann")
     keys = docs[docs.index("`player_view` keys:") : docs.index("## Result")]
     assert all(f"`{key}`" in keys for key in view), [k for k in view if f"`{k}`" not in keys]
 

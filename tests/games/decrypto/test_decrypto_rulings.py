@@ -14,8 +14,10 @@ from shared.games.decrypto.messages import (
     GuessKeywords,
     SubmitGuess,
 )
+from shared.games.decrypto.state import State
 from shared.games.decrypto.words import WORDS, contained_pairs
-from tests.games.decrypto.decrypto_support import given, play, play_round, round_started, set_up, when
+from shared.games.testing import Given
+from tests.games.decrypto.decrypto_support import play_round, round_started, set_up
 
 COMPOUNDS = {
     "white": ["chat", "lune", "piano", "château"],
@@ -23,12 +25,12 @@ COMPOUNDS = {
 }
 
 
-def tiebreak(keywords=COMPOUNDS):
+def tiebreak(keywords=COMPOUNDS) -> Given[State]:
     setup = set_up(max_rounds=1, keywords=keywords, language="fr")
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    state, _ = play_round(state, white_ok=True, black_ok=True)
-    assert state.phase == "keywords"
-    return state
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    play_round(g, white_ok=True, black_ok=True)
+    assert g.state.phase == "keywords"
+    return g
 
 
 # --- point 1: keyword guesses (RULES 4.1-12) ------------------------------------------------
@@ -36,11 +38,9 @@ def tiebreak(keywords=COMPOUNDS):
 
 def test_issue12_point1_keyword_guess_ignores_spaces_hyphens_apostrophes_decrypto_12():
     """RULES 4.1-12 (ruling 2026-11-30): same letters in the same order is a find."""
-    state = tiebreak()
-    state, _ = play(
-        state, GuessKeywords(words=["chauve souris", "Pomme de  terre", "arc en ciel", "sous marin"]), "ann"
-    )
-    state, events = play(state, GuessKeywords(words=["chien", "", "", ""]), "cy")
+    g = tiebreak()
+    g.then("ann", GuessKeywords(words=["chauve souris", "Pomme de  terre", "arc en ciel", "sous marin"]))
+    events = g.then("cy", GuessKeywords(words=["chien", "", "", ""]))
     decided = events[-1]
     assert isinstance(decided, GameDecided)
     assert decided.keywords_found == {"white": 4, "black": 0}
@@ -65,17 +65,17 @@ def test_issue12_point1_letters_must_be_the_same_and_in_order_decrypto_12(guess,
         "white": ["chat", "lune", "piano", "château"],
         "black": ["aujourd'hui", "pomme", "vélo", "sous-marin"],
     }
-    state = tiebreak(keywords)
-    state, _ = play(state, GuessKeywords(words=[guess, "", "", ""]), "ann")
-    _, events = play(state, GuessKeywords(words=["", "", "", ""]), "cy")
+    g = tiebreak(keywords)
+    g.then("ann", GuessKeywords(words=[guess, "", "", ""]))
+    events = g.then("cy", GuessKeywords(words=["", "", "", ""]))
     assert events[-1].keywords_found["white"] == found
 
 
 def test_issue12_point1_a_clue_spelling_a_keyword_with_spaces_is_the_keyword_decrypto_15():
     """RULES 4.1-15 with the 4.1-12 comparison: "sous marin" is the keyword "sous-marin"."""
     setup = set_up(keywords=COMPOUNDS, language="fr")
-    state = given([setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    refused = when(state, GiveClues(clues=["sous marin", "mer", "bulle"]), "cy")
+    g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
+    refused = g.when("cy", GiveClues(clues=["sous marin", "mer", "bulle"]))
     assert getattr(refused, "code", None) == "clue_is_keyword"
 
 
@@ -84,28 +84,29 @@ def test_issue12_point1_a_clue_spelling_a_keyword_with_spaces_is_the_keyword_dec
 
 def round_one():
     setup = set_up()
-    return given([setup, round_started(setup, 1, (3, 1, 4), (2, 4, 1))])
+    return Given(GAME, [setup, round_started(setup, 1, (3, 1, 4), (2, 4, 1))])
 
 
 def test_issue12_point2_clues_hidden_from_the_other_team_until_both_are_in_decrypto_7():
     """RULES 4.1-7: in views (hence pushed updates) and in redacted events (replays)."""
-    state, events = play(round_one(), GiveClues(clues=["fin", "tide", "reef"]), "ann")
+    g = round_one()
+    events = g.then("ann", GiveClues(clues=["fin", "tide", "reef"]))
     given_event = events[0]
     assert isinstance(given_event, CluesGiven)
     for outsider in ("cy", "dee", None):
-        assert GAME.player_view(state, outsider)["clues"]["white"] is None
+        assert GAME.player_view(g.state, outsider)["clues"]["white"] is None
         assert GAME.redact(given_event, outsider).clues is None
-    assert GAME.player_view(state, "bob")["clues"]["white"] == ["fin", "tide", "reef"]
+    assert GAME.player_view(g.state, "bob")["clues"]["white"] == ["fin", "tide", "reef"]
     assert GAME.redact(given_event, "bob").clues == ["fin", "tide", "reef"]
-    assert GAME.player_view(state, "cy")["clues_written"] == {"white": True, "black": False}
-    state, events = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
+    assert GAME.player_view(g.state, "cy")["clues_written"] == {"white": True, "black": False}
+    events = g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
     assert events[-1] == CluesRevealed(
         round=1, clues={"white": ["fin", "tide", "reef"], "black": ["trees", "crown", "launch"]}
     )
     assert GAME.redact(events[0], "ann").clues is None  # the reveal says it, for everyone
     assert GAME.redact(events[-1], None) == events[-1]
     for viewer in ("ann", "cy", None):
-        assert GAME.player_view(state, viewer)["clues"] == {
+        assert GAME.player_view(g.state, viewer)["clues"] == {
             "white": ["fin", "tide", "reef"],
             "black": ["trees", "crown", "launch"],
         }
@@ -113,26 +114,28 @@ def test_issue12_point2_clues_hidden_from_the_other_team_until_both_are_in_decry
 
 def test_issue12_point2_both_teams_may_write_the_same_clue_in_one_round_decrypto_7_15():
     """RULES 4.1-7/15: the slower encryptor is not refused a clue it could not have seen."""
-    state, _ = play(round_one(), GiveClues(clues=["Café", "tide", "reef"]), "ann")
-    state, events = play(state, GiveClues(clues=["cafe", "crown", "launch"]), "cy")
+    g = round_one()
+    g.then("ann", GiveClues(clues=["Café", "tide", "reef"]))
+    events = g.then("cy", GiveClues(clues=["cafe", "crown", "launch"]))
     assert isinstance(events[-1], CluesRevealed)
-    assert state.phase == "decode"
+    assert g.state.phase == "decode"
 
 
 def test_issue12_point2_revealed_clues_and_own_clues_count_as_used_decrypto_15():
     """RULES 4.1-15 after the ruling: clues revealed in earlier rounds, either team."""
-    state, _ = play(round_one(), GiveClues(clues=["fin", "tide", "reef"]), "ann")
-    state, _ = play(state, GiveClues(clues=["trees", "crown", "launch"]), "cy")
+    g = round_one()
+    g.then("ann", GiveClues(clues=["fin", "tide", "reef"]))
+    g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
     for target, decoder in (("white", "bob"), ("black", "dee")):
-        state, _ = play(state, SubmitGuess(team=target, code=list(state.codes[target])), decoder)
-    assert state.round == 2
+        g.then(decoder, SubmitGuess(team=target, code=list(g.state.codes[target])))
+    assert g.state.round == 2
     for clues, encryptor in (
         (["Trees", "a", "b"], "bob"),
         (["FIN", "a", "b"], "bob"),
         (["tide", "a", "b"], "dee"),
         (["crown", "a", "b"], "dee"),
     ):
-        refused = when(state, GiveClues(clues=clues), encryptor)
+        refused = g.when(encryptor, GiveClues(clues=clues))
         assert getattr(refused, "code", None) == "clue_already_used", clues
 
 

@@ -1,18 +1,17 @@
-"""Builders for the Diced Tomatoes rules tests: given events, when a command, then events."""
+"""Builders for the Diced Tomatoes rules tests (given/when/then is `shared.games.testing.Given`):
+rigged dice, a started game, and the moves and past facts the tests repeat."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
 
-from shared.games import testing
-from shared.games.decider import Command, Event, Rejection
-from shared.games.diced_tomatoes import GAME, data
+from shared.games.decider import Event, Rejection
+from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
     DicedTomatoesOptions,
     DiceRolled,
     DiePlaced,
-    EndTurn,
     KarmaGained,
     PlaceDie,
     PlantHarvested,
@@ -20,6 +19,7 @@ from shared.games.diced_tomatoes.messages import (
 )
 from shared.games.diced_tomatoes.rules import setup
 from shared.games.diced_tomatoes.state import State
+from shared.games.testing import Given
 
 ANN, BOB, CY = "ann", "bob", "cy"
 
@@ -46,75 +46,57 @@ def started(players: Sequence[str] = (ANN, BOB), last: str | None = None, **opti
     return list(events)
 
 
-class Given(testing.Given[State]):
-    """The shared given/when/then, with dice rolling the faces a test names."""
+def take(
+    g: Given[State], actor: str, faces: Sequence[int], red: int = 3, black: int = 0, golden: int = 0
+) -> list[int]:
+    """Take and roll dice with these faces; the ids of the dice rolled, in `faces` order."""
+    (rolled,) = g.then(actor, TakeDice(red=red, black=black, golden=golden), Rigged(faces))
+    assert isinstance(rolled, DiceRolled)
+    return list(rolled.dice)
 
-    def __init__(self, events: Iterable[Event]) -> None:
-        super().__init__(GAME, events)
 
-    def when(self, actor: str, command: Command, faces: Iterable[int] = ()):  # type: ignore[override]
-        """The events (or Rejection) `command` by `actor` gives now; the log is unchanged."""
-        rng = faces if isinstance(faces, random.Random) else Rigged(faces)
-        return super().when(actor, command, rng)
+def place(g: Given[State], actor: str, die: int, owner: str, token: int) -> list[Event]:
+    return g.then(actor, PlaceDie(die=die, owner=owner, token=token))
 
-    def play(self, actor: str, command: Command, faces: Iterable[int] = ()) -> list[Event]:
-        """Decide `command` and append its events; it must be accepted."""
-        return self.then(actor, command, Rigged(faces))
 
-    def take(
-        self, actor: str, faces: Sequence[int], red: int = 3, black: int = 0, golden: int = 0
-    ) -> list[int]:
-        """Take and roll dice with these faces; the ids of the dice rolled, in `faces` order."""
-        (rolled,) = self.play(actor, TakeDice(red=red, black=black, golden=golden), faces)
-        assert isinstance(rolled, DiceRolled)
-        return list(rolled.dice)
+def history_harvest(g: Given[State], owner: str, value: int, completer: str | None = None) -> None:
+    """Facts of a past harvest of `owner` (a one-die plant, for brevity): seed rolled,
+    placed on token 0, harvested with `value`."""
+    state = g.state
+    die = next(d for d in state.bushel if state.colours[d] == data.RED)
+    slot = len(state.tracks[owner]) + 1
+    g.add(
+        DiceRolled(player=state.active, taken=[die], dice=[die], faces=[value]),
+        DiePlaced(player=state.active, die=die, face=value, owner=owner, token=0),
+        PlantHarvested(
+            owner=owner,
+            token=0,
+            seed=die,
+            value=value,
+            slot=slot,
+            star=0,
+            returned=[],
+            completer=completer or owner,
+        ),
+    )
 
-    def place(self, actor: str, die: int, owner: str, token: int) -> list[Event]:
-        return self.play(actor, PlaceDie(die=die, owner=owner, token=token))
 
-    def end(self, actor: str) -> list[Event]:
-        return self.play(actor, EndTurn())
+def history_plant(g: Given[State], owner: str, token: int, faces: Sequence[int]) -> list[int]:
+    """Facts of a plant of red dice with these faces on `owner`'s `token`."""
+    state = g.state
+    dice = [d for d in state.bushel if state.colours[d] == data.RED][: len(faces)]
+    g.add(DiceRolled(player=state.active, taken=dice, dice=dice, faces=list(faces)))
+    g.add(
+        *[
+            DiePlaced(player=state.active, die=d, face=f, owner=owner, token=token)
+            for d, f in zip(dice, faces)
+        ]
+    )
+    return dice
 
-    def add(self, *events: Event) -> Given:
-        self.events += events
-        return self
 
-    def history_harvest(self, owner: str, value: int, completer: str | None = None) -> None:
-        """Facts of a past harvest of `owner` (a one-die plant, for brevity): seed rolled,
-        placed on token 0, harvested with `value`."""
-        state = self.state
-        die = next(d for d in state.bushel if state.colours[d] == data.RED)
-        slot = len(state.tracks[owner]) + 1
-        self.add(
-            DiceRolled(player=state.active, taken=[die], dice=[die], faces=[value]),
-            DiePlaced(player=state.active, die=die, face=value, owner=owner, token=0),
-            PlantHarvested(
-                owner=owner,
-                token=0,
-                seed=die,
-                value=value,
-                slot=slot,
-                star=0,
-                returned=[],
-                completer=completer or owner,
-            ),
-        )
-
-    def history_plant(self, owner: str, token: int, faces: Sequence[int]) -> list[int]:
-        """Facts of a plant of red dice with these faces on `owner`'s `token`."""
-        state = self.state
-        dice = [d for d in state.bushel if state.colours[d] == data.RED][: len(faces)]
-        self.add(DiceRolled(player=state.active, taken=dice, dice=dice, faces=list(faces)))
-        self.add(
-            *[
-                DiePlaced(player=state.active, die=d, face=f, owner=owner, token=token)
-                for d, f in zip(dice, faces)
-            ]
-        )
-        return dice
-
-    def history_karma(self, player: str, karma: int) -> None:
-        self.add(KarmaGained(player=player, amount=0, karma=karma, thirds=0, reason="harvest"))
+def history_karma(g: Given[State], player: str, karma: int) -> None:
+    g.add(KarmaGained(player=player, amount=0, karma=karma, thirds=0, reason="harvest"))
 
 
 def ids_of(state: State, colour: str) -> list[int]:

@@ -27,8 +27,9 @@ from shared.games.diced_tomatoes.rules import decide, legal_commands
 from shared.games.diced_tomatoes.state import State
 from shared.games.simulate import simulate
 from shared.games.table import TableDecider
+from shared.games.testing import Given
 
-from .diced_tomatoes_support import ANN, Given, started
+from .diced_tomatoes_support import ANN, history_karma, started, take
 
 DECIDER = TableDecider(GAME)
 PLAYERS = ("ann", "bob", "cy", "dee")
@@ -113,9 +114,9 @@ def test_every_command_is_accepted_exactly_when_legal_and_refusals_are_clear_dic
 def test_setting_a_die_to_the_face_it_shows_is_refused_diced_tomatoes_5():
     """Diced Tomatoes 5 (cost 6): a set that would change nothing is refused, as `legal` says,
     instead of taking 6 karma for nothing."""
-    g = Given(started())
-    g.history_karma(ANN, 6)
-    g.take(ANN, [3, 4, 5])
+    g = Given(GAME, started())
+    history_karma(g, ANN, 6)
+    take(g, ANN, [3, 4, 5])
     refused = g.when(ANN, SetDie(die=0, value=3))
     assert isinstance(refused, Rejection) and refused.code == "no_change"
     assert SetDie(die=0, value=3) not in legal_commands(g.state, ANN)

@@ -1,18 +1,16 @@
-"""Builders for the Dozito rules tests: given events, when a command, then events."""
+"""Builders for the Dozito rules tests (given/when/then is `shared.games.testing.Given`): a
+dealt game with the cards a test names, grids turned face up, cards."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from random import Random
 
 import msgspec
 
-from shared.games.decider import Command, Event, Rejection
-from shared.games.dozito import GAME
+from shared.games.decider import Event
 from shared.games.dozito.cards import DECKS, Card
 from shared.games.dozito.messages import GameSetUp, RoundDealt
 from shared.games.dozito.state import State
-from shared.games.testing import Given
 
 STANDARD: list[Card] = list(DECKS["standard"])
 PLAYERS = ("ann", "bob")
@@ -44,25 +42,6 @@ def dealt(
         GameSetUp(players=list(players), rounds=rounds, deck=list(deck)),
         RoundDealt(round=1, first_player=first, grids=out_grids, discards=piles, draw=pile_draw),
     ]
-
-
-def given(events: Iterable[Event], state: State | None = None) -> State:
-    return Given(GAME, events, start=state).state
-
-
-def when(state: State, command: Command, actor: str, seed: int = 0) -> list[Event] | Rejection:
-    return Given(GAME, start=state).when(actor, command, Random(seed))
-
-
-def play(state: State, actor: str, *commands: Command) -> tuple[State, list[Event]]:
-    """Apply accepted commands in turn: the state after them and the events of the last."""
-    events: list[Event] = []
-    for command in commands:
-        out = when(state, command, actor)
-        assert not isinstance(out, Rejection), (command, out)
-        events = list(out)
-        state = given(events, state)
-    return state, events
 
 
 def face_up(state: State, player: str, slots: Iterable[int]) -> State:

@@ -41,8 +41,9 @@ from shared.games.dozito.rules import (
 )
 from shared.games.dozito.state import State, score_grid
 from shared.games.table import Create, Join, Start, TableDecider
+from shared.games.testing import Given
 
-from .dozito_support import card, dealt, face_up, given, play, when
+from .dozito_support import card, dealt, face_up
 
 DECIDER = TableDecider(GAME)
 
@@ -58,34 +59,44 @@ def rejected(out, code: str) -> None:
 
 def test_setup_deals_twelve_face_down_cards_each_dozito_1():
     events = setup(DozitoOptions(), ("ann", "bob", "cat"), Random(1))
-    state = given(events)
+    g = Given(GAME, events)
     assert [type(e) for e in events] == [GameSetUp, RoundDealt]
     for p in ("ann", "bob", "cat"):
-        assert len(state.grids[p]) == 12
-        assert state.face_up[p] == (False,) * 12
-    every = [c for g in state.grids.values() for c in g] + list(state.draw)
-    every += [c for pile in state.discards for c in pile]
+        assert len(g.state.grids[p]) == 12
+        assert g.state.face_up[p] == (False,) * 12
+    every = [c for g in g.state.grids.values() for c in g] + list(g.state.draw)
+    every += [c for pile in g.state.discards for c in pile]
     assert sorted(every) == sorted(c.id for c in DECKS["standard"])
 
 
 def test_setup_turns_one_card_onto_each_of_two_discard_piles_dozito_2():
-    state = given(setup(DozitoOptions(), ("ann", "bob"), Random(2)))
-    assert [len(p) for p in state.discards] == [1, 1]
-    assert len(state.draw) == 75 - 24 - 2
-    assert state.phase == "turn_start" and state.hand is None
+    g = Given(GAME, setup(DozitoOptions(), ("ann", "bob"), Random(2)))
+    assert [len(p) for p in g.state.discards] == [1, 1]
+    assert len(g.state.draw) == 75 - 24 - 2
+    assert g.state.phase == "turn_start" and g.state.hand is None
 
 
 def test_first_player_of_round_one_is_random_dozito_3():
-    firsts = {given(setup(DozitoOptions(), ("a", "b", "c"), Random(s))).current for s in range(30)}
+    firsts = {
+        Given(GAME, setup(DozitoOptions(), ("a", "b", "c"), Random(s))).state.current for s in range(30)
+    }
     assert firsts == {"a", "b", "c"}
 
 
 def test_first_player_of_later_rounds_is_lowest_total_dozito_3():
     # ann ends round 1 with a full grid; bob has no face-up card: bob scores 0 and starts round 2.
-    state = face_up(given(dealt({"ann": {12: "blue-9"}}, draw_top=["red-12"])), "ann", range(1, 12))
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {12: "blue-9"}}, draw_top=["red-12"])).state, "ann", range(1, 12)
+        ),
+    )
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=12))
+    events = g.then("ann", DiscardCard(pile=0))
     assert any(isinstance(e, RoundEndTriggered) for e in events)
-    state, events = play(state, "bob", DrawCard(), DiscardCard(pile=1))
+    g.then("bob", DrawCard())
+    events = g.then("bob", DiscardCard(pile=1))
     scored = next(e for e in events if isinstance(e, RoundScored))
     assert scored.scores["bob"].total == 0 < scored.scores["ann"].total
     deal = events[-1]
@@ -93,48 +104,51 @@ def test_first_player_of_later_rounds_is_lowest_total_dozito_3():
 
 
 def test_first_player_tie_goes_to_seating_order_from_previous_first_dozito_3():
-    state = given(dealt(players=("ann", "bob", "cat"), first="bob"))
+    g = Given(GAME, dealt(players=("ann", "bob", "cat"), first="bob"))
     zero = RoundScore(groups=[], group_points=0, suns=0, total=0)
-    state = msgspec.structs.replace(
-        state,
-        round_scores=({"ann": zero, "bob": msgspec.structs.replace(zero, total=5), "cat": zero},),
+    g = Given(
+        GAME,
+        start=msgspec.structs.replace(
+            g.state,
+            round_scores=({"ann": zero, "bob": msgspec.structs.replace(zero, total=5), "cat": zero},),
+        ),
     )
     from shared.games.dozito.rules import _next_first_player
 
-    assert _next_first_player(state) == "cat"  # ann and cat tied: cat comes first after bob
-    state = msgspec.structs.replace(state, first_player="ann")
-    assert _next_first_player(state) == "ann"
+    assert _next_first_player(g.state) == "cat"  # ann and cat tied: cat comes first after bob
+    g = Given(GAME, start=msgspec.structs.replace(g.state, first_player="ann"))
+    assert _next_first_player(g.state) == "ann"
 
 
 # --- Choice A: Dozito 4 ---------------------------------------------------------------------
 
 
 def test_take_discard_card_must_be_placed_in_its_slot_dozito_4():
-    state = given(dealt(discards=[["red-7"], ["blue-2"]]))
-    out = when(state, TakeDiscard(pile=0), "ann")
+    g = Given(GAME, dealt(discards=[["red-7"], ["blue-2"]]))
+    out = g.when("ann", TakeDiscard(pile=0))
     assert out == [DiscardTaken(player="ann", pile=0, card="red-7")]
-    state = given(out, state)
-    assert legal_commands(state, "ann") == [PlaceCard(slot=7)]
-    rejected(when(state, DiscardCard(pile=1), "ann"), "must_place")
-    rejected(when(state, PlaceCard(slot=6), "ann"), "wrong_slot")
-    rejected(when(state, PlaceCard(slot=13), "ann"), "bad_slot")
-    rejected(when(state, TakeDiscard(pile=1), "ann"), "card_in_hand")
-    rejected(when(state, DrawCard(), "ann"), "card_in_hand")
+    g = Given(GAME, out, start=g.state)
+    assert legal_commands(g.state, "ann") == [PlaceCard(slot=7)]
+    assert g.refused("ann", DiscardCard(pile=1)) == "must_place"
+    assert g.refused("ann", PlaceCard(slot=6)) == "wrong_slot"
+    assert g.refused("ann", PlaceCard(slot=13)) == "bad_slot"
+    assert g.refused("ann", TakeDiscard(pile=1)) == "card_in_hand"
+    assert g.refused("ann", DrawCard()) == "card_in_hand"
 
 
 def test_joker_taken_from_a_discard_goes_to_any_slot_dozito_4():
-    state = given(dealt(discards=[["red-joker-1"], ["blue-2"]]))
-    state, _ = play(state, "ann", TakeDiscard(pile=0))
-    assert legal_commands(state, "ann") == [PlaceCard(slot=s) for s in SLOTS]
-    state, events = play(state, "ann", PlaceCard(slot=11))
-    assert events[0].slot == 11 and state.grids["ann"][10] == "red-joker-1"
+    g = Given(GAME, dealt(discards=[["red-joker-1"], ["blue-2"]]))
+    g.then("ann", TakeDiscard(pile=0))
+    assert legal_commands(g.state, "ann") == [PlaceCard(slot=s) for s in SLOTS]
+    events = g.then("ann", PlaceCard(slot=11))
+    assert events[0].slot == 11 and g.state.grids["ann"][10] == "red-joker-1"
 
 
 def test_empty_discard_pile_cannot_be_taken_dozito_4():
-    state = given(dealt(discards=[[], ["blue-2"]]))
-    rejected(when(state, TakeDiscard(pile=0), "ann"), "empty_pile")
-    rejected(when(state, TakeDiscard(pile=2), "ann"), "bad_pile")
-    assert TakeDiscard(pile=0) not in legal_commands(state, "ann")
+    g = Given(GAME, dealt(discards=[[], ["blue-2"]]))
+    assert g.refused("ann", TakeDiscard(pile=0)) == "empty_pile"
+    assert g.refused("ann", TakeDiscard(pile=2)) == "bad_pile"
+    assert TakeDiscard(pile=0) not in legal_commands(g.state, "ann")
 
 
 # --- Choice B: Dozito 5, example D-3 --------------------------------------------------------
@@ -142,46 +156,50 @@ def test_empty_discard_pile_cannot_be_taken_dozito_4():
 
 def test_d3_drawn_card_discarded_ends_the_turn_grid_unchanged_dozito_5():
     """D-3: Choice B draws green 5; the player discards it: turn ends, grid unchanged."""
-    state = given(dealt(draw_top=["green-5"]))
-    before = state.grids["ann"], state.face_up["ann"]
-    state, events = play(state, "ann", DrawCard())
+    g = Given(GAME, dealt(draw_top=["green-5"]))
+    before = g.state.grids["ann"], g.state.face_up["ann"]
+    events = g.then("ann", DrawCard())
     assert events == [CardDrawn(player="ann", card="green-5")]
-    assert {DiscardCard(pile=0), DiscardCard(pile=1), PlaceCard(slot=5)} == set(legal_commands(state, "ann"))
-    state, events = play(state, "ann", DiscardCard(pile=1))
+    assert {DiscardCard(pile=0), DiscardCard(pile=1), PlaceCard(slot=5)} == set(
+        legal_commands(g.state, "ann")
+    )
+    events = g.then("ann", DiscardCard(pile=1))
     assert events == [
         CardDiscarded(player="ann", pile=1, card="green-5", extra_turn=False),
         TurnStarted(player="bob"),
     ]
-    assert (state.grids["ann"], state.face_up["ann"]) == before
-    assert state.discards[1][-1] == "green-5" and players_to_act(state) == ["bob"]
+    assert (g.state.grids["ann"], g.state.face_up["ann"]) == before
+    assert g.state.discards[1][-1] == "green-5" and players_to_act(g.state) == ["bob"]
 
 
 def test_d3_variant_replay_drawn_and_discarded_gives_another_turn_dozito_8():
     """D-3: if green 5 were a Replay card, the player immediately plays another turn."""
-    state = given(dealt(draw_top=["green-4"]))  # green-4 is green's Replay card
-    assert state.card("green-4").kind == "replay"
-    state, events = play(state, "ann", DrawCard(), DiscardCard(pile=0))
+    g = Given(GAME, dealt(draw_top=["green-4"]))  # green-4 is green's Replay card
+    assert g.state.card("green-4").kind == "replay"
+    g.then("ann", DrawCard())
+    events = g.then("ann", DiscardCard(pile=0))
     assert events == [
         CardDiscarded(player="ann", pile=0, card="green-4", extra_turn=True),
         TurnStarted(player="ann", extra_turn=True),
     ]
-    assert players_to_act(state) == ["ann"] and state.phase == "turn_start"
+    assert players_to_act(g.state) == ["ann"] and g.state.phase == "turn_start"
 
 
 def test_drawn_card_placed_flips_the_face_down_card_dozito_5_dozito_6():
-    state = given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=5))
+    g = Given(GAME, dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
+    g.then("ann", DrawCard())
+    events = g.then("ann", PlaceCard(slot=5))
     assert events == [
         CardPlaced(player="ann", slot=5, card="green-5", replaced="blue-8", replaced_was_face_up=False)
     ]
-    assert state.hand == "blue-8" and state.phase == "place_or_discard"
-    assert state.face_up["ann"][4] and state.grids["ann"][4] == "green-5"
+    assert g.state.hand == "blue-8" and g.state.phase == "place_or_discard"
+    assert g.state.face_up["ann"][4] and g.state.grids["ann"][4] == "green-5"
 
 
 def test_nothing_to_place_or_discard_at_turn_start():
-    state = given(dealt())
-    rejected(when(state, PlaceCard(slot=1), "ann"), "no_card_in_hand")
-    rejected(when(state, DiscardCard(pile=0), "ann"), "no_card_in_hand")
+    g = Given(GAME, dealt())
+    assert g.refused("ann", PlaceCard(slot=1)) == "no_card_in_hand"
+    assert g.refused("ann", DiscardCard(pile=0)) == "no_card_in_hand"
 
 
 # --- Placement chain: Dozito 6, example D-2 -------------------------------------------------
@@ -190,90 +208,110 @@ def test_nothing_to_place_or_discard_at_turn_start():
 def test_d2_flipped_card_whose_slot_is_face_up_discard_one_of_the_two_dozito_6():
     """D-2: red 7 from a discard onto face-down blue 2; slot 2 face up: discard blue 2 or
     the slot-2 card after putting blue 2 there; the turn ends."""
-    state = given(dealt({"ann": {7: "blue-2", 2: "yellow-2"}}, discards=[["red-7"], ["green-1"]]))
-    state = face_up(state, "ann", [2])
-    state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=7))
-    assert events[0].replaced == "blue-2" and state.hand == "blue-2"
-    assert set(legal_commands(state, "ann")) == {PlaceCard(slot=2), DiscardCard(pile=0), DiscardCard(pile=1)}
+    g = Given(GAME, dealt({"ann": {7: "blue-2", 2: "yellow-2"}}, discards=[["red-7"], ["green-1"]]))
+    g = Given(GAME, start=face_up(g.state, "ann", [2]))
+    g.then("ann", TakeDiscard(pile=0))
+    events = g.then("ann", PlaceCard(slot=7))
+    assert events[0].replaced == "blue-2" and g.state.hand == "blue-2"
+    assert set(legal_commands(g.state, "ann")) == {
+        PlaceCard(slot=2),
+        DiscardCard(pile=0),
+        DiscardCard(pile=1),
+    }
     # Either discard blue 2 ...
-    _kept, events = play(state, "ann", DiscardCard(pile=1))
+    events = Given(GAME, start=g.state).then("ann", DiscardCard(pile=1))
     assert events[0] == CardDiscarded(player="ann", pile=1, card="blue-2", extra_turn=False)
     assert events[-1] == TurnStarted(player="bob")
     # ... or put it into slot 2 and discard yellow 2.
-    swapped, events = play(state, "ann", PlaceCard(slot=2))
+    events = g.then("ann", PlaceCard(slot=2))
     assert events[0].replaced == "yellow-2" and events[0].replaced_was_face_up
-    assert swapped.phase == "must_discard" and swapped.hand == "yellow-2"
-    assert set(legal_commands(swapped, "ann")) == {DiscardCard(pile=0), DiscardCard(pile=1)}
-    rejected(when(swapped, PlaceCard(slot=2), "ann"), "must_discard")
-    swapped, events = play(swapped, "ann", DiscardCard(pile=0))
+    assert g.state.phase == "must_discard" and g.state.hand == "yellow-2"
+    assert set(legal_commands(g.state, "ann")) == {DiscardCard(pile=0), DiscardCard(pile=1)}
+    assert g.refused("ann", PlaceCard(slot=2)) == "must_discard"
+    events = g.then("ann", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="bob")
-    assert swapped.grids["ann"][1] == "blue-2" and swapped.grids["ann"][6] == "red-7"
+    assert g.state.grids["ann"][1] == "blue-2" and g.state.grids["ann"][6] == "red-7"
 
 
 def test_d2_variant_face_down_target_lets_the_chain_continue_dozito_6():
     """D-2: if slot 2 had been face down, place blue 2 (flip the old slot-2 card, ...) or
     discard blue 2 and stop."""
-    state = given(dealt({"ann": {7: "blue-2", 2: "yellow-9"}}, discards=[["red-7"], ["green-1"]]))
-    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=7))
-    _stop_here, events = play(state, "ann", DiscardCard(pile=0))
+    g = Given(GAME, dealt({"ann": {7: "blue-2", 2: "yellow-9"}}, discards=[["red-7"], ["green-1"]]))
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=7))
+    events = Given(GAME, start=g.state).then("ann", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="bob")
-    state, events = play(state, "ann", PlaceCard(slot=2))
+    events = g.then("ann", PlaceCard(slot=2))
     assert events[0].replaced == "yellow-9" and not events[0].replaced_was_face_up
-    assert state.hand == "yellow-9" and state.phase == "place_or_discard"
-    assert set(legal_commands(state, "ann")) == {PlaceCard(slot=9), DiscardCard(pile=0), DiscardCard(pile=1)}
+    assert g.state.hand == "yellow-9" and g.state.phase == "place_or_discard"
+    assert set(legal_commands(g.state, "ann")) == {
+        PlaceCard(slot=9),
+        DiscardCard(pile=0),
+        DiscardCard(pile=1),
+    }
 
 
 def test_placing_onto_a_face_up_card_discards_it_and_ends_the_turn_dozito_6():
-    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])), "ann", [4])
-    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
-    assert state.phase == "must_discard" and state.hand == "blue-4"
-    state, _ = play(state, "ann", DiscardCard(pile=1))
-    assert state.discards[1][-1] == "blue-4" and players_to_act(state) == ["bob"]
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])).state, "ann", [4]
+        ),
+    )
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=4))
+    assert g.state.phase == "must_discard" and g.state.hand == "blue-4"
+    g.then("ann", DiscardCard(pile=1))
+    assert g.state.discards[1][-1] == "blue-4" and players_to_act(g.state) == ["bob"]
 
 
 def test_discard_pile_is_the_players_choice_ambiguity_2_3_5():
-    state = given(dealt(draw_top=["green-5"]))
-    state, _ = play(state, "ann", DrawCard())
-    assert DiscardCard(pile=0) in legal_commands(state, "ann")
-    assert DiscardCard(pile=1) in legal_commands(state, "ann")
-    rejected(when(state, DiscardCard(pile=-1), "ann"), "bad_pile")
+    g = Given(GAME, dealt(draw_top=["green-5"]))
+    g.then("ann", DrawCard())
+    assert DiscardCard(pile=0) in legal_commands(g.state, "ann")
+    assert DiscardCard(pile=1) in legal_commands(g.state, "ann")
+    assert g.refused("ann", DiscardCard(pile=-1)) == "bad_pile"
 
 
 # --- STOP: Dozito 7, 2.3-2 ------------------------------------------------------------------
 
 
 def test_drawn_stop_placed_discards_the_face_down_card_and_ends_the_turn_dozito_7():
-    state = given(dealt({"ann": {3: "blue-8"}}, draw_top=["red-3"]))  # red-3 is red's STOP
-    assert state.card("red-3").kind == "stop" and state.card("red-3").suns == 3
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=3))
+    g = Given(GAME, dealt({"ann": {3: "blue-8"}}, draw_top=["red-3"]))  # red-3 is red's STOP
+    assert g.state.card("red-3").kind == "stop" and g.state.card("red-3").suns == 3
+    g.then("ann", DrawCard())
+    events = g.then("ann", PlaceCard(slot=3))
     assert events[0].replaced == "blue-8" and not events[0].replaced_was_face_up
-    assert state.phase == "must_discard"
-    state, events = play(state, "ann", DiscardCard(pile=0))
-    assert state.discards[0][-1] == "blue-8" and players_to_act(state) == ["bob"]
+    assert g.state.phase == "must_discard"
+    events = g.then("ann", DiscardCard(pile=0))
+    assert g.state.discards[0][-1] == "blue-8" and players_to_act(g.state) == ["bob"]
 
 
 def test_drawn_stop_may_be_discarded_instead_dozito_7():
-    state = given(dealt(draw_top=["red-3"]))
-    state, events = play(state, "ann", DrawCard(), DiscardCard(pile=1))
+    g = Given(GAME, dealt(draw_top=["red-3"]))
+    g.then("ann", DrawCard())
+    events = g.then("ann", DiscardCard(pile=1))
     assert events[-1] == TurnStarted(player="bob")
 
 
 def test_issue12_point6_stop_flipped_from_the_grid_is_an_ordinary_card_dozito_7_2_3_2():
     """RULES 2.1-7 and 2.3-2 (ruling 2026-11-30): only a STOP drawn from the draw pile stops
     the turn; one turned up from the grid goes on with the chain like any card."""
-    state = given(dealt({"ann": {5: "red-3", 3: "blue-8"}}, draw_top=["green-5"]))
-    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=5))
-    assert state.hand == "red-3" and state.hand_from == "grid"
-    state, events = play(state, "ann", PlaceCard(slot=3))
+    g = Given(GAME, dealt({"ann": {5: "red-3", 3: "blue-8"}}, draw_top=["green-5"]))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=5))
+    assert g.state.hand == "red-3" and g.state.hand_from == "grid"
+    events = g.then("ann", PlaceCard(slot=3))
     assert not events[0].replaced_was_face_up
-    assert state.phase == "place_or_discard" and state.hand == "blue-8"
-    assert players_to_act(state) == ["ann"]
+    assert g.state.phase == "place_or_discard" and g.state.hand == "blue-8"
+    assert players_to_act(g.state) == ["ann"]
 
 
 def test_stop_taken_from_a_discard_has_no_effect_ambiguity_2_3_2():
-    state = given(dealt({"ann": {3: "blue-8"}}, discards=[["red-3"], ["green-1"]]))
-    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=3))
-    assert state.phase == "place_or_discard" and state.hand == "blue-8"
+    g = Given(GAME, dealt({"ann": {3: "blue-8"}}, discards=[["red-3"], ["green-1"]]))
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=3))
+    assert g.state.phase == "place_or_discard" and g.state.hand == "blue-8"
 
 
 def test_stop_and_replay_are_numbered_cards_ambiguity_2_3_1():
@@ -283,39 +321,52 @@ def test_stop_and_replay_are_numbered_cards_ambiguity_2_3_1():
                 assert c.number in SLOTS and c.colour
             if c.kind == "stop":
                 assert c.suns == 3  # seed 002: STOP cards always have three suns
-    state = given(dealt(draw_top=["red-3"]))
-    state, _ = play(state, "ann", DrawCard())
-    rejected(when(state, PlaceCard(slot=4), "ann"), "wrong_slot")
+    g = Given(GAME, dealt(draw_top=["red-3"]))
+    g.then("ann", DrawCard())
+    assert g.refused("ann", PlaceCard(slot=4)) == "wrong_slot"
 
 
 # --- Replay: Dozito 8, 2.3-3, 2.3-7 ---------------------------------------------------------
 
 
 def test_replay_flipped_and_discarded_gives_another_turn_dozito_8():
-    state = given(dealt({"ann": {5: "green-4"}}, draw_top=["blue-5"]))
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=5), DiscardCard(pile=0))
+    g = Given(GAME, dealt({"ann": {5: "green-4"}}, draw_top=["blue-5"]))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=5))
+    events = g.then("ann", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="ann", extra_turn=True)
 
 
 def test_replay_replaced_face_up_and_discarded_gives_another_turn_dozito_8():
-    state = face_up(given(dealt({"ann": {4: "green-4"}}, discards=[["red-4"], ["blue-2"]])), "ann", [4])
-    state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4), DiscardCard(pile=0))
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {4: "green-4"}}, discards=[["red-4"], ["blue-2"]])).state, "ann", [4]
+        ),
+    )
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=4))
+    events = g.then("ann", DiscardCard(pile=0))
     assert events[0].extra_turn and events[-1] == TurnStarted(player="ann", extra_turn=True)
 
 
 def test_replay_taken_from_a_discard_and_placed_has_no_effect_ambiguity_2_3_3():
-    state = given(dealt({"ann": {4: "blue-9"}}, discards=[["green-4"], ["red-2"]]))
-    state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4), DiscardCard(pile=1))
+    g = Given(GAME, dealt({"ann": {4: "blue-9"}}, discards=[["green-4"], ["red-2"]]))
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=4))
+    events = g.then("ann", DiscardCard(pile=1))
     assert events[-1] == TurnStarted(player="bob")
 
 
 def test_replay_during_the_last_turns_is_still_taken_ambiguity_2_3_7():
     # bob triggered the end; ann's last turn discards a drawn Replay: she plays again first.
-    state = given(dealt(draw_top=["green-4", "blue-5"]))
-    state = msgspec.structs.replace(state, ending_by="bob", last_turns=())
-    state, events = play(state, "ann", DrawCard(), DiscardCard(pile=0))
+    g = Given(GAME, dealt(draw_top=["green-4", "blue-5"]))
+    g = Given(GAME, start=msgspec.structs.replace(g.state, ending_by="bob", last_turns=()))
+    g.then("ann", DrawCard())
+    events = g.then("ann", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="ann", extra_turn=True)
-    state, events = play(state, "ann", DrawCard(), DiscardCard(pile=0))
+    g.then("ann", DrawCard())
+    events = g.then("ann", DiscardCard(pile=0))
     assert isinstance(events[-2], RoundScored) and isinstance(events[-1], RoundDealt)
 
 
@@ -323,75 +374,98 @@ def test_replay_during_the_last_turns_is_still_taken_ambiguity_2_3_7():
 
 
 def test_face_up_joker_replaced_by_a_numbered_card_is_discarded_dozito_9():
-    state = face_up(given(dealt({"ann": {6: "red-joker-2"}}, discards=[["blue-6"], ["red-1"]])), "ann", [6])
-    state, events = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=6))
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {6: "red-joker-2"}}, discards=[["blue-6"], ["red-1"]])).state,
+            "ann",
+            [6],
+        ),
+    )
+    g.then("ann", TakeDiscard(pile=0))
+    events = g.then("ann", PlaceCard(slot=6))
     assert events[0].replaced == "red-joker-2" and events[0].replaced_was_face_up
-    assert legal_commands(state, "ann") == [DiscardCard(pile=0), DiscardCard(pile=1)]
-    state, events = play(state, "ann", DiscardCard(pile=0))
-    assert state.discards[0][-1] == "red-joker-2" and events[-1] == TurnStarted(player="bob")
+    assert legal_commands(g.state, "ann") == [DiscardCard(pile=0), DiscardCard(pile=1)]
+    events = g.then("ann", DiscardCard(pile=0))
+    assert g.state.discards[0][-1] == "red-joker-2" and events[-1] == TurnStarted(player="bob")
 
 
 def test_joker_in_hand_with_every_slot_face_up_ambiguity_2_3_6():
-    state = face_up(given(dealt({"ann": {1: "red-1"}}, draw_top=["blue-joker-1"])), "ann", SLOTS)
-    state, _ = play(state, "ann", DrawCard())
-    assert set(legal_commands(state, "ann")) == {PlaceCard(slot=s) for s in SLOTS} | {
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {1: "red-1"}}, draw_top=["blue-joker-1"])).state, "ann", SLOTS
+        ),
+    )
+    g.then("ann", DrawCard())
+    assert set(legal_commands(g.state, "ann")) == {PlaceCard(slot=s) for s in SLOTS} | {
         DiscardCard(pile=0),
         DiscardCard(pile=1),
     }
-    state, _events = play(state, "ann", PlaceCard(slot=1))
-    assert state.phase == "must_discard" and state.hand == "red-1"
+    _events = g.then("ann", PlaceCard(slot=1))
+    assert g.state.phase == "must_discard" and g.state.hand == "red-1"
 
 
 def test_flipped_joker_may_go_to_any_slot_dozito_6():
-    state = given(dealt({"ann": {5: "red-joker-3"}}, draw_top=["blue-5"]))
-    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=5))
-    assert state.hand == "red-joker-3"
-    assert {PlaceCard(slot=s) for s in SLOTS} <= set(legal_commands(state, "ann"))
+    g = Given(GAME, dealt({"ann": {5: "red-joker-3"}}, draw_top=["blue-5"]))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=5))
+    assert g.state.hand == "red-joker-3"
+    assert {PlaceCard(slot=s) for s in SLOTS} <= set(legal_commands(g.state, "ann"))
 
 
 # --- Round end: Dozito 10 -------------------------------------------------------------------
 
 
 def _full_but_slot_12(players=("ann", "bob", "cat"), **kw):
-    state = given(dealt({"ann": {12: "blue-9"}}, players=players, draw_top=["red-12"], **kw))
+    state = Given(GAME, dealt({"ann": {12: "blue-9"}}, players=players, draw_top=["red-12"], **kw)).state
     return face_up(state, "ann", range(1, 12))
 
 
 def test_full_grid_at_turn_end_gives_every_other_player_one_last_turn_dozito_10():
-    state = _full_but_slot_12()
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12))
-    assert state.hand == "blue-9"
-    state, events = play(state, "ann", DiscardCard(pile=0))
+    g = Given(GAME, start=_full_but_slot_12())
+    g.then("ann", DrawCard())
+    events = g.then("ann", PlaceCard(slot=12))
+    assert g.state.hand == "blue-9"
+    events = g.then("ann", DiscardCard(pile=0))
     assert events[1:] == [
         RoundEndTriggered(player="ann", last_turns=["bob", "cat"]),
         TurnStarted(player="bob"),
     ]
-    state, events = play(state, "bob", DrawCard(), DiscardCard(pile=0))
+    g.then("bob", DrawCard())
+    events = g.then("bob", DiscardCard(pile=0))
     assert events[-1] == TurnStarted(player="cat")
-    state, events = play(state, "cat", DrawCard(), DiscardCard(pile=0))
+    g.then("cat", DrawCard())
+    events = g.then("cat", DiscardCard(pile=0))
     assert [type(e) for e in events] == [CardDiscarded, RoundScored, RoundDealt]
     assert events[1].round == 1 and events[2].round == 2
 
 
 def test_round_end_trigger_with_a_replay_plays_the_extra_turn_first_dozito_10():
-    state = given(dealt({"ann": {12: "green-4"}}, players=("ann", "bob"), draw_top=["red-12"]))
-    state = face_up(state, "ann", range(1, 12))
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=1))
+    g = Given(GAME, dealt({"ann": {12: "green-4"}}, players=("ann", "bob"), draw_top=["red-12"]))
+    g = Given(GAME, start=face_up(g.state, "ann", range(1, 12)))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=12))
+    events = g.then("ann", DiscardCard(pile=1))
     assert events[1:] == [
         RoundEndTriggered(player="ann", last_turns=["bob"]),
         TurnStarted(player="ann", extra_turn=True),
     ]
-    state, events = play(state, "ann", DrawCard(), DiscardCard(pile=1))
+    g.then("ann", DrawCard())
+    events = g.then("ann", DiscardCard(pile=1))
     assert events[-1] == TurnStarted(player="bob")
 
 
 def test_last_round_ends_the_game_dozito_10_dozito_12():
-    state = _full_but_slot_12(players=("ann", "bob"), rounds=1)
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
-    state, events = play(state, "bob", DrawCard(), DiscardCard(pile=0))
-    assert isinstance(events[-1], RoundScored) and is_terminal(state)
-    assert players_to_act(state) == [] and legal_commands(state, "ann") == []
-    rejected(when(state, DrawCard(), "ann"), "game_over")
+    g = Given(GAME, start=_full_but_slot_12(players=("ann", "bob"), rounds=1))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=12))
+    events = g.then("ann", DiscardCard(pile=0))
+    g.then("bob", DrawCard())
+    events = g.then("bob", DiscardCard(pile=0))
+    assert isinstance(events[-1], RoundScored) and is_terminal(g.state)
+    assert players_to_act(g.state) == [] and legal_commands(g.state, "ann") == []
+    assert g.refused("ann", DrawCard()) == "game_over"
 
 
 # --- Scoring: Dozito 11, example D-1, 2.3-8, 2.3-9 ------------------------------------------
@@ -437,10 +511,10 @@ def test_d1_through_the_state_face_down_cards_score_nothing_dozito_11():
         card("R", 4),
     ]
     ann = {s: c.id for s, c in enumerate(deck[:12], start=1)}
-    state = face_up(given(dealt({"ann": ann}, deck=deck)), "ann", range(1, 12))
+    g = Given(GAME, start=face_up(Given(GAME, dealt({"ann": ann}, deck=deck)).state, "ann", range(1, 12)))
     from shared.games.dozito.rules import _scored
 
-    assert _scored(state).scores["ann"].total == 24
+    assert _scored(g.state).scores["ann"].total == 24
 
 
 def test_group_points_table_dozito_11():
@@ -452,12 +526,16 @@ def test_group_points_table_dozito_11():
 def test_one_colour_grid_with_jokers_wins_at_once_ambiguity_2_3_8_2_3_9():
     reds = {s: f"red-{s}" for s in range(1, 12)}
     reds[5] = "red-joker-1"  # a Joker counts with its colour
-    state = given(dealt({"ann": {**reds, 12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"]))
-    state = face_up(state, "ann", range(1, 12))
-    state, events = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
+    g = Given(
+        GAME, dealt({"ann": {**reds, 12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"])
+    )
+    g = Given(GAME, start=face_up(g.state, "ann", range(1, 12)))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=12))
+    events = g.then("ann", DiscardCard(pile=0))
     assert [type(e) for e in events] == [CardDiscarded, OneColourGridCompleted, RoundScored]
-    assert is_terminal(state) and state.round == 1  # no last turns, no further round
-    res = result(state)
+    assert is_terminal(g.state) and g.state.round == 1  # no last turns, no further round
+    res = result(g.state)
     assert res.winners == ["ann"] and res.details["one_colour_grid"] == "ann"
     assert res.ranking[0].player == "ann"
 
@@ -467,7 +545,7 @@ def test_one_colour_grid_with_jokers_wins_at_once_ambiguity_2_3_8_2_3_9():
 
 def _after_rounds(rows: dict[str, list[int]]) -> State:
     players = tuple(rows)
-    state = given(dealt(players=players))
+    state = Given(GAME, dealt(players=players)).state
 
     def s(t):
         return RoundScore(groups=[], group_points=t, suns=0, total=t)
@@ -499,36 +577,36 @@ def test_highest_total_wins_dozito_12():
 
 
 def test_empty_draw_pile_is_rebuilt_from_the_discards_but_their_tops_ambiguity_2_3_4():
-    state = given(dealt(discards=[["red-1", "red-2", "red-4"], ["blue-2", "blue-3"]], draw=[]))
-    assert DrawCard() in legal_commands(state, "ann")
-    out = when(state, DrawCard(), "ann", seed=3)
+    g = Given(GAME, dealt(discards=[["red-1", "red-2", "red-4"], ["blue-2", "blue-3"]], draw=[]))
+    assert DrawCard() in legal_commands(g.state, "ann")
+    out = g.when("ann", DrawCard(), Random(3))
     assert isinstance(out[0], DrawPileRebuilt) and isinstance(out[1], CardDrawn)
     assert sorted(out[0].draw) == ["blue-2", "red-1", "red-2"]
-    state = given(out, state)
-    assert state.discards == (("red-4",), ("blue-3",)) and len(state.draw) == 2
-    assert state.hand == out[0].draw[0]
+    g = Given(GAME, out, start=g.state)
+    assert g.state.discards == (("red-4",), ("blue-3",)) and len(g.state.draw) == 2
+    assert g.state.hand == out[0].draw[0]
 
 
 def test_empty_draw_pile_with_nothing_to_rebuild_ambiguity_2_3_4():
-    state = given(dealt(discards=[["red-1"], ["blue-2"]], draw=[]))
-    assert DrawCard() not in legal_commands(state, "ann")
-    rejected(when(state, DrawCard(), "ann"), "draw_pile_empty")
+    g = Given(GAME, dealt(discards=[["red-1"], ["blue-2"]], draw=[]))
+    assert DrawCard() not in legal_commands(g.state, "ann")
+    assert g.refused("ann", DrawCard()) == "draw_pile_empty"
 
 
 # --- Seats, commands and options ------------------------------------------------------------
 
 
 def test_not_your_turn():
-    state = given(dealt())
-    rejected(when(state, DrawCard(), "bob"), "not_your_turn")
-    assert legal_commands(state, "bob") == []
+    g = Given(GAME, dealt())
+    assert g.refused("bob", DrawCard()) == "not_your_turn"
+    assert legal_commands(g.state, "bob") == []
 
 
 def test_unknown_command_is_refused():
     class Dance(Command, frozen=True, kw_only=True):
         pass
 
-    rejected(when(given(dealt()), Dance(), "ann"), "bad_command")
+    assert Given(GAME, dealt()).refused("ann", Dance()) == "bad_command"
 
 
 def _create(options, seats=2):
@@ -575,11 +653,11 @@ def test_one_round_table_through_the_platform_dozito_12():
 
 
 def test_evolve_does_not_mutate_its_input():
-    state = given(dealt(draw_top=["green-5"]))
-    snapshot = msgspec.json.encode(state)
-    for e in when(state, DrawCard(), "ann"):
-        evolve(state, e)
-    assert msgspec.json.encode(state) == snapshot
+    g = Given(GAME, dealt(draw_top=["green-5"]))
+    snapshot = msgspec.json.encode(g.state)
+    for e in g.when("ann", DrawCard()):
+        evolve(g.state, e)
+    assert msgspec.json.encode(g.state) == snapshot
 
 
 # --- Audit additions ------------------------------------------------------------------------
@@ -601,18 +679,24 @@ def test_a_deck_whose_stop_has_not_three_suns_is_refused_dozito_7():
 def test_card_in_hand_message_says_what_the_player_can_do_dozito_4_dozito_6():
     """A card taken from a discard must be placed; a replaced card must be discarded: the
     message of `card_in_hand` does not offer the move that is not allowed."""
-    state = given(dealt(discards=[["red-7"], ["blue-2"]]))
-    state, _ = play(state, "ann", TakeDiscard(pile=0))
-    out = when(state, DrawCard(), "ann")
+    g = Given(GAME, dealt(discards=[["red-7"], ["blue-2"]]))
+    g.then("ann", TakeDiscard(pile=0))
+    out = g.when("ann", DrawCard())
     rejected(out, "card_in_hand")
     assert "place it" in out.message and "discard it" not in out.message
-    state = face_up(given(dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])), "ann", [4])
-    state, _ = play(state, "ann", TakeDiscard(pile=0), PlaceCard(slot=4))
-    out = when(state, TakeDiscard(pile=1), "ann")
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(GAME, dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])).state, "ann", [4]
+        ),
+    )
+    g.then("ann", TakeDiscard(pile=0))
+    g.then("ann", PlaceCard(slot=4))
+    out = g.when("ann", TakeDiscard(pile=1))
     rejected(out, "card_in_hand")
     assert "discard pile" in out.message and "place it" not in out.message
-    state = given(dealt(draw_top=["green-5"]))
-    state, _ = play(state, "ann", DrawCard())
-    out = when(state, DrawCard(), "ann")
+    g = Given(GAME, dealt(draw_top=["green-5"]))
+    g.then("ann", DrawCard())
+    out = g.when("ann", DrawCard())
     rejected(out, "card_in_hand")
     assert "place it or discard it" in out.message

@@ -15,8 +15,9 @@ from shared.games.dozito.messages import DozitoOptions, DrawCard, DrawPileRebuil
 from shared.games.dozito.rules import legal_commands, setup
 from shared.games.dozito.view import player_view, redact
 from shared.games.table import Create, Join, Start, TableDecider
+from shared.games.testing import Given
 
-from .dozito_support import dealt, face_up, given, play
+from .dozito_support import dealt, face_up
 
 DECIDER = TableDecider(GAME)
 
@@ -33,19 +34,19 @@ def _started(seed: int = 4):
 
 def test_views_after_the_deal_show_no_grid_card_and_no_draw_card_dozito_1_dozito_2():
     table = _started()
-    state = table.game
+    g = Given(GAME, start=table.game)
     for viewer in (None, "ann", "bob", "cat"):
         view = DECIDER.player_view(table, viewer)
         assert {"status", "seats", "to_act", "seat_count"} <= set(view)
-        assert view["status"] == "running" and view["to_act"] == [state.current]
+        assert view["status"] == "running" and view["to_act"] == [g.state.current]
         assert all(c is None for g in view["grids"].values() for c in g)
-        assert view["draw_size"] == len(state.draw) == 75 - 36 - 2
+        assert view["draw_size"] == len(g.state.draw) == 75 - 36 - 2
         assert [d["size"] for d in view["discards"]] == [1, 1]
-        assert [d["top"]["id"] for d in view["discards"]] == [p[-1] for p in state.discards]
+        assert [d["top"]["id"] for d in view["discards"]] == [p[-1] for p in g.state.discards]
         text = msgspec.json.encode(view).decode()
-        for card in [*state.draw, *(c for g in state.grids.values() for c in g)]:
+        for card in [*g.state.draw, *(c for g in g.state.grids.values() for c in g)]:
             assert f'"{card}"' not in text
-        assert ("legal" in view) == (viewer == state.current)
+        assert ("legal" in view) == (viewer == g.state.current)
 
 
 def test_seats_and_spectators_see_the_same_game():
@@ -69,10 +70,11 @@ def test_redact_blanks_the_deal_and_a_rebuilt_draw_pile_but_not_the_discards():
 
 
 def test_flipped_and_placed_cards_become_visible_to_all():
-    state = given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
-    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=5))
+    g = Given(GAME, dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"]))
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=5))
     for viewer in (None, "ann", "bob"):
-        view = player_view(state, viewer)
+        view = player_view(g.state, viewer)
         assert view["grids"]["ann"][4]["id"] == "green-5"
         assert view["hand"]["id"] == "blue-8" and view["hand_from"] == "grid"
         assert sum(c is not None for c in view["grids"]["ann"]) == 1
@@ -93,10 +95,13 @@ def test_a_deck_too_small_for_the_players_is_refused_by_the_platform_dozito_1():
 
 
 def test_bot_plays_a_legal_command_and_prefers_revealing_a_card():
-    state = face_up(given(dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"])), "ann", [1])
-    state, _ = play(state, "ann", DrawCard())
-    view = player_view(state, "ann")
-    view["legal"] = msgspec.to_builtins(legal_commands(state, "ann"))
+    g = Given(
+        GAME,
+        start=face_up(Given(GAME, dealt({"ann": {5: "blue-8"}}, draw_top=["green-5"])).state, "ann", [1]),
+    )
+    g.then("ann", DrawCard())
+    view = player_view(g.state, "ann")
+    view["legal"] = msgspec.to_builtins(legal_commands(g.state, "ann"))
     picks = [bot(view, Random(s)) for s in range(40)]
     assert all(p in view["legal"] for p in picks)
     assert picks.count({"type": "place_card", "slot": 5}) > 30
@@ -107,26 +112,34 @@ def test_issue12_views_say_when_the_turn_is_an_extra_turn_dozito_8():
     as earned until the extra turn starts."""
     from shared.games.dozito.messages import DiscardCard
 
-    state = given(dealt(draw_top=["green-4", "blue-5"]))  # green-4 is green's Replay card
-    assert player_view(state, "bob")["extra_turn"] is False
-    state, _ = play(state, "ann", DrawCard())
-    state, _ = play(state, "ann", DiscardCard(pile=0))
-    view = player_view(state, "bob")
+    g = Given(GAME, dealt(draw_top=["green-4", "blue-5"]))  # green-4 is green's Replay card
+    assert player_view(g.state, "bob")["extra_turn"] is False
+    g.then("ann", DrawCard())
+    g.then("ann", DiscardCard(pile=0))
+    view = player_view(g.state, "bob")
     assert view["active_player"] == "ann" and view["extra_turn"] is True
-    state, _ = play(state, "ann", DrawCard(), DiscardCard(pile=0))
-    view = player_view(state, "ann")
+    g.then("ann", DrawCard())
+    g.then("ann", DiscardCard(pile=0))
+    view = player_view(g.state, "ann")
     assert view["active_player"] == "bob" and view["extra_turn"] is False
 
 
 def test_issue12_views_say_who_triggered_the_round_end_dozito_10():
     from shared.games.dozito.messages import DiscardCard
 
-    state = face_up(
-        given(dealt({"ann": {12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"])),
-        "ann",
-        range(1, 12),
+    g = Given(
+        GAME,
+        start=face_up(
+            Given(
+                GAME, dealt({"ann": {12: "blue-9"}}, players=("ann", "bob", "cat"), draw_top=["red-12"])
+            ).state,
+            "ann",
+            range(1, 12),
+        ),
     )
-    assert player_view(state, None)["round_end_triggered_by"] is None
-    state, _ = play(state, "ann", DrawCard(), PlaceCard(slot=12), DiscardCard(pile=0))
-    view = player_view(state, "cat")
+    assert player_view(g.state, None)["round_end_triggered_by"] is None
+    g.then("ann", DrawCard())
+    g.then("ann", PlaceCard(slot=12))
+    g.then("ann", DiscardCard(pile=0))
+    view = player_view(g.state, "cat")
     assert view["round_end_triggered_by"] == "ann" and view["active_player"] == "bob"

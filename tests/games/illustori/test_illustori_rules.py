@@ -3,12 +3,13 @@ examples I-1..I-7, every rejection code."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
 import msgspec
 import pytest
 
-from shared.games.decider import Command, Context, Rejection, fold
+from shared.games.decider import Command, Context, Event, Rejection, fold
 from shared.games.illustori import GAME, rules
 from shared.games.illustori.chaining import Rules, allowed_letters, letters
 from shared.games.illustori.data import CARD_IDS, CARDS, HAND_SIZE, MAX_TEXT_LENGTH
@@ -34,9 +35,10 @@ from shared.games.illustori.messages import (
     VoteCast,
     VoteClosed,
 )
-from shared.games.illustori.rules import decide, evolve, legal_commands, players_to_act, result
+from shared.games.illustori.rules import evolve, legal_commands, players_to_act, result
 from shared.games.illustori.state import State
 from shared.games.table import Create, Join, Start, TableDecider
+from shared.games.testing import Given
 
 P = ("ann", "bob", "cid", "dan", "eve", "fay")
 ENGLISH = Rules()
@@ -62,65 +64,48 @@ def dealt(n: int = 4, rules: Rules = ENGLISH, stack: list[str] | None = None) ->
     return GameSetUp(players=players, rules=rules, hands=hands, stack=list(rest), start_card=start)
 
 
-def given(*events) -> State:
-    return fold(evolve, events, State())
-
-
-def when(state: State, actor: str, command: Command, seed: int = 0):
-    return decide(state, command, Context(actor=actor, rng=Random(seed)))
-
-
-def run(state: State, actor: str, command: Command, seed: int = 0) -> tuple[State, list]:
-    events = when(state, actor, command, seed)
-    assert not isinstance(events, Rejection), events
-    return fold(evolve, events, state), list(events)
-
-
-def vote_all(state: State, ballots: list[bool]) -> tuple[State, list]:
+def vote_all(g: Given[State], ballots: list[bool]) -> list[Event]:
     """The waiting voters vote in seat order with `ballots`."""
-    events: list = []
-    for voter, yes in zip(list(players_to_act(state)), ballots, strict=True):
-        state, new = run(state, voter, Vote(yes=yes))
-        events += new
-    return state, events
+    events: list[Event] = []
+    for voter, yes in zip(list(players_to_act(g.state)), ballots, strict=True):
+        events += g.then(voter, Vote(yes=yes))
+    return events
 
 
-def started(text: str = "Moon", n: int = 4, rules: Rules = ENGLISH, **kw) -> State:
+def started(text: str = "Moon", n: int = 4, rules: Rules = ENGLISH, **kw) -> Given[State]:
     """The starting card named `text` and accepted; bob (the second seat) to play."""
-    state, _ = run(given(dealt(n, rules, **kw)), "ann", ProposeStart(text=text))
-    state, _ = vote_all(state, [True] * (n - 1))
-    return state
+    g = Given(GAME, [dealt(n, rules, **kw)])
+    g.then("ann", ProposeStart(text=text))
+    vote_all(g, [True] * (n - 1))
+    return g
 
 
-def chain(state: State, actor: str, text: str, accept: bool = True) -> tuple[State, list]:
+def chain(g: Given[State], actor: str, text: str, accept: bool = True) -> list[Event]:
     """`actor` chains its first card with `text`; everyone votes `accept`."""
-    state, events = run(state, actor, PlayCard(card=state.hands[actor][0], text=text))
-    if state.phase == "voting":
-        state, more = vote_all(state, [accept] * (len(state.players) - 1))
-        events += more
-    return state, events
+    events = g.then(actor, PlayCard(card=g.state.hands[actor][0], text=text))
+    if g.state.phase == "voting":
+        events += vote_all(g, [accept] * (len(g.state.players) - 1))
+    return events
 
 
-def rejected(state: State, actor: str, command: Command) -> Rejection:
-    outcome = when(state, actor, command)
-    assert isinstance(outcome, Rejection), outcome
-    return outcome
+def outcome(g: Given[State], actor: str, text: str) -> Sequence[Event] | Rejection:
+    """What `actor` chaining its first card with `text` gives."""
+    return g.when(actor, PlayCard(card=g.state.hands[actor][0], text=text))
 
 
-def is_refused(state: State, actor: str, text: str) -> bool:
-    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
-    return isinstance(outcome, Rejection)
+def is_refused(g: Given[State], actor: str, text: str) -> bool:
+    return isinstance(outcome(g, actor, text), Rejection)
 
 
-def is_penalised(state: State, actor: str, text: str) -> bool:
-    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
-    assert not isinstance(outcome, Rejection), outcome
-    return isinstance(outcome[0], CardPenalised)
+def is_penalised(g: Given[State], actor: str, text: str) -> bool:
+    played = outcome(g, actor, text)
+    assert not isinstance(played, Rejection), played
+    return isinstance(played[0], CardPenalised)
 
 
-def is_put_to_vote(state: State, actor: str, text: str) -> bool:
-    outcome = when(state, actor, PlayCard(card=state.hands[actor][0], text=text))
-    return not isinstance(outcome, Rejection) and isinstance(outcome[0], CardPlayed)
+def is_put_to_vote(g: Given[State], actor: str, text: str) -> bool:
+    played = outcome(g, actor, text)
+    return not isinstance(played, Rejection) and isinstance(played[0], CardPlayed)
 
 
 # --- setup (Illustori 1-3) ------------------------------------------------------------------
@@ -133,9 +118,9 @@ def test_setup_deals_five_each_and_reveals_the_starting_card_illustori_1():
     assert all(len(h) == HAND_SIZE for h in setup.hands.values())
     cards = [c for h in setup.hands.values() for c in h] + [setup.start_card] + setup.stack
     assert sorted(cards) == sorted(CARD_IDS) and len(CARD_IDS) == 60
-    state = given(setup)
-    assert state.phase == "naming" and players_to_act(state) == ["ann"]
-    assert state.cards_on_table() == [setup.start_card]
+    g = Given(GAME, [setup])
+    assert g.state.phase == "naming" and players_to_act(g.state) == ["ann"]
+    assert g.state.cards_on_table() == [setup.start_card]
 
 
 def test_deck_size_option_sets_the_deck_illustori_1():
@@ -150,37 +135,42 @@ def test_every_card_has_an_id_and_a_picture():
 
 
 def test_first_player_names_the_start_without_a_hand_card_illustori_2():
-    state = given(dealt())
-    after, events = run(state, "ann", ProposeStart(text="  Moon  "))
+    g = Given(GAME, [dealt()])
+    fork = Given(GAME, start=g.state)
+    events = fork.then("ann", ProposeStart(text="  Moon  "))
+    after = fork.state
     assert events == [StartProposed(player="ann", text="Moon")]
-    assert after.hands == state.hands and after.phase == "voting"
+    assert after.hands == g.state.hands and after.phase == "voting"
     assert players_to_act(after) == ["bob", "cid", "dan"]
 
 
 def test_rejected_start_is_named_again_by_the_same_player_illustori_2():
     """Illustori 2 and 5.3-8 (ASSUMED): the same player names the same card again."""
-    state, _ = run(given(dealt()), "ann", ProposeStart(text="Moon"))
-    state, events = vote_all(state, [True, False, False])
+    g = Given(GAME, [dealt()])
+    g.then("ann", ProposeStart(text="Moon"))
+    events = vote_all(g, [True, False, False])
     assert events[-1] == VoteClosed(votes={"bob": True, "cid": False, "dan": False}, accepted=False)
-    assert state.phase == "naming" and players_to_act(state) == ["ann"]
-    assert state.chain == () and state.cards_on_table() == [card(21)]
+    assert g.state.phase == "naming" and players_to_act(g.state) == ["ann"]
+    assert g.state.chain == () and g.state.cards_on_table() == [card(21)]
 
 
 def test_penalised_start_is_named_again_without_a_vote_illustori_2_and_13():
-    state = given(dealt(rules=NO_REPEAT))
-    after, events = run(state, "ann", ProposeStart(text="Annapurna"))
+    g = Given(GAME, [dealt(rules=NO_REPEAT)])
+    fork = Given(GAME, start=g.state)
+    events = fork.then("ann", ProposeStart(text="Annapurna"))
+    after = fork.state
     assert events == [StartPenalised(player="ann", text="Annapurna", reasons=["repeated_letter"])]
     assert after.phase == "naming" and players_to_act(after) == ["ann"]
 
 
 def test_turn_passes_to_the_player_after_the_first_illustori_3():
-    state = started("Moon")
-    assert state.current_text == "Moon" and players_to_act(state) == ["bob"]
-    state, _ = chain(state, "bob", "Night")
-    state, _ = chain(state, "cid", "Train")
-    state, _ = chain(state, "dan", "Nest")
-    assert players_to_act(state) == ["ann"]  # the first player is the last of each cycle
-    state, events = chain(state, "ann", "Tea")
+    g = started("Moon")
+    assert g.state.current_text == "Moon" and players_to_act(g.state) == ["bob"]
+    chain(g, "bob", "Night")
+    chain(g, "cid", "Train")
+    chain(g, "dan", "Nest")
+    assert players_to_act(g.state) == ["ann"]  # the first player is the last of each cycle
+    events = chain(g, "ann", "Tea")
     assert events[-1] == TurnEnded(player="ann", accepted=True, next_player="bob")
 
 
@@ -188,23 +178,28 @@ def test_turn_passes_to_the_player_after_the_first_illustori_3():
 
 
 def test_chain_puts_the_card_on_the_table_and_opens_the_vote_illustori_4():
-    state = started("Moon")
-    after, events = run(state, "bob", PlayCard(card="c07", text="Night sky"))
+    g = started("Moon")
+    fork = Given(GAME, start=g.state)
+    events = fork.then("bob", PlayCard(card="c07", text="Night sky"))
+    after = fork.state
     assert events == [CardPlayed(player="bob", card="c07", text="Night sky")]
     assert "c07" not in after.hands["bob"] and after.pending.card == "c07"
     assert players_to_act(after) == ["ann", "cid", "dan"]
 
 
 def test_accepted_chain_becomes_the_current_text_illustori_6():
-    state, events = chain(started("Moon"), "bob", "Night sky")
+    g = started("Moon")
+    events = chain(g, "bob", "Night sky")
     assert events[-2] == VoteClosed(votes={"ann": True, "cid": True, "dan": True}, accepted=True)
-    assert state.current_text == "Night sky" and len(state.hands["bob"]) == 4
-    assert [p.card for p in state.chain] == [card(21), "c06"]
+    assert g.state.current_text == "Night sky" and len(g.state.hands["bob"]) == 4
+    assert [p.card for p in g.state.chain] == [card(21), "c06"]
 
 
 def test_swap_discards_and_draws_as_many_illustori_5():
-    state = started("Moon")
-    after, events = run(state, "bob", SwapCards(cards=["c06", "c08"]))
+    g = started("Moon")
+    fork = Given(GAME, start=g.state)
+    events = fork.then("bob", SwapCards(cards=["c06", "c08"]))
+    after = fork.state
     assert events == [
         CardsSwapped(player="bob", cards=["c06", "c08"]),
         CardsDrawn(player="bob", cards=["c22", "c23"]),
@@ -216,8 +211,10 @@ def test_swap_discards_and_draws_as_many_illustori_5():
 
 def test_swap_with_an_empty_stack_reshuffles_the_discard_illustori_5_and_18():
     """Illustori 18 (ASSUMED): the discard pile is shuffled into a new stack."""
-    state = msgspec.structs.replace(started("Moon", stack=[]), discard=("c30",))
-    after, events = run(state, "bob", SwapCards(cards=["c06"]), seed=2)
+    g = Given(GAME, start=msgspec.structs.replace(started("Moon", stack=[]).state, discard=("c30",)))
+    fork = Given(GAME, start=g.state)
+    events = fork.then("bob", SwapCards(cards=["c06"]), Random(2))
+    after = fork.state
     assert events[0] == CardsSwapped(player="bob", cards=["c06"])
     assert isinstance(events[1], StackReshuffled) and sorted(events[1].stack) == ["c06", "c30"]
     assert events[2] == CardsDrawn(player="bob", cards=events[1].stack[:1])
@@ -225,9 +222,11 @@ def test_swap_with_an_empty_stack_reshuffles_the_discard_illustori_5_and_18():
 
 
 def test_draw_takes_the_rest_of_the_stack_then_the_reshuffled_discard_illustori_18():
-    state = started("Moon", stack=["c22"])
-    state = msgspec.structs.replace(state, discard=("c30",))
-    after, events = run(state, "bob", SwapCards(cards=["c06", "c07"]), seed=1)
+    g = started("Moon", stack=["c22"])
+    g = Given(GAME, start=msgspec.structs.replace(g.state, discard=("c30",)))
+    fork = Given(GAME, start=g.state)
+    events = fork.then("bob", SwapCards(cards=["c06", "c07"]), Random(1))
+    after = fork.state
     assert events[1] == CardsDrawn(player="bob", cards=["c22"])
     assert isinstance(events[2], StackReshuffled)
     assert sorted(events[2].stack) == ["c06", "c07", "c30"]
@@ -236,15 +235,15 @@ def test_draw_takes_the_rest_of_the_stack_then_the_reshuffled_discard_illustori_
 
 
 def test_pass_only_when_stack_and_discard_are_empty_illustori_5():
-    state = started("Moon", stack=[])
-    assert rejected(state, "bob", SwapCards(cards=["c06"])).code == "stack_empty"
-    assert PassTurn() in legal_commands(state, "bob")
-    _after, events = run(state, "bob", PassTurn())
+    g = started("Moon", stack=[])
+    assert g.refused("bob", SwapCards(cards=["c06"])) == "stack_empty"
+    assert PassTurn() in legal_commands(g.state, "bob")
+    events = Given(GAME, start=g.state).then("bob", PassTurn())
     assert events == [
         TurnPassed(player="bob"),
         TurnEnded(player="bob", accepted=False, next_player="cid"),
     ]
-    assert rejected(started("Moon"), "bob", PassTurn()).code == "pass_not_allowed"
+    assert started("Moon").refused("bob", PassTurn()) == "pass_not_allowed"
 
 
 @pytest.mark.parametrize(
@@ -262,37 +261,40 @@ def test_pass_only_when_stack_and_discard_are_empty_illustori_5():
 )
 def test_votes_accept_with_at_least_half_example_i5_illustori_6(n, ballots, accepted):
     """Example I-5 and Illustori 6: accepted iff yes x 2 >= voters."""
-    state = started("Moon", n=n)
-    hand, top = len(state.hands["bob"]), state.stack[0]
-    state, events = run(state, "bob", PlayCard(card="c07", text="Night"))
-    state, events = vote_all(state, ballots)
+    g = started("Moon", n=n)
+    hand, top = len(g.state.hands["bob"]), g.state.stack[0]
+    events = g.then("bob", PlayCard(card="c07", text="Night"))
+    events = vote_all(g, ballots)
     assert events[len(ballots) - 1 + 1].accepted is accepted
     if accepted:
-        assert state.current_text == "Night" and len(state.hands["bob"]) == hand - 1
+        assert g.state.current_text == "Night" and len(g.state.hands["bob"]) == hand - 1
     else:  # card discarded, draw 1, hand size unchanged; the next chains on the same text
-        assert state.current_text == "Moon" and len(state.hands["bob"]) == hand
-        assert "c07" in state.discard
+        assert g.state.current_text == "Moon" and len(g.state.hands["bob"]) == hand
+        assert "c07" in g.state.discard
         assert CardsDrawn(player="bob", cards=[top]) in events
-    assert players_to_act(state) == ["cid"]
+    assert players_to_act(g.state) == ["cid"]
 
 
 def test_votes_stay_secret_until_the_last_is_in_illustori_6():
-    state, _ = run(started("Moon"), "bob", PlayCard(card="c07", text="Night"))
-    state, events = run(state, "ann", Vote(yes=False))
+    g = started("Moon")
+    g.then("bob", PlayCard(card="c07", text="Night"))
+    events = g.then("ann", Vote(yes=False))
     assert GAME.redact(events[0], "cid") == VoteCast(player="ann", yes=None)
     assert GAME.redact(events[0], None) == VoteCast(player="ann", yes=None)
     assert GAME.redact(events[0], "ann") == VoteCast(player="ann", yes=False)
-    view = GAME.player_view(state, "cid")
+    view = GAME.player_view(g.state, "cid")
     assert view["voted"] == ["ann"] and view["my_vote"] is None
-    flipped = msgspec.structs.replace(state, votes={"ann": True})
+    flipped = msgspec.structs.replace(g.state, votes={"ann": True})
     assert GAME.player_view(flipped, "cid") == view  # nothing in the view depends on it
-    assert GAME.player_view(flipped, None) == GAME.player_view(state, None)
-    assert GAME.player_view(state, "ann")["my_vote"] is False
+    assert GAME.player_view(flipped, None) == GAME.player_view(g.state, None)
+    assert GAME.player_view(g.state, "ann")["my_vote"] is False
 
 
 def test_penalty_discards_draws_and_skips_the_vote_illustori_7():
-    state = started("Swim")
-    after, events = run(state, "bob", PlayCard(card="c06", text="Maxx"))
+    g = started("Swim")
+    fork = Given(GAME, start=g.state)
+    events = fork.then("bob", PlayCard(card="c06", text="Maxx"))
+    after = fork.state
     assert events == [
         CardPenalised(player="bob", card="c06", text="Maxx", reasons=["ends_with_xx"]),
         CardsDrawn(player="bob", cards=["c22"]),
@@ -304,13 +306,13 @@ def test_penalty_discards_draws_and_skips_the_vote_illustori_7():
 
 @pytest.mark.parametrize("text", ["", "   ", "1 night", "Night!", "night 2", "-moon", "🌙 night"])
 def test_starting_text_must_begin_and_end_with_a_letter_illustori_8_5_3_5(text):
-    assert rejected(given(dealt()), "ann", ProposeStart(text=text)).code == "bad_text"
+    assert Given(GAME, [dealt()]).refused("ann", ProposeStart(text=text)) == "bad_text"
 
 
 @pytest.mark.parametrize("text", ["", "   ", "...", "1 2 3", "🌙 !"])
 def test_chained_text_must_hold_a_letter_illustori_8_5_3_5(text):
-    state = started("Moon")
-    assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "bad_text"
+    g = started("Moon")
+    assert g.refused("bob", PlayCard(card="c06", text=text)) == "bad_text"
 
 
 @pytest.mark.parametrize(
@@ -332,15 +334,15 @@ def test_issue12_point7_chained_text_may_begin_or_end_with_punctuation_illustori
 ):
     """RULES 5.3-5 (ruling 2026-11-30, the seeds win): only the starting text must begin and
     end with a letter; a chained text chains on its first and last letters."""
-    state = started(current)
-    _after, events = run(state, "bob", PlayCard(card="c06", text=text))
+    g = started(current)
+    events = Given(GAME, start=g.state).then("bob", PlayCard(card="c06", text=text))
     assert events == [CardPlayed(player="bob", card="c06", text=text)]
 
 
 def test_issue12_point7_chained_text_chains_on_its_letters_illustori_5_3_5():
-    state = started("Moon")
-    assert rejected(state, "bob", PlayCard(card="c06", text="« Ah »")).code == "does_not_chain"
-    _, events = run(state, "bob", PlayCard(card="c06", text="« Onyxx » !"))
+    g = started("Moon")
+    assert g.refused("bob", PlayCard(card="c06", text="« Ah »")) == "does_not_chain"
+    events = Given(GAME, start=g.state).then("bob", PlayCard(card="c06", text="« Onyxx » !"))
     assert isinstance(events[0], CardPenalised) and events[0].reasons == ["ends_with_xx"]
 
 
@@ -348,31 +350,31 @@ def test_issue12_point7_a_sentence_of_280_characters_is_accepted_illustori_5_3_5
     sentence = ("Nous marchions le long de la rivière " * 8)[:279].rstrip() + "."
     assert len(sentence) >= 270
     text = "N" + "o" * 278 + "n"
-    state = started("Moon")
+    g = started("Moon")
     assert len(text) == 280
-    _, events = run(state, "bob", PlayCard(card="c06", text=text))
+    events = Given(GAME, start=g.state).then("bob", PlayCard(card="c06", text=text))
     assert events == [CardPlayed(player="bob", card="c06", text=text)]
-    _, events = run(state, "bob", PlayCard(card="c06", text=sentence))
+    events = Given(GAME, start=g.state).then("bob", PlayCard(card="c06", text=sentence))
     assert events == [CardPlayed(player="bob", card="c06", text=sentence)]
 
 
 def test_text_is_trimmed_and_compared_without_case_illustori_8():
-    state = started("MOON")
-    _after, events = run(state, "bob", PlayCard(card="c06", text="  night sky \n"))
+    g = started("MOON")
+    events = Given(GAME, start=g.state).then("bob", PlayCard(card="c06", text="  night sky \n"))
     assert events == [CardPlayed(player="bob", card="c06", text="night sky")]
 
 
 def test_overlong_text_is_refused():
-    state = started("Moon")
+    g = started("Moon")
     text = "N" + "o" * MAX_TEXT_LENGTH
-    assert rejected(state, "bob", PlayCard(card="c06", text=text)).code == "text_too_long"
+    assert g.refused("bob", PlayCard(card="c06", text=text)) == "text_too_long"
 
 
 def test_refused_text_changes_nothing_and_the_player_tries_again_illustori_8():
-    state = started("Moon")
-    rejection = rejected(state, "bob", PlayCard(card="c06", text="Apple"))
+    g = started("Moon")
+    rejection = g.when("bob", PlayCard(card="c06", text="Apple"))
     assert rejection.code == "does_not_chain" and "N or O" in rejection.message
-    assert players_to_act(state) == ["bob"]
+    assert players_to_act(g.state) == ["bob"]
 
 
 # --- chaining modes (Illustori 9-12) --------------------------------------------------------
@@ -384,9 +386,11 @@ def test_english_worked_example_i1_illustori_9():
     moon = started("Moon")
     assert is_put_to_vote(moon, "bob", "Night sky")
     assert is_put_to_vote(moon, "bob", "Orange")
-    assert rejected(moon, "bob", PlayCard(card="c06", text="Apple")).code == "does_not_chain"
+    assert moon.refused("bob", PlayCard(card="c06", text="Apple")) == "does_not_chain"
     swim = started("Swim")
-    after, events = run(swim, "bob", PlayCard(card="c06", text="Maxx"))
+    fork = Given(GAME, start=swim.state)
+    events = fork.then("bob", PlayCard(card="c06", text="Maxx"))
+    after = fork.state
     assert isinstance(events[0], CardPenalised) and after.current_text == "Swim"
     assert CardsDrawn(player="bob", cards=["c22"]) in events and "c06" in after.discard
     assert is_put_to_vote(swim, "bob", "Max")
@@ -399,10 +403,10 @@ def test_english_xx_penalty_needs_two_consecutive_x_5_3_1():
 
 
 def test_last_two_letters_skip_spaces_and_punctuation_5_3_3():
-    state = started("Big cat!?".rstrip("!?"))  # "Big cat"
+    g = started("Big cat!?".rstrip("!?"))  # "Big cat"
     assert allowed_letters(ENGLISH, "Big cat") == ("t", "a")
-    assert is_put_to_vote(state, "bob", "Apple") and is_put_to_vote(state, "bob", "Tiger")
-    assert is_refused(state, "bob", "Gold")
+    assert is_put_to_vote(g, "bob", "Apple") and is_put_to_vote(g, "bob", "Tiger")
+    assert is_refused(g, "bob", "Gold")
 
 
 def test_english_reverse_worked_example_i4_illustori_10():
@@ -410,15 +414,15 @@ def test_english_reverse_worked_example_i4_illustori_10():
     "end": "Broom" chains, "Mars" is refused."""
     start = started("Moon", rules=REVERSE)
     assert is_put_to_vote(start, "bob", "Mars")
-    assert rejected(start, "bob", PlayCard(card="c06", text="Broom")).code == "does_not_chain"
+    assert start.refused("bob", PlayCard(card="c06", text="Broom")) == "does_not_chain"
     end = started("Moon", rules=REVERSE_END)
     assert is_put_to_vote(end, "bob", "Broom")
-    assert rejected(end, "bob", PlayCard(card="c06", text="Mars")).code == "does_not_chain"
+    assert end.refused("bob", PlayCard(card="c06", text="Mars")) == "does_not_chain"
 
 
 def test_english_reverse_has_no_penalty_illustori_10():
-    state = started("Maxx", rules=REVERSE)
-    assert is_put_to_vote(state, "bob", "Mixx")
+    g = started("Maxx", rules=REVERSE)
+    assert is_put_to_vote(g, "bob", "Mixx")
 
 
 def test_reverse_direction_is_a_validated_table_option_5_3_2():
@@ -434,9 +438,9 @@ def test_reverse_direction_is_a_validated_table_option_5_3_2():
 
 def test_german_reverse_umlauts_and_qxz_penalty_illustori_11():
     """Illustori 11: ä/ö/ü/ß stand for a/o/u/s; a text starting with q, x or z is penalised."""
-    state = started("Ärger", rules=GERMAN)
-    assert is_put_to_vote(state, "bob", "Apfel") and is_put_to_vote(state, "bob", "Äpfel")
-    assert is_refused(state, "bob", "Birne")
+    g = started("Ärger", rules=GERMAN)
+    assert is_put_to_vote(g, "bob", "Apfel") and is_put_to_vote(g, "bob", "Äpfel")
+    assert is_refused(g, "bob", "Birne")
     end = started("Mast", rules=Rules(mode="german_reverse", reverse_direction="end"))
     assert is_penalised(end, "bob", "Zoom")  # ends with m as chained, starts with z
     assert is_put_to_vote(end, "bob", "Baum")
@@ -444,27 +448,27 @@ def test_german_reverse_umlauts_and_qxz_penalty_illustori_11():
 
 
 def test_german_start_with_qxz_is_penalised_illustori_11():
-    _state, events = run(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Zebra"))
+    events = Given(GAME, [dealt(rules=GERMAN)]).then("ann", ProposeStart(text="Zebra"))
     assert events == [StartPenalised(player="ann", text="Zebra", reasons=["starts_with_qxz"])]
 
 
 def test_german_alphabet_has_no_other_accents_5_3_4():
-    refusal = rejected(given(dealt(rules=GERMAN)), "ann", ProposeStart(text="Apfel é"))
+    refusal = Given(GAME, [dealt(rules=GERMAN)]).when("ann", ProposeStart(text="Apfel é"))
     assert refusal.code == "bad_text"
     assert "German alphabet" in refusal.message and "ä, ö, ü or ß" in refusal.message
 
 
 def test_bad_text_message_says_which_letters_count_illustori_8():
     """Illustori 8: the refusal names the mode's alphabet, so "Луна" or "Apfel é" is clear."""
-    refusal = rejected(started("Moon"), "bob", PlayCard(card="c06", text="Луна"))
+    refusal = started("Moon").when("bob", PlayCard(card="c06", text="Луна"))
     assert refusal.code == "bad_text" and "from a to z" in refusal.message
 
 
 def test_english_folds_accents_and_ligatures_5_3_4():
     """5.3-4: NFD without marks, ß -> s, æ -> a, œ -> o, compared without case."""
     assert letters("Œuvre Café Straße Æon", "english") == tuple("ouvrecafestraseaon")
-    state = started("Café")
-    assert is_put_to_vote(state, "bob", "Éclair") and is_put_to_vote(state, "bob", "fall")
+    g = started("Café")
+    assert is_put_to_vote(g, "bob", "Éclair") and is_put_to_vote(g, "bob", "fall")
     assert is_put_to_vote(started("Lœ"), "bob", "Oak")
 
 
@@ -480,89 +484,89 @@ def test_japanese_mode_is_not_offered_illustori_12():
 
 def test_no_repeat_worked_example_i2_illustori_13():
     """I-2: after "Moon", must start with N; "Nation" penalised, "Night" fine, "Oasis" refused."""
-    state = started("Moon", rules=NO_REPEAT)
-    assert is_penalised(state, "bob", "Nation")
-    assert is_put_to_vote(state, "bob", "Night")
-    assert rejected(state, "bob", PlayCard(card="c06", text="Oasis")).code == "does_not_chain"
+    g = started("Moon", rules=NO_REPEAT)
+    assert is_penalised(g, "bob", "Nation")
+    assert is_put_to_vote(g, "bob", "Night")
+    assert g.refused("bob", PlayCard(card="c06", text="Oasis")) == "does_not_chain"
 
 
 def test_used_letters_worked_example_i3_illustori_14():
     """I-3: "New apple" accepted -> U={n,e}; "Evening" accepted -> U={n,e,g}; "Gown" is
     penalised (ends with n, in U): discarded, a draw, "Evening" stays; "Gold" accepted ->
     U={n,e,g,d}."""
-    state = started("New apple", rules=USED)
-    assert state.used == ("e", "n")
-    state, _ = chain(state, "bob", "Evening")
-    assert state.current_text == "Evening" and state.used == ("e", "g", "n")
-    top = state.stack[0]
-    state, events = chain(state, "cid", "Gown")
+    g = started("New apple", rules=USED)
+    assert g.state.used == ("e", "n")
+    chain(g, "bob", "Evening")
+    assert g.state.current_text == "Evening" and g.state.used == ("e", "g", "n")
+    top = g.state.stack[0]
+    events = chain(g, "cid", "Gown")
     assert events == [
         CardPenalised(player="cid", card="c11", text="Gown", reasons=["used_letter"]),
         CardsDrawn(player="cid", cards=[top]),
         TurnEnded(player="cid", accepted=False, next_player="dan"),
     ]
-    assert state.current_text == "Evening" and state.used == ("e", "g", "n")
-    assert len(state.hands["cid"]) == HAND_SIZE and "c11" in state.discard
-    state, events = chain(state, "dan", "Gold")
+    assert g.state.current_text == "Evening" and g.state.used == ("e", "g", "n")
+    assert len(g.state.hands["cid"]) == HAND_SIZE and "c11" in g.state.discard
+    events = chain(g, "dan", "Gold")
     assert events[-2] == VoteClosed(votes={"ann": True, "bob": True, "cid": True}, accepted=True)
-    assert state.current_text == "Gold" and state.used == ("d", "e", "g", "n")
+    assert g.state.current_text == "Gold" and g.state.used == ("d", "e", "g", "n")
 
 
 def test_used_letters_switches_english_to_the_last_letter_illustori_14():
-    state = started("New apple", rules=USED)
-    assert rejected(state, "bob", PlayCard(card="c06", text="Lemon")).code == "does_not_chain"
+    g = started("New apple", rules=USED)
+    assert g.refused("bob", PlayCard(card="c06", text="Lemon")) == "does_not_chain"
 
 
 def test_used_letters_exempts_the_forced_letter_in_reverse_end_illustori_14():
     """Reverse, direction "end": the forced letter is the last one, the free one the first."""
     rules = Rules(mode="english_reverse", reverse_direction="end", no_used_letters=True)
-    state = started("Moon", rules=rules)  # U = {m, n}
-    assert state.used == ("m", "n")
-    assert is_put_to_vote(state, "bob", "Broom")  # ends with m (forced, exempt)
-    assert is_penalised(state, "bob", "Nim")  # starts with n (free, used)
+    g = started("Moon", rules=rules)  # U = {m, n}
+    assert g.state.used == ("m", "n")
+    assert is_put_to_vote(g, "bob", "Broom")  # ends with m (forced, exempt)
+    assert is_penalised(g, "bob", "Nim")  # starts with n (free, used)
 
 
 def test_rejected_text_adds_nothing_to_used_letters_illustori_14():
-    state = started("New apple", rules=USED)
-    state, _ = chain(state, "bob", "Evening", accept=False)
-    assert state.used == ("e", "n")
+    g = started("New apple", rules=USED)
+    chain(g, "bob", "Evening", accept=False)
+    assert g.state.used == ("e", "n")
 
 
 def test_clearing_after_every_player_failed_example_i6_illustori_15():
     """I-6: P2 swaps, P3 rejected, P4 penalised, P1 swaps -> U cleared before P2's turn."""
     rules = Rules(no_used_letters=True)
-    state = started("New apple", rules=rules)
-    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
-    state, _ = chain(state, "cid", "Eagle", accept=False)
-    state, events = run(state, "dan", PlayCard(card="c16", text="Emu xx"))
+    g = started("New apple", rules=rules)
+    g.then("bob", SwapCards(cards=["c06"]))
+    chain(g, "cid", "Eagle", accept=False)
+    events = g.then("dan", PlayCard(card="c16", text="Emu xx"))
     assert isinstance(events[0], CardPenalised)
-    assert state.used == ("e", "n") and state.failed_turns == 3
-    state, events = run(state, "ann", SwapCards(cards=["c01"]))
+    assert g.state.used == ("e", "n") and g.state.failed_turns == 3
+    events = g.then("ann", SwapCards(cards=["c01"]))
     assert events[-2:] == [
         TurnEnded(player="ann", accepted=False, next_player="bob"),
         UsedLettersCleared(reason="all_failed"),
     ]
-    assert state.used == () and state.failed_turns == 0 and players_to_act(state) == ["bob"]
+    assert g.state.used == () and g.state.failed_turns == 0 and players_to_act(g.state) == ["bob"]
     # the chaining requirement on the current text still applies after clearing
-    assert is_refused(state, "bob", "Apple") and is_put_to_vote(state, "bob", "Echo")
+    assert is_refused(g, "bob", "Apple") and is_put_to_vote(g, "bob", "Echo")
 
 
 def test_an_accepted_chain_resets_the_failure_count_illustori_15():
-    state = started("New apple", rules=USED)
-    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
-    state, _ = chain(state, "cid", "Eagle", accept=False)
-    state, _ = chain(state, "dan", "Egg")
-    assert state.failed_turns == 0
-    state, events = run(state, "ann", SwapCards(cards=["c01"]))
+    g = started("New apple", rules=USED)
+    g.then("bob", SwapCards(cards=["c06"]))
+    chain(g, "cid", "Eagle", accept=False)
+    chain(g, "dan", "Egg")
+    assert g.state.failed_turns == 0
+    events = g.then("ann", SwapCards(cards=["c01"]))
     assert not any(isinstance(e, UsedLettersCleared) for e in events)
 
 
 def test_clearing_when_every_letter_is_used_illustori_15():
-    state = started("New apple", rules=USED)
-    state = msgspec.structs.replace(state, used=tuple("abcdefhijklmnopqrstuvwxyz"))  # no g
-    state, events = chain(state, "bob", "Evening")
+    g = started("New apple", rules=USED)
+    g = Given(GAME, start=msgspec.structs.replace(g.state, used=tuple("abcdefhijklmnopqrstuvwxyz")))  # no g
+    events = chain(g, "bob", "Evening")
     assert events[-1] == UsedLettersCleared(reason="alphabet_full")
-    assert state.used == ()
+    assert g.state.used == ()
 
 
 # --- end (Illustori 16-18) ------------------------------------------------------------------
@@ -571,43 +575,43 @@ def test_clearing_when_every_letter_is_used_illustori_15():
 def test_last_round_worked_example_i7_illustori_16_17():
     """I-7: P3 empties their hand -> P4 and P1 still play; after P1's turn the game ends;
     the winners are every player with 0 cards."""
-    state = started("Moon")
-    one_card = {p: state.hands[p][:1] for p in state.players}
-    state = msgspec.structs.replace(state, hands={**state.hands, "cid": one_card["cid"]})
-    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
-    state, events = chain(state, "cid", "Night")
-    assert LastRoundStarted(player="cid") in events and state.last_round
+    g = started("Moon")
+    one_card = {p: g.state.hands[p][:1] for p in g.state.players}
+    g = Given(GAME, start=msgspec.structs.replace(g.state, hands={**g.state.hands, "cid": one_card["cid"]}))
+    g.then("bob", SwapCards(cards=["c06"]))
+    events = chain(g, "cid", "Night")
+    assert LastRoundStarted(player="cid") in events and g.state.last_round
     assert events[-1] == TurnEnded(player="cid", accepted=True, next_player="dan")
-    assert not GAME.is_terminal(state)
-    state, _ = run(state, "dan", SwapCards(cards=["c16"]))
-    assert players_to_act(state) == ["ann"]
-    state = msgspec.structs.replace(state, hands={**state.hands, "ann": ("c01",)})
-    state, events = chain(state, "ann", "Train")
+    assert not GAME.is_terminal(g.state)
+    g.then("dan", SwapCards(cards=["c16"]))
+    assert players_to_act(g.state) == ["ann"]
+    g = Given(GAME, start=msgspec.structs.replace(g.state, hands={**g.state.hands, "ann": ("c01",)}))
+    events = chain(g, "ann", "Train")
     assert events[-1] == TurnEnded(player="ann", accepted=True, next_player=None)
-    assert GAME.is_terminal(state) and players_to_act(state) == []
-    res = result(state)
+    assert GAME.is_terminal(g.state) and players_to_act(g.state) == []
+    res = result(g.state)
     assert sorted(res.winners) == ["ann", "cid"]
     assert res.details["cards_left"] == {"ann": 0, "bob": 5, "cid": 0, "dan": 5}
     assert [s.rank for s in res.ranking if s.player in ("ann", "cid")] == [1, 1]
 
 
 def test_first_player_emptying_their_hand_ends_the_game_at_once_illustori_16():
-    state = started("Moon", n=3)
-    state, _ = run(state, "bob", SwapCards(cards=["c06"]))
-    state, _ = run(state, "cid", SwapCards(cards=["c11"]))
-    state = msgspec.structs.replace(state, hands={**state.hands, "ann": ("c01",)})
-    state, events = chain(state, "ann", "Night")
+    g = started("Moon", n=3)
+    g.then("bob", SwapCards(cards=["c06"]))
+    g.then("cid", SwapCards(cards=["c11"]))
+    g = Given(GAME, start=msgspec.structs.replace(g.state, hands={**g.state.hands, "ann": ("c01",)}))
+    events = chain(g, "ann", "Night")
     assert events[-2:] == [
         LastRoundStarted(player="ann"),
         TurnEnded(player="ann", accepted=True, next_player=None),
     ]
-    assert result(state).winners == ["ann"]
+    assert result(g.state).winners == ["ann"]
 
 
 def test_nobody_with_an_empty_hand_means_no_winner_illustori_17():
     """Illustori 17 (ASSUMED): no empty hand, no winner (a draw)."""
-    state = msgspec.structs.replace(started("Moon"), phase="over")
-    res = result(state)
+    g = Given(GAME, start=msgspec.structs.replace(started("Moon").state, phase="over"))
+    res = result(g.state)
     assert res.winners == [] and all(s.rank == 1 for s in res.ranking)
 
 
@@ -646,7 +650,7 @@ def test_whole_game_through_the_table_ends_with_game_ended_illustori_16():
 
 
 def test_evolve_never_mutates_its_input():
-    state = given(dealt(rules=USED))
+    state = Given(GAME, [dealt(rules=USED)]).state
     for actor, command in [
         ("ann", ProposeStart(text="New apple")),
         ("bob", Vote(yes=True)),
@@ -658,7 +662,7 @@ def test_evolve_never_mutates_its_input():
         ("dan", Vote(yes=False)),
         ("cid", SwapCards(cards=["c11", "c12"])),
     ]:
-        for event in when(state, actor, command):
+        for event in Given(GAME, start=state).when(actor, command):
             before = msgspec.to_builtins(state)
             after = evolve(state, event)
             assert msgspec.to_builtins(state) == before and after is not state
@@ -673,48 +677,53 @@ def ctx(actor: str, seed: int = 0) -> Context:
 
 
 def test_not_your_turn():
-    state = started("Moon")
-    assert rejected(state, "cid", PlayCard(card="c11", text="Night")).code == "not_your_turn"
-    assert rejected(given(dealt()), "bob", ProposeStart(text="Moon")).code == "not_your_turn"
-    voting, _ = run(state, "bob", PlayCard(card="c06", text="Night"))
-    assert rejected(voting, "bob", Vote(yes=True)).code == "not_your_turn"  # own text
+    g = started("Moon")
+    assert g.refused("cid", PlayCard(card="c11", text="Night")) == "not_your_turn"
+    assert Given(GAME, [dealt()]).refused("bob", ProposeStart(text="Moon")) == "not_your_turn"
+    fork = Given(GAME, start=g.state)
+    fork.then("bob", PlayCard(card="c06", text="Night"))
+    voting = fork.state
+    assert Given(GAME, start=voting).refused("bob", Vote(yes=True)) == "not_your_turn"  # own text
 
 
 def test_already_voted():
-    state, _ = run(started("Moon"), "bob", PlayCard(card="c06", text="Night"))
-    state, _ = run(state, "cid", Vote(yes=True))
-    assert rejected(state, "cid", Vote(yes=False)).code == "already_voted"
+    g = started("Moon")
+    g.then("bob", PlayCard(card="c06", text="Night"))
+    g.then("cid", Vote(yes=True))
+    assert g.refused("cid", Vote(yes=False)) == "already_voted"
 
 
 def test_wrong_phase():
-    state = started("Moon")
-    assert rejected(state, "bob", Vote(yes=True)).code == "wrong_phase"
-    assert rejected(state, "bob", ProposeStart(text="Moon")).code == "wrong_phase"
-    naming = given(dealt())
-    assert rejected(naming, "ann", PlayCard(card="c01", text="Moon")).code == "wrong_phase"
-    assert rejected(naming, "ann", SwapCards(cards=["c01"])).code == "wrong_phase"
-    assert rejected(naming, "ann", PassTurn()).code == "wrong_phase"
-    voting, _ = run(state, "bob", PlayCard(card="c06", text="Night"))
-    assert rejected(voting, "cid", SwapCards(cards=["c11"])).code == "wrong_phase"
+    g = started("Moon")
+    assert g.refused("bob", Vote(yes=True)) == "wrong_phase"
+    assert g.refused("bob", ProposeStart(text="Moon")) == "wrong_phase"
+    naming = Given(GAME, [dealt()]).state
+    assert Given(GAME, start=naming).refused("ann", PlayCard(card="c01", text="Moon")) == "wrong_phase"
+    assert Given(GAME, start=naming).refused("ann", SwapCards(cards=["c01"])) == "wrong_phase"
+    assert Given(GAME, start=naming).refused("ann", PassTurn()) == "wrong_phase"
+    fork = Given(GAME, start=g.state)
+    fork.then("bob", PlayCard(card="c06", text="Night"))
+    voting = fork.state
+    assert Given(GAME, start=voting).refused("cid", SwapCards(cards=["c11"])) == "wrong_phase"
 
 
 def test_card_not_in_hand():
-    state = started("Moon")
-    assert rejected(state, "bob", PlayCard(card="c01", text="Night")).code == "card_not_in_hand"
-    assert rejected(state, "bob", SwapCards(cards=["c06", "c99"])).code == "card_not_in_hand"
+    g = started("Moon")
+    assert g.refused("bob", PlayCard(card="c01", text="Night")) == "card_not_in_hand"
+    assert g.refused("bob", SwapCards(cards=["c06", "c99"])) == "card_not_in_hand"
 
 
 def test_swap_needs_distinct_cards():
-    state = started("Moon")
-    assert rejected(state, "bob", SwapCards(cards=[])).code == "no_cards"
-    assert rejected(state, "bob", SwapCards(cards=["c06", "c06"])).code == "duplicate_card"
+    g = started("Moon")
+    assert g.refused("bob", SwapCards(cards=[])) == "no_cards"
+    assert g.refused("bob", SwapCards(cards=["c06", "c06"])) == "duplicate_card"
 
 
 def test_foreign_command_is_bad_command():
     class Shout(Command, frozen=True, kw_only=True):
         pass
 
-    assert rejected(started("Moon"), "bob", Shout()).code == "bad_command"
+    assert started("Moon").refused("bob", Shout()) == "bad_command"
 
 
 @pytest.mark.parametrize(
@@ -767,16 +776,16 @@ def test_player_range_is_three_to_six():
 
 
 def test_each_seat_sees_only_its_own_hand_and_nobody_the_stack():
-    state = started("Moon")
-    view = GAME.player_view(state, "bob")
-    assert [c["card"] for c in view["hand"]] == list(state.hands["bob"])
+    g = started("Moon")
+    view = GAME.player_view(g.state, "bob")
+    assert [c["card"] for c in view["hand"]] == list(g.state.hands["bob"])
     assert view["hand_sizes"] == {"ann": 5, "bob": 5, "cid": 5, "dan": 5}
     text = repr(view)
-    assert not any(c in text for p in ("ann", "cid", "dan") for c in state.hands[p])
-    assert not any(c in text for c in state.stack) and view["stack_size"] == len(state.stack)
-    spectator = GAME.player_view(state, None)
+    assert not any(c in text for p in ("ann", "cid", "dan") for c in g.state.hands[p])
+    assert not any(c in text for c in g.state.stack) and view["stack_size"] == len(g.state.stack)
+    spectator = GAME.player_view(g.state, None)
     assert spectator["hand"] is None
-    assert not any(c in repr(spectator) for h in state.hands.values() for c in h)
+    assert not any(c in repr(spectator) for h in g.state.hands.values() for c in h)
 
 
 def test_redact_hides_hands_stack_and_draws():
@@ -794,8 +803,8 @@ def test_redact_hides_hands_stack_and_draws():
 
 def test_events_round_trip_through_json():
     decider = TableDecider(GAME)
-    state = started("New apple", rules=USED)
-    _, events = run(state, "bob", SwapCards(cards=["c06"]))
+    g = started("New apple", rules=USED)
+    events = Given(GAME, start=g.state).then("bob", SwapCards(cards=["c06"]))
     for event in [dealt(rules=USED), *events, VoteCast(player="ann", yes=None)]:
         wire = msgspec.json.encode(event)
         assert msgspec.json.decode(wire, type=decider.event_type) == event
@@ -811,15 +820,15 @@ def test_legal_commands_are_all_accepted():
         USED,
         Rules(mode="german_reverse", reverse_direction="end", no_used_letters=True, no_repeated_letter=True),
     ):
-        naming = given(dealt(rules=table_rules))
+        naming = Given(GAME, [dealt(rules=table_rules)]).state
         for command in legal_commands(naming, "ann"):
-            assert not isinstance(when(naming, "ann", command), Rejection)
-        state = started("Moon" if table_rules.mode == "english" else "Mond", rules=table_rules)
-        commands = legal_commands(state, "bob")
+            assert not isinstance(Given(GAME, start=naming).when("ann", command), Rejection)
+        g = started("Moon" if table_rules.mode == "english" else "Mond", rules=table_rules)
+        commands = legal_commands(g.state, "bob")
         assert any(isinstance(c, PlayCard) for c in commands)
         for command in commands:
-            assert not isinstance(when(state, "bob", command), Rejection), (table_rules, command)
-        assert legal_commands(state, "cid") == []
+            assert not isinstance(g.when("bob", command), Rejection), (table_rules, command)
+        assert legal_commands(g.state, "cid") == []
 
 
 # --- issue 12 point 8: the examples offered in `legal` ---------------------------------------
@@ -837,12 +846,12 @@ def test_issue12_point8_examples_follow_the_tables_language():
 
     french = {w.casefold() for w in WORDS_BY_LANGUAGE["fr"]}
     english = {w.casefold() for w in WORDS_BY_LANGUAGE["en"]}
-    start = offered_texts(given(dealt(rules=FRENCH)), "ann")
-    chained = offered_texts(started("Lune", rules=FRENCH), "bob")
+    start = offered_texts(Given(GAME, [dealt(rules=FRENCH)]).state, "ann")
+    chained = offered_texts(started("Lune", rules=FRENCH).state, "bob")
     for text in start + chained:
         assert set(text.casefold().split()) <= french, text
     assert any(set(t.casefold().split()) - english for t in start + chained)
-    assert offered_texts(given(dealt()), "ann")[0].casefold() in english
+    assert offered_texts(Given(GAME, [dealt()]).state, "ann")[0].casefold() in english
 
 
 @pytest.mark.parametrize(
@@ -862,19 +871,19 @@ def test_issue12_point8_no_offered_example_is_penalised_or_refused(rules):
     """Issue 12 point 8: "Rev maxx" used to be offered; every example now goes to the vote."""
     from shared.games.illustori.chaining import chain_problem, penalties, text_problem
 
-    state = started("Rêve", rules=rules)
+    g = started("Rêve", rules=rules)
     for k in range(40):  # the examples rotate with the state: try many of them
-        state = msgspec.structs.replace(state, turns=k)
-        texts = offered_texts(state, "bob")
+        g = Given(GAME, start=msgspec.structs.replace(g.state, turns=k))
+        texts = offered_texts(g.state, "bob")
         assert texts
         for text in texts:
             assert not text_problem(text, rules.mode), text
-            assert not chain_problem(rules, state.current_text, text), text
-            assert not penalties(rules, text, state.used), text
+            assert not chain_problem(rules, g.state.current_text, text), text
+            assert not penalties(rules, text, g.state.used), text
 
 
 def test_issue12_point8_views_mark_free_text_fields_as_examples():
-    view = GAME.player_view(started("Moon"), "bob")
+    view = GAME.player_view(started("Moon").state, "bob")
     assert view["free_text"] == {"propose_start": ["text"], "play_card": ["text"]}
 
 

@@ -4,6 +4,7 @@ viewer did not see. Spectators see none of it."""
 
 from __future__ import annotations
 
+from shared.games.naishi import GAME
 from shared.games.naishi.messages import (
     CardGiven,
     Develop,
@@ -14,40 +15,46 @@ from shared.games.naishi.messages import (
     SwapCards,
 )
 from shared.games.naishi.view import player_view
+from shared.games.testing import Given
 
-from .naishi_helpers import ANN, ANN_HAND, BOB, BOB_HAND, FULL_RIVER, given, start, then
+from .naishi_support import ANN, ANN_HAND, BOB, BOB_HAND, FULL_RIVER, start
 
 
 def opponent_hand(events, viewer: str) -> list[str | None]:
     other = BOB if viewer == ANN else ANN
-    return player_view(given(events), viewer)["territories"][other]["hand"]
+    return player_view(Given(GAME, events).state, viewer)["territories"][other]["hand"]
 
 
 def test_a_card_developed_into_the_hand_is_known_to_the_opponent_at_its_position():
-    events = then(start(), Develop(row="hand", position=2), ANN)
+    g = Given(GAME, start())
+    g.then(ANN, Develop(row="hand", position=2))
     taken = FULL_RIVER[1][0]
-    assert opponent_hand(events, BOB) == [None, taken, None, None, None]
-    assert opponent_hand(events, ANN) == [None] * 5  # Bob's Hand: nothing entered face up
-    spectator = player_view(given(events), None)["territories"][ANN]["hand"]
+    assert opponent_hand(g.events, BOB) == [None, taken, None, None, None]
+    assert opponent_hand(g.events, ANN) == [None] * 5  # Bob's Hand: nothing entered face up
+    spectator = player_view(g.state, None)["territories"][ANN]["hand"]
     assert spectator == [None] * 5
 
 
 def test_known_cards_follow_a_hand_swap_and_a_hand_line_swap():
-    events = then(start(), SwapCards(kind="hand_line", first=4), ANN)  # Line 4 -> Hand 4
+    g = Given(GAME, start())
+    g.then(ANN, SwapCards(kind="hand_line", first=4))  # Line 4 -> Hand 4
     line_card = start()[0].lines[ANN][3]
-    assert opponent_hand(events, BOB) == [None, None, None, line_card, None]
-    events = then(events, Develop(row="line", position=1), ANN)
-    events = then(events, EndTurn(), ANN) if given(events).active == ANN else events
-    events = then(events, Develop(row="line", position=1), BOB)
-    events = then(events, EndTurn(), BOB) if given(events).active == BOB else events
-    events = then(events, SwapCards(kind="hand", first=4, second=1), ANN)
-    assert opponent_hand(events, BOB) == [line_card, None, None, None, None]
+    assert opponent_hand(g.events, BOB) == [None, None, None, line_card, None]
+    g.then(ANN, Develop(row="line", position=1))
+    if g.state.active == ANN:
+        g.then(ANN, EndTurn())
+    g.then(BOB, Develop(row="line", position=1))
+    if g.state.active == BOB:
+        g.then(BOB, EndTurn())
+    g.then(ANN, SwapCards(kind="hand", first=4, second=1))
+    assert opponent_hand(g.events, BOB) == [line_card, None, None, None, None]
 
 
 def test_a_decree_on_the_hands_shows_each_player_the_card_it_gave():
-    events = then(start(), ImposeDecree(row="hand", position=2), ANN)
-    assert opponent_hand(events, ANN) == [None, ANN_HAND[1], None, None, None]
-    assert opponent_hand(events, BOB) == [None, BOB_HAND[1], None, None, None]
+    g = Given(GAME, start())
+    g.then(ANN, ImposeDecree(row="hand", position=2))
+    assert opponent_hand(g.events, ANN) == [None, ANN_HAND[1], None, None, None]
+    assert opponent_hand(g.events, BOB) == [None, BOB_HAND[1], None, None, None]
 
 
 def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
@@ -57,22 +64,25 @@ def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
         ANN: [c for c in ANN_HAND if c != gift_ann] + [gift_bob],
         BOB: [c for c in BOB_HAND if c != gift_bob] + [gift_ann],
     }
-    events = [
-        dealt,
-        CardGiven(player=ANN, card=gift_ann),
-        CardGiven(player=BOB, card=gift_bob),
-        HandsShuffled(hands=hands),
-    ]
-    view = player_view(given(events), ANN)["territories"][BOB]
+    g = Given(
+        GAME,
+        [
+            dealt,
+            CardGiven(player=ANN, card=gift_ann),
+            CardGiven(player=BOB, card=gift_bob),
+            HandsShuffled(hands=hands),
+        ],
+    )
+    view = player_view(g.state, ANN)["territories"][BOB]
     assert view["hand"] == [None] * 5 and view["hand_known_unplaced"] == [gift_ann]
     # Bob discards it by a Develop at its position: it is gone from what Ann knows is there.
-    state = given(events)
+    state = g.state
     position = state.hands[BOB].index(gift_ann) + 1
-    events = then(events, Develop(row="line", position=1), state.active)
-    if given(events).active == ANN:
-        events = then(events, EndTurn(), ANN)
-    events = then(events, Develop(row="hand", position=position), BOB)
-    view = player_view(given(events), ANN)["territories"][BOB]
+    g.then(state.active, Develop(row="line", position=1))
+    if g.state.active == ANN:
+        g.then(ANN, EndTurn())
+    g.then(BOB, Develop(row="hand", position=position))
+    view = player_view(g.state, ANN)["territories"][BOB]
     assert view["hand_known_unplaced"] == []
     assert view["hand"][position - 1] == FULL_RIVER[position - 1][0 if position != 1 else 1]
 
@@ -80,5 +90,5 @@ def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
 def test_a_deal_shows_no_known_card():
     dealt = start()[0]
     assert isinstance(dealt, GameSetUp)
-    state = given([dealt])
+    state = Given(GAME, [dealt]).state
     assert state.known == {ANN: (None,) * 5, BOB: (None,) * 5}

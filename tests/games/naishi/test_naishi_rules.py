@@ -39,7 +39,8 @@ from shared.games.naishi.messages import (
 from shared.games.naishi.rules import decide, legal_commands, players_to_act, setup
 from shared.games.naishi.state import State
 from shared.games.table import Create, Join, Start, TableDecider
-from tests.games.naishi.naishi_helpers import (
+from shared.games.testing import Given
+from tests.games.naishi.naishi_support import (
     ANN,
     ANN_HAND,
     ANN_LINE,
@@ -47,11 +48,7 @@ from tests.games.naishi.naishi_helpers import (
     BOB_HAND,
     BOB_LINE,
     FULL_RIVER,
-    given,
-    rejected,
     start,
-    then,
-    when,
 )
 
 DECIDER = TableDecider(GAME)
@@ -63,16 +60,16 @@ def table_after(*commands, seed: int = 0, options: dict | None = None):
     rng = Random(seed)
     steps = [(ANN, Create(options=options or {}, seats=2)), (BOB, Join()), (ANN, Start())]
     for actor, command in [*steps, *commands]:
-        events = DECIDER.decide(table, command, Context(actor=actor, rng=rng))
-        assert not isinstance(events, Rejection), events
-        table = fold(DECIDER.evolve, events, table)
+        g = Given(GAME, DECIDER.decide(table, command, Context(actor=actor, rng=rng)))
+        assert not isinstance(g.events, Rejection), g.events
+        table = fold(DECIDER.evolve, g.events, table)
     return table
 
 
 def dealt(seed: int = 0, first_player: str = "random") -> GameSetUp:
-    events = setup(NaishiOptions(first_player=first_player), (ANN, BOB), Random(seed))
-    assert not isinstance(events, Rejection)
-    (event,) = events
+    g = Given(GAME, setup(NaishiOptions(first_player=first_player), (ANN, BOB), Random(seed)))
+    assert not isinstance(g.events, Rejection)
+    (event,) = g.events
     assert isinstance(event, GameSetUp)
     return event
 
@@ -118,7 +115,7 @@ def test_naishi_1_bad_first_player_option_is_refused_at_create():
 
 
 def test_naishi_2_each_player_has_two_emissaries():
-    state = given([dealt()])
+    state = Given(GAME, [dealt()]).state
     assert state.reserve == {ANN: 2, BOB: 2}
     assert set(state.court.values()) == {None}
 
@@ -142,7 +139,7 @@ def test_naishi_4_deal_of_the_34_development_cards():
 
 
 def test_naishi_4_river_tops_are_revealed_and_the_rest_hidden():
-    state = given([dealt()])
+    state = Given(GAME, [dealt()]).state
     view = GAME.player_view(state, ANN)
     assert [p["size"] for p in view["river"]] == [6] * 5
     assert [p["top"] for p in view["river"]] == [pile[0] for pile in state.river]
@@ -153,13 +150,13 @@ def test_naishi_4_river_tops_are_revealed_and_the_rest_hidden():
 def test_naishi_5_opening_exchange_is_simultaneous_and_hidden():
     """Naishi 5: both give at once; the given card is hidden until both chose."""
     deal = dealt(5)
-    state = given([deal])
+    state = Given(GAME, [deal]).state
     assert players_to_act(state) == [ANN, BOB]
     ann_offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
     assert legal_commands(state, ANN) == [GiveCard(card=c) for c in ann_offer]
-    out = when([deal], GiveCard(card=ann_offer[0]), ANN)
+    out = Given(GAME, [deal]).when(ANN, GiveCard(card=ann_offer[0]))
     assert out == [CardGiven(player=ANN, card=ann_offer[0])]
-    after = given([deal, *out])
+    after = Given(GAME, [deal, *out]).state
     assert players_to_act(after) == [BOB]
     assert GAME.redact(out[0], BOB) == CardGiven(player=ANN, card=None)
     assert GAME.redact(out[0], None) == CardGiven(player=ANN, card=None)
@@ -172,9 +169,10 @@ def test_naishi_5_hands_are_shuffled_after_the_exchange():
     deal = dealt(5)
     ann_gives = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")[1]
     bob_gives = sorted(c for c in deal.hands[BOB] if kind_of(c) != "mountain")[0]
-    events = then([deal], GiveCard(card=ann_gives), ANN)
-    events = then(events, GiveCard(card=bob_gives), BOB, seed=9)
-    shuffled = events[-1]
+    g = Given(GAME, [deal])
+    g.then(ANN, GiveCard(card=ann_gives))
+    g.then(BOB, GiveCard(card=bob_gives), Random(9))
+    shuffled = g.events[-1]
     assert isinstance(shuffled, HandsShuffled)
     ann_hand = shuffled.hands[ANN]
     assert bob_gives in ann_hand and ann_gives not in ann_hand
@@ -183,34 +181,35 @@ def test_naishi_5_hands_are_shuffled_after_the_exchange():
     # The positions come from the rng: other seeds give other orders.
     orders = set()
     for seed in range(10):
-        again = when(events[:2], GiveCard(card=bob_gives), BOB, seed)
+        again = Given(GAME, g.events[:2]).when(BOB, GiveCard(card=bob_gives), Random(seed))
         orders.add(tuple(again[-1].hands[ANN]))
     assert len(orders) > 1
-    state = given(events)
+    state = g.state
     assert state.phase == "turns" and state.active == deal.first_player
 
 
 def test_naishi_5_exchange_rejections():
     deal = dealt(5)
     mountain = next(c for c in deal.hands[ANN] if kind_of(c) == "mountain")
-    assert rejected([deal], GiveCard(card=mountain), ANN) == "card_not_in_hand"
+    assert Given(GAME, [deal]).refused(ANN, GiveCard(card=mountain)) == "card_not_in_hand"
     bob_card = next(c for c in deal.hands[BOB] if kind_of(c) != "mountain")
-    assert rejected([deal], GiveCard(card=bob_card), ANN) == "card_not_in_hand"
+    assert Given(GAME, [deal]).refused(ANN, GiveCard(card=bob_card)) == "card_not_in_hand"
     offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
-    events = then([deal], GiveCard(card=offer[0]), ANN)
-    assert rejected(events, GiveCard(card=offer[1]), ANN) == "already_given"
-    assert rejected([deal], Develop(row="line", position=1), ANN) == "wrong_phase"
-    assert rejected(start(), GiveCard(card="naishi_1"), ANN) == "wrong_phase"
+    g = Given(GAME, [deal])
+    g.then(ANN, GiveCard(card=offer[0]))
+    assert g.refused(ANN, GiveCard(card=offer[1])) == "already_given"
+    assert Given(GAME, [deal]).refused(ANN, Develop(row="line", position=1)) == "wrong_phase"
+    assert Given(GAME, start()).refused(ANN, GiveCard(card="naishi_1")) == "wrong_phase"
 
 
 def test_naishi_6_first_player_starts_and_turns_alternate():
-    events = start(first=BOB)
-    assert players_to_act(given(events)) == [BOB]
-    assert rejected(events, Develop(row="line", position=1), ANN) == "not_your_turn"
-    events = then(events, Develop(row="line", position=1), BOB)
-    events = then(events, EndTurn(), BOB)
-    assert events[-1] == TurnEnded(player=BOB, next_player=ANN)
-    assert players_to_act(given(events)) == [ANN]
+    g = Given(GAME, start(first=BOB))
+    assert players_to_act(g.state) == [BOB]
+    assert g.refused(ANN, Develop(row="line", position=1)) == "not_your_turn"
+    g.then(BOB, Develop(row="line", position=1))
+    g.then(BOB, EndTurn())
+    assert g.events[-1] == TurnEnded(player=BOB, next_player=ANN)
+    assert players_to_act(g.state) == [ANN]
 
 
 def test_naishi_6_through_the_table():
@@ -229,13 +228,13 @@ def test_naishi_6_through_the_table():
 
 
 def test_naishi_7_develop_replaces_the_card_at_the_same_position():
-    events = start()
-    out = when(events, Develop(row="hand", position=2), ANN)
+    g = Given(GAME, start())
+    out = g.when(ANN, Develop(row="hand", position=2))
     pile = FULL_RIVER[1]
     assert out == [
         Developed(player=ANN, row="hand", position=2, discarded="naishi_1", taken=pile[0], revealed=pile[1])
     ]
-    state = given([*events, *out])
+    state = Given(GAME, [*g.events, *out]).state
     assert state.hands[ANN][1] == pile[0]
     assert state.discard == ("naishi_1",)
     assert state.river[1] == tuple(pile[1:])
@@ -247,265 +246,295 @@ def test_naishi_7_develop_replaces_the_card_at_the_same_position():
 
 def test_naishi_7_develop_needs_a_card_in_the_pile():
     river = [FULL_RIVER[0], [], FULL_RIVER[2], FULL_RIVER[3], FULL_RIVER[4]]
-    events = start(river=river)
-    assert rejected(events, Develop(row="line", position=2), ANN) == "pile_empty"
-    assert Develop(row="line", position=2) not in legal_commands(given(events), ANN)
+    g = Given(GAME, start(river=river))
+    assert g.refused(ANN, Develop(row="line", position=2)) == "pile_empty"
+    assert Develop(row="line", position=2) not in legal_commands(g.state, ANN)
 
 
 def test_naishi_7_develop_rejects_bad_row_and_position():
-    events = start()
-    assert rejected(events, Develop(row="river", position=1), ANN) == "bad_row"
-    assert rejected(events, Develop(row="line", position=6), ANN) == "bad_position"
-    assert rejected(events, Develop(row="line", position=0), ANN) == "bad_position"
+    g = Given(GAME, start())
+    assert g.refused(ANN, Develop(row="river", position=1)) == "bad_row"
+    assert g.refused(ANN, Develop(row="line", position=6)) == "bad_position"
+    assert g.refused(ANN, Develop(row="line", position=0)) == "bad_position"
 
 
 def test_naishi_7_one_develop_per_turn():
-    events = then(start(), Develop(row="line", position=1), ANN)
-    assert rejected(events, Develop(row="line", position=2), ANN) == "already_developed"
+    g = Given(GAME, start())
+    g.then(ANN, Develop(row="line", position=1))
+    assert g.refused(ANN, Develop(row="line", position=2)) == "already_developed"
 
 
 def test_naishi_7_last_card_of_a_pile_reveals_nothing():
     river = [["rice_1"], *FULL_RIVER[1:]]
-    out = when(start(river=river), Develop(row="line", position=1), ANN)
+    out = Given(GAME, start(river=river)).when(ANN, Develop(row="line", position=1))
     assert out[0].revealed is None
-    assert given([*start(river=river), *out]).river[0] == ()
+    assert Given(GAME, [*start(river=river), *out]).state.river[0] == ()
 
 
 # --- bonus actions (Naishi 8) ---------------------------------------------------------------
 
 
 def test_naishi_8_swap_before_develop_then_develop_is_required():
-    events = then(start(), SwapCards(kind="line", first=1, second=2), ANN)
-    assert events[-1] == CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2)
-    state = given(events)
+    g = Given(GAME, start())
+    g.then(ANN, SwapCards(kind="line", first=1, second=2))
+    assert g.events[-1] == CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2)
+    state = g.state
     assert state.lines[ANN][:2] == ("mountain_2", "mountain_1")  # identical cards: legal
     assert state.reserve[ANN] == 1 and state.court["swap_1"] == ANN
     assert state.active == ANN
     assert {type(c) for c in legal_commands(state, ANN)} == {Develop}
     # Ending the turn now would skip the obliged Develop: the code and message say so.
-    assert rejected(events, EndTurn(), ANN) == "must_develop"
-    assert "develop now" in when(events, EndTurn(), ANN).message
-    assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "must_develop"
-    assert rejected(events, RecallEmissaries(), ANN) == "must_develop"
-    assert rejected(events, DeclareEnd(), ANN) == "must_develop"
-    assert rejected(events, DiscardRiverCards(first=1, second=2), ANN) == "bonus_already_used"
+    assert g.refused(ANN, EndTurn()) == "must_develop"
+    assert "develop now" in g.when(ANN, EndTurn()).message
+    assert g.refused(ANN, ImposeDecree(row="line", position=1)) == "must_develop"
+    assert g.refused(ANN, RecallEmissaries()) == "must_develop"
+    assert g.refused(ANN, DeclareEnd()) == "must_develop"
+    assert g.refused(ANN, DiscardRiverCards(first=1, second=2)) == "bonus_already_used"
     # Develop closes the turn: the bonus is used.
-    events = then(events, Develop(row="line", position=3), ANN)
-    assert events[-1] == TurnEnded(player=ANN, next_player=BOB)
+    g.then(ANN, Develop(row="line", position=3))
+    assert g.events[-1] == TurnEnded(player=ANN, next_player=BOB)
 
 
 def test_naishi_8_swap_after_develop_closes_the_turn():
-    events = then(start(), Develop(row="line", position=1), ANN)
-    events = then(events, SwapCards(kind="hand_line", first=2), ANN)
-    assert events[-2:] == [
+    g = Given(GAME, start())
+    g.then(ANN, Develop(row="line", position=1))
+    g.then(ANN, SwapCards(kind="hand_line", first=2))
+    assert g.events[-2:] == [
         CardsSwapped(player=ANN, spot="swap_1", kind="hand_line", first=2, second=2),
         TurnEnded(player=ANN, next_player=BOB),
     ]
-    state = given(events)
+    state = g.state
     assert state.lines[ANN][1] == "naishi_1" and state.hands[ANN][1] == "mountain_2"
 
 
 def test_naishi_8_swap_kinds():
     """Naishi 8: River/River, Line/Line, Hand/Hand, Hand/Line at the same position."""
-    state = given(then(start(), SwapCards(kind="river", first=1, second=5), ANN))
+    g = Given(GAME, start())
+    g.then(ANN, SwapCards(kind="river", first=1, second=5))
+    state = g.state
     assert state.river[0][0] == FULL_RIVER[4][0] and state.river[4][0] == FULL_RIVER[0][0]
     assert state.river[0][1:] == tuple(FULL_RIVER[0][1:])
-    state = given(then(start(), SwapCards(kind="hand", first=2, second=4), ANN))
+    g = Given(GAME, start())
+    g.then(ANN, SwapCards(kind="hand", first=2, second=4))
+    state = g.state
     assert state.hands[ANN] == ("mountain_6", "fort_1", "mountain_7", "naishi_1", "mountain_8")
 
 
 def test_naishi_8_swap_rejections():
-    events = start()
-    assert rejected(events, SwapCards(kind="diagonal", first=1, second=2), ANN) == "bad_swap_kind"
-    assert rejected(events, SwapCards(kind="line", first=3, second=3), ANN) == "same_position"
-    assert rejected(events, SwapCards(kind="line", first=3), ANN) == "bad_position"
-    assert rejected(events, SwapCards(kind="hand", first=0, second=3), ANN) == "bad_position"
+    g = Given(GAME, start())
+    assert g.refused(ANN, SwapCards(kind="diagonal", first=1, second=2)) == "bad_swap_kind"
+    assert g.refused(ANN, SwapCards(kind="line", first=3, second=3)) == "same_position"
+    assert g.refused(ANN, SwapCards(kind="line", first=3)) == "bad_position"
+    assert g.refused(ANN, SwapCards(kind="hand", first=0, second=3)) == "bad_position"
     # A Hand card is only swapped with the Line card at the same position (RULES.md 1.3 #1).
-    assert rejected(events, SwapCards(kind="hand_line", first=1, second=2), ANN) == "bad_position"
+    assert g.refused(ANN, SwapCards(kind="hand_line", first=1, second=2)) == "bad_position"
     river = [FULL_RIVER[0], [], *FULL_RIVER[2:]]
-    code = rejected(start(river=river), SwapCards(kind="river", first=1, second=2), ANN)
+    code = Given(GAME, start(river=river)).refused(ANN, SwapCards(kind="river", first=1, second=2))
     assert code == "pile_empty"
 
 
 def test_naishi_8_thirty_five_swaps_with_a_full_river():
     """RULES.md 1.3 #1: 10 River + 10 Line + 10 Hand + 5 Hand/Line swaps."""
-    swaps = [c for c in legal_commands(given(start()), ANN) if isinstance(c, SwapCards)]
+    swaps = [c for c in legal_commands(Given(GAME, start()).state, ANN) if isinstance(c, SwapCards)]
     assert Counter(c.kind for c in swaps) == {"river": 10, "line": 10, "hand": 10, "hand_line": 5}
 
 
 def test_naishi_8_discard_two_river_cards():
-    events = then(start(), DiscardRiverCards(first=2, second=4), ANN)
-    assert events[-1] == RiverCardsDiscarded(
+    g = Given(GAME, start())
+    g.then(ANN, DiscardRiverCards(first=2, second=4))
+    assert g.events[-1] == RiverCardsDiscarded(
         player=ANN,
         spot="discard_1",
         piles=[2, 4],
         discarded=[FULL_RIVER[1][0], FULL_RIVER[3][0]],
         revealed=[FULL_RIVER[1][1], FULL_RIVER[3][1]],
     )
-    state = given(events)
+    state = g.state
     assert state.discard == (FULL_RIVER[1][0], FULL_RIVER[3][0])
     assert state.court["discard_1"] == ANN
 
 
 def test_naishi_8_discard_rejections():
-    events = start()
-    assert rejected(events, DiscardRiverCards(first=2, second=2), ANN) == "same_position"
-    assert rejected(events, DiscardRiverCards(first=2, second=9), ANN) == "bad_position"
+    g = Given(GAME, start())
+    assert g.refused(ANN, DiscardRiverCards(first=2, second=2)) == "same_position"
+    assert g.refused(ANN, DiscardRiverCards(first=2, second=9)) == "bad_position"
     river = [["rice_1"], [], [], ["rice_2"], []]
-    events = start(river=river)
-    assert rejected(events, DiscardRiverCards(first=1, second=2), ANN) == "pile_empty"
+    g = Given(GAME, start(river=river))
+    assert g.refused(ANN, DiscardRiverCards(first=1, second=2)) == "pile_empty"
     # RULES.md 1.3 #2: not before the Develop when it would leave nothing to develop.
-    assert rejected(events, DiscardRiverCards(first=1, second=4), ANN) == "nothing_to_develop"
-    assert not any(isinstance(c, DiscardRiverCards) for c in legal_commands(given(events), ANN))
+    assert g.refused(ANN, DiscardRiverCards(first=1, second=4)) == "nothing_to_develop"
+    assert not any(isinstance(c, DiscardRiverCards) for c in legal_commands(g.state, ANN))
 
 
 def test_naishi_8_discard_after_develop_may_empty_the_river():
     river = [["rice_1"], [], ["rice_3"], ["rice_2"], []]
-    events = then(start(river=river), Develop(row="line", position=3), ANN)
-    events = then(events, DiscardRiverCards(first=1, second=4), ANN)
-    assert given(events).river_size() == 0
+    g = Given(GAME, start(river=river))
+    g.then(ANN, Develop(row="line", position=3))
+    g.then(ANN, DiscardRiverCards(first=1, second=4))
+    assert g.state.river_size() == 0
 
 
 def test_naishi_8_swap_before_develop_needs_a_river_card():
     river = [[], [], [], [], []]
-    code = rejected(start(river=river), SwapCards(kind="line", first=1, second=2), ANN)
+    code = Given(GAME, start(river=river)).refused(ANN, SwapCards(kind="line", first=1, second=2))
     assert code == "nothing_to_develop"
 
 
 def test_naishi_8_at_most_one_bonus_per_turn_needs_an_emissary_and_a_free_spot():
     """Naishi 8 (RULES.md 1.3 #9): one bonus a turn; an Emissary; a free Court spot."""
-    events = then(start(), SwapCards(kind="line", first=1, second=2), ANN)
-    assert rejected(events, SwapCards(kind="line", first=1, second=2), ANN) == "bonus_already_used"
+    g = Given(GAME, start())
+    g.then(ANN, SwapCards(kind="line", first=1, second=2))
+    assert g.refused(ANN, SwapCards(kind="line", first=1, second=2)) == "bonus_already_used"
     # No Emissary left in the reserve (one on the Decree, one on a Swap spot).
-    events = [
-        *start(),
-        DecreeImposed(player=ANN, row="line", position=5),
-        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-        TurnEnded(player=ANN, next_player=BOB),
-        TurnEnded(player=BOB, next_player=ANN),
-    ]
-    assert given(events).reserve[ANN] == 0
-    assert rejected(events, SwapCards(kind="line", first=1, second=3), ANN) == "no_emissary"
-    assert not any(isinstance(c, SwapCards) for c in legal_commands(given(events), ANN))
+    g = Given(
+        GAME,
+        [
+            *start(),
+            DecreeImposed(player=ANN, row="line", position=5),
+            CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+            TurnEnded(player=ANN, next_player=BOB),
+            TurnEnded(player=BOB, next_player=ANN),
+        ],
+    )
+    assert g.state.reserve[ANN] == 0
+    assert g.refused(ANN, SwapCards(kind="line", first=1, second=3)) == "no_emissary"
+    assert not any(isinstance(c, SwapCards) for c in legal_commands(g.state, ANN))
     # Every Discard spot taken (by the opponent's Emissaries).
-    events = [
-        *start(),
-        RiverCardsDiscarded(
-            player=BOB,
-            spot="discard_1",
-            piles=[1, 2],
-            discarded=[FULL_RIVER[0][0], FULL_RIVER[1][0]],
-            revealed=[FULL_RIVER[0][1], FULL_RIVER[1][1]],
-        ),
-        RiverCardsDiscarded(
-            player=BOB,
-            spot="discard_2",
-            piles=[3, 4],
-            discarded=[FULL_RIVER[2][0], FULL_RIVER[3][0]],
-            revealed=[FULL_RIVER[2][1], FULL_RIVER[3][1]],
-        ),
-    ]
-    events += [TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
-    assert rejected(events, DiscardRiverCards(first=1, second=5), ANN) == "court_spot_taken"
+    g = Given(
+        GAME,
+        [
+            *start(),
+            RiverCardsDiscarded(
+                player=BOB,
+                spot="discard_1",
+                piles=[1, 2],
+                discarded=[FULL_RIVER[0][0], FULL_RIVER[1][0]],
+                revealed=[FULL_RIVER[0][1], FULL_RIVER[1][1]],
+            ),
+            RiverCardsDiscarded(
+                player=BOB,
+                spot="discard_2",
+                piles=[3, 4],
+                discarded=[FULL_RIVER[2][0], FULL_RIVER[3][0]],
+                revealed=[FULL_RIVER[2][1], FULL_RIVER[3][1]],
+            ),
+        ],
+    )
+    g.events += [TurnEnded(player=ANN, next_player=BOB), TurnEnded(player=BOB, next_player=ANN)]
+    assert g.refused(ANN, DiscardRiverCards(first=1, second=5)) == "court_spot_taken"
 
 
 def test_naishi_8_develop_ends_the_turn_when_no_bonus_is_left():
     """After the Develop, a player with no Emissary left has nothing more to do."""
-    events = [
-        *start(),
-        DecreeImposed(player=ANN, row="line", position=5),
-        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-        TurnEnded(player=ANN, next_player=BOB),
-        TurnEnded(player=BOB, next_player=ANN),
-    ]
-    out = when(events, Develop(row="line", position=1), ANN)
+    g = Given(
+        GAME,
+        [
+            *start(),
+            DecreeImposed(player=ANN, row="line", position=5),
+            CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+            TurnEnded(player=ANN, next_player=BOB),
+            TurnEnded(player=BOB, next_player=ANN),
+        ],
+    )
+    out = g.when(ANN, Develop(row="line", position=1))
     assert [type(e) for e in out] == [Developed, TurnEnded]
 
 
 def test_naishi_8_end_turn_before_any_action_is_refused():
     """Naishi 7-10: a turn is at least one main action; `end_turn` alone is not one."""
-    assert rejected(start(), EndTurn(), ANN) == "no_main_action_yet"
-    assert EndTurn() not in legal_commands(given(start()), ANN)
+    assert Given(GAME, start()).refused(ANN, EndTurn()) == "no_main_action_yet"
+    assert EndTurn() not in legal_commands(Given(GAME, start()).state, ANN)
 
 
 def test_naishi_8_end_turn_after_develop_gives_the_bonus_up():
-    events = then(start(), Develop(row="line", position=1), ANN)
-    assert EndTurn() in legal_commands(given(events), ANN)
-    events = then(events, EndTurn(), ANN)
-    assert events[-1] == TurnEnded(player=ANN, next_player=BOB)
-    assert given(events).reserve[ANN] == 2
+    g = Given(GAME, start())
+    g.then(ANN, Develop(row="line", position=1))
+    assert EndTurn() in legal_commands(g.state, ANN)
+    g.then(ANN, EndTurn())
+    assert g.events[-1] == TurnEnded(player=ANN, next_player=BOB)
+    assert g.state.reserve[ANN] == 2
 
 
 # --- Decree (Naishi 9) ----------------------------------------------------------------------
 
 
 def test_naishi_9_decree_exchanges_same_position_and_ends_the_turn():
-    events = then(start(), ImposeDecree(row="hand", position=2), ANN)
-    assert events[-2:] == [
+    g = Given(GAME, start())
+    g.then(ANN, ImposeDecree(row="hand", position=2))
+    assert g.events[-2:] == [
         DecreeImposed(player=ANN, row="hand", position=2),
         TurnEnded(player=ANN, next_player=BOB),
     ]
-    state = given(events)
+    state = g.state
     assert state.hands[ANN][1] == BOB_HAND[1] and state.hands[BOB][1] == ANN_HAND[1]
     assert state.court["decree"] == ANN and state.reserve[ANN] == 1
 
 
 def test_naishi_9_decree_line_exchange():
     line = ["fort_1", *ANN_LINE[1:]]
-    events = then(start(ann_line=line), ImposeDecree(row="line", position=1), ANN)
-    state = given(events)
+    g = Given(GAME, start(ann_line=line))
+    g.then(ANN, ImposeDecree(row="line", position=1))
+    state = g.state
     assert state.lines[ANN][0] == BOB_LINE[0] and state.lines[BOB][0] == "fort_1"
 
 
 def test_naishi_9_decree_once_per_game_and_its_emissary_never_returns():
-    events = then(start(), ImposeDecree(row="hand", position=2), ANN)
-    assert rejected(events, ImposeDecree(row="line", position=1), BOB) == "court_spot_taken"
-    events = then(events, Develop(row="line", position=1), BOB)
-    events = then(events, EndTurn(), BOB)
+    g = Given(GAME, start())
+    g.then(ANN, ImposeDecree(row="hand", position=2))
+    assert g.refused(BOB, ImposeDecree(row="line", position=1)) == "court_spot_taken"
+    g.then(BOB, Develop(row="line", position=1))
+    g.then(BOB, EndTurn())
     # Ann's only Emissary on the Court is the Decree's: nothing to recall.
-    assert rejected(events, RecallEmissaries(), ANN) == "nothing_to_recall"
+    assert g.refused(ANN, RecallEmissaries()) == "nothing_to_recall"
 
 
 def test_naishi_9_no_decree_after_develop_nor_without_an_emissary():
-    events = then(start(), Develop(row="line", position=1), ANN)
-    assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "main_action_taken"
-    assert rejected(start(), ImposeDecree(row="middle", position=1), ANN) == "bad_row"
-    events = [
-        *start(),
-        CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
-        CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-        TurnEnded(player=ANN, next_player=BOB),
-        TurnEnded(player=BOB, next_player=ANN),
-    ]
-    assert rejected(events, ImposeDecree(row="line", position=1), ANN) == "no_emissary"
-    assert not any(isinstance(c, ImposeDecree) for c in legal_commands(given(events), ANN))
+    g = Given(GAME, start())
+    g.then(ANN, Develop(row="line", position=1))
+    assert g.refused(ANN, ImposeDecree(row="line", position=1)) == "main_action_taken"
+    assert Given(GAME, start()).refused(ANN, ImposeDecree(row="middle", position=1)) == "bad_row"
+    g = Given(
+        GAME,
+        [
+            *start(),
+            CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
+            CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
+            TurnEnded(player=ANN, next_player=BOB),
+            TurnEnded(player=BOB, next_player=ANN),
+        ],
+    )
+    assert g.refused(ANN, ImposeDecree(row="line", position=1)) == "no_emissary"
+    assert not any(isinstance(c, ImposeDecree) for c in legal_commands(g.state, ANN))
 
 
 # --- Recall (Naishi 10) ---------------------------------------------------------------------
 
 
 def test_naishi_10_recall_returns_swap_and_discard_emissaries_only():
-    events = [
-        *start(),
-        DecreeImposed(player=ANN, row="line", position=5),
-        CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
-        TurnEnded(player=ANN, next_player=BOB),
-        TurnEnded(player=BOB, next_player=ANN),
-    ]
-    assert given(events).reserve[ANN] == 0
-    assert RecallEmissaries() in legal_commands(given(events), ANN)
-    events = then(events, RecallEmissaries(), ANN)
-    assert events[-2:] == [
+    g = Given(
+        GAME,
+        [
+            *start(),
+            DecreeImposed(player=ANN, row="line", position=5),
+            CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
+            TurnEnded(player=ANN, next_player=BOB),
+            TurnEnded(player=BOB, next_player=ANN),
+        ],
+    )
+    assert g.state.reserve[ANN] == 0
+    assert RecallEmissaries() in legal_commands(g.state, ANN)
+    g.then(ANN, RecallEmissaries())
+    assert g.events[-2:] == [
         EmissariesRecalled(player=ANN, spots=["swap_1"]),
         TurnEnded(player=ANN, next_player=BOB),
     ]
-    state = given(events)
+    state = g.state
     assert state.reserve[ANN] == 1 and state.court["decree"] == ANN
     assert state.court["swap_1"] is None
 
 
 def test_naishi_10_nothing_to_recall():
-    assert rejected(start(), RecallEmissaries(), ANN) == "nothing_to_recall"
+    assert Given(GAME, start()).refused(ANN, RecallEmissaries()) == "nothing_to_recall"
 
 
 # --- Declare the end (Naishi 11) and the automatic end (Naishi 12) --------------------------
@@ -518,87 +547,91 @@ def short_river() -> list[list[str]]:
 
 
 def test_naishi_11_declare_needs_an_empty_pile():
-    assert rejected(start(), DeclareEnd(), ANN) == "no_empty_pile"
-    assert DeclareEnd() not in legal_commands(given(start()), ANN)
+    assert Given(GAME, start()).refused(ANN, DeclareEnd()) == "no_empty_pile"
+    assert DeclareEnd() not in legal_commands(Given(GAME, start()).state, ANN)
 
 
 @pytest.mark.parametrize("declarer", [ANN, BOB])
 def test_naishi_11_declare_gives_the_opponent_one_final_turn(declarer):
     """Naishi 11 (RULES.md 1.3 #7, publisher Q15): whoever declares, the other plays once."""
     other = BOB if declarer == ANN else ANN
-    events = start(first=declarer, river=short_river())
-    events = then(events, Develop(row="line", position=3), declarer)  # pile 3 empties
-    events = then(events, EndTurn(), declarer)
-    events = then(events, Develop(row="line", position=1), other)
-    events = then(events, EndTurn(), other)
-    assert DeclareEnd() in legal_commands(given(events), declarer)
-    events = then(events, DeclareEnd(), declarer)
-    assert events[-2:] == [
+    g = Given(GAME, start(first=declarer, river=short_river()))
+    g.then(declarer, Develop(row="line", position=3))  # pile 3 empties
+    g.then(declarer, EndTurn())
+    g.then(other, Develop(row="line", position=1))
+    g.then(other, EndTurn())
+    assert DeclareEnd() in legal_commands(g.state, declarer)
+    g.then(declarer, DeclareEnd())
+    assert g.events[-2:] == [
         EndTriggered(player=declarer, reason="declared", final_player=other),
         TurnEnded(player=declarer, next_player=other),
     ]
-    assert rejected(events, DeclareEnd(), other) == "end_already_triggered"
-    events = then(events, Develop(row="hand", position=1), other)
-    events = then(events, EndTurn(), other)
-    assert isinstance(events[-1], HandsRevealed | NinjaCopied)
-    assert GAME.is_terminal(given(events))
+    assert g.refused(other, DeclareEnd()) == "end_already_triggered"
+    g.then(other, Develop(row="hand", position=1))
+    g.then(other, EndTurn())
+    assert isinstance(g.events[-1], HandsRevealed | NinjaCopied)
+    assert GAME.is_terminal(g.state)
 
 
 def _n5_start():
-    events = start(river=short_river())
-    events = then(events, Develop(row="line", position=3), ANN)  # pile 3 empty: 1 empty pile
-    events = then(events, EndTurn(), ANN)
-    assert events[-1] == TurnEnded(player=ANN, next_player=BOB)
+    g = Given(GAME, start(river=short_river()))
+    g.then(ANN, Develop(row="line", position=3))  # pile 3 empty: 1 empty pile
+    g.then(ANN, EndTurn())
+    assert g.events[-1] == TurnEnded(player=ANN, next_player=BOB)
     # "Nothing happens": one empty pile does not trigger the end.
-    state = given(events)
+    state = g.state
     assert state.empty_piles() == 1 and state.end_reason is None
-    assert not any(isinstance(e, EndTriggered) for e in events)
-    return events
+    assert not any(isinstance(e, EndTriggered) for e in g.events)
+    return g.events
 
 
 def test_naishi_12_n5_second_player_empties_the_second_pile_game_ends_now():
     """N-5: Seat 1 empties pile 3: nothing; Seat 2 empties pile 5: the game ends at once."""
-    events = then(_n5_start(), Develop(row="line", position=5), BOB)
-    events = then(events, EndTurn(), BOB)
-    kinds = [type(e) for e in events[-3:]]
-    assert events[-3] == EndTriggered(player=BOB, reason="two_piles_empty", final_player=None)
+    g = Given(GAME, _n5_start())
+    g.then(BOB, Develop(row="line", position=5))
+    g.then(BOB, EndTurn())
+    kinds = [type(e) for e in g.events[-3:]]
+    assert g.events[-3] == EndTriggered(player=BOB, reason="two_piles_empty", final_player=None)
     assert kinds[1:] == [TurnEnded, HandsRevealed]
-    assert events[-2] == TurnEnded(player=BOB, next_player=None)
-    assert GAME.is_terminal(given(events)) and players_to_act(given(events)) == []
+    assert g.events[-2] == TurnEnded(player=BOB, next_player=None)
+    assert GAME.is_terminal(g.state) and players_to_act(g.state) == []
 
 
 def test_naishi_12_n5_first_player_empties_the_second_pile_second_plays_once_more():
     """N-5: had Seat 1 emptied the 2nd pile, Seat 2 plays one more turn."""
-    events = then(_n5_start(), Develop(row="line", position=1), BOB)
-    events = then(events, EndTurn(), BOB)
-    events = then(events, Develop(row="line", position=5), ANN)
-    events = then(events, EndTurn(), ANN)
-    assert events[-2:] == [
+    g = Given(GAME, _n5_start())
+    g.then(BOB, Develop(row="line", position=1))
+    g.then(BOB, EndTurn())
+    g.then(ANN, Develop(row="line", position=5))
+    g.then(ANN, EndTurn())
+    assert g.events[-2:] == [
         EndTriggered(player=ANN, reason="two_piles_empty", final_player=BOB),
         TurnEnded(player=ANN, next_player=BOB),
     ]
-    assert not GAME.is_terminal(given(events))
-    events = then(events, Develop(row="hand", position=1), BOB)
-    events = then(events, EndTurn(), BOB)
-    assert GAME.is_terminal(given(events))
+    assert not GAME.is_terminal(g.state)
+    g.then(BOB, Develop(row="hand", position=1))
+    g.then(BOB, EndTurn())
+    assert GAME.is_terminal(g.state)
 
 
 def test_naishi_12_n5_second_player_declares_first_player_plays_a_final_turn():
     """N-5: Seat 2 declares with 1 empty pile: Seat 1 plays one final turn."""
-    events = then(_n5_start(), DeclareEnd(), BOB)
-    assert events[-2] == EndTriggered(player=BOB, reason="declared", final_player=ANN)
-    assert players_to_act(given(events)) == [ANN]
-    events = then(events, Develop(row="line", position=1), ANN)
-    events = then(events, EndTurn(), ANN)
-    assert GAME.is_terminal(given(events))
+    g = Given(GAME, _n5_start())
+    g.then(BOB, DeclareEnd())
+    assert g.events[-2] == EndTriggered(player=BOB, reason="declared", final_player=ANN)
+    assert players_to_act(g.state) == [ANN]
+    g.then(ANN, Develop(row="line", position=1))
+    g.then(ANN, EndTurn())
+    assert GAME.is_terminal(g.state)
 
 
 def test_naishi_12_empty_piles_during_the_final_turn_change_nothing():
     """Naishi 12: the automatic end only applies while the end is not triggered."""
-    events = then(_n5_start(), DeclareEnd(), BOB)
-    events = then(events, Develop(row="line", position=5), ANN)  # 2nd empty pile
-    events = then(events, EndTurn(), ANN)
-    assert sum(isinstance(e, EndTriggered) for e in events) == 1
+    g = Given(GAME, _n5_start())
+    g.then(BOB, DeclareEnd())
+    g.then(ANN, Develop(row="line", position=5))  # 2nd empty pile
+    g.then(ANN, EndTurn())
+    assert sum(isinstance(e, EndTriggered) for e in g.events) == 1
 
 
 # --- no legal action (Naishi 13) ------------------------------------------------------------
@@ -610,16 +643,16 @@ def test_naishi_13_a_player_without_main_action_passes():
     (This cannot happen with a full base River: the end triggers before 5 piles are empty.
     The history here is built by hand.)"""
     river = [["rice_1"], [], [], [], []]
-    events = [*start(river=river), DecreeImposed(player=ANN, row="line", position=5)]
-    events = then(events, Develop(row="line", position=1), ANN)
-    events = then(events, EndTurn(), ANN)
-    assert events[-5:-2] == [
+    g = Given(GAME, [*start(river=river), DecreeImposed(player=ANN, row="line", position=5)])
+    g.then(ANN, Develop(row="line", position=1))
+    g.then(ANN, EndTurn())
+    assert g.events[-5:-2] == [
         EndTriggered(player=ANN, reason="two_piles_empty", final_player=BOB),
         TurnEnded(player=ANN, next_player=BOB),
         TurnPassed(player=BOB),
     ]
-    assert events[-2] == TurnEnded(player=BOB, next_player=None)
-    assert GAME.is_terminal(given(events))
+    assert g.events[-2] == TurnEnded(player=BOB, next_player=None)
+    assert GAME.is_terminal(g.state)
 
 
 # --- end of game (Naishi 14-16) -------------------------------------------------------------
@@ -628,17 +661,18 @@ def test_naishi_13_a_player_without_main_action_passes():
 def ninja_end(ann_line, ann_hand):
     """A game whose last turn (Bob's, second player, emptying the 2nd pile) is to come."""
     river = [["rice_4", "rice_5"], ["torii_1", "torii_2"], ["torii_3", "torii_4"], ["banner_1"], ["fort_4"]]
-    events = start(ann_line=ann_line, ann_hand=ann_hand, river=river)
-    events = then(events, Develop(row="line", position=5), ANN)
-    events = then(events, EndTurn(), ANN)
-    events = then(events, Develop(row="line", position=4), BOB)
-    return then(events, EndTurn(), BOB)
+    g = Given(GAME, start(ann_line=ann_line, ann_hand=ann_hand, river=river))
+    g.then(ANN, Develop(row="line", position=5))
+    g.then(ANN, EndTurn())
+    g.then(BOB, Develop(row="line", position=4))
+    g.then(BOB, EndTurn())
+    return g.events
 
 
 def test_naishi_14_hands_revealed_at_the_end():
-    events = ninja_end(ANN_LINE, ANN_HAND)
-    state = given(events)
-    revealed = next(e for e in events if isinstance(e, HandsRevealed))
+    g = Given(GAME, ninja_end(ANN_LINE, ANN_HAND))
+    state = g.state
+    revealed = next(e for e in g.events if isinstance(e, HandsRevealed))
     assert revealed.hands == {p: list(state.hands[p]) for p in (ANN, BOB)}
     for viewer in (ANN, BOB, None):
         view = GAME.player_view(state, viewer)
@@ -648,7 +682,7 @@ def test_naishi_14_hands_revealed_at_the_end():
 
 
 def test_naishi_14_hands_hidden_before_the_end():
-    state = given(start())
+    state = Given(GAME, start()).state
     assert GAME.player_view(state, BOB)["territories"][ANN]["hand"] == [None] * 5
     assert GAME.player_view(state, None)["territories"][BOB]["hand"] == [None] * 5
     assert GAME.player_view(state, ANN)["territories"][ANN]["hand"] == ANN_HAND
@@ -657,23 +691,23 @@ def test_naishi_14_hands_hidden_before_the_end():
 
 def test_naishi_16_ninja_with_one_candidate_copies_automatically():
     hand = ["ninja_1", "monk_1", "mountain_7", "fort_1", "mountain_8"]
-    events = ninja_end(ANN_LINE, hand)
-    assert NinjaCopied(player=ANN, row="hand", position=1, copies="monk", automatic=True) in events
-    assert GAME.is_terminal(given(events))
+    g = Given(GAME, ninja_end(ANN_LINE, hand))
+    assert NinjaCopied(player=ANN, row="hand", position=1, copies="monk", automatic=True) in g.events
+    assert GAME.is_terminal(g.state)
 
 
 def test_naishi_16_ninja_with_no_candidate_copies_nothing():
     hand = ["ninja_1", "rice_1", "mountain_7", "fort_1", "mountain_8"]
-    events = ninja_end(ANN_LINE, hand)
-    assert NinjaCopied(player=ANN, row="hand", position=1, copies=None, automatic=True) in events
+    g = Given(GAME, ninja_end(ANN_LINE, hand))
+    assert NinjaCopied(player=ANN, row="hand", position=1, copies=None, automatic=True) in g.events
 
 
 def test_naishi_16_owner_chooses_among_several_candidates():
     """Naishi 16 / N-3: the owner chooses; the game waits for it."""
     line = ["mountain_1", "councillor_2", "ninja_1", "councillor_3", "mountain_5"]
     hand = ["fort_2", "monk_1", "naishi_1", "sentinel_2", "fort_3"]
-    events = ninja_end(line, hand)
-    state = given(events)
+    g = Given(GAME, ninja_end(line, hand))
+    state = g.state
     assert not GAME.is_terminal(state)
     assert players_to_act(state) == [ANN]
     assert sorted(c.copies for c in legal_commands(state, ANN)) == [
@@ -685,12 +719,12 @@ def test_naishi_16_owner_chooses_among_several_candidates():
     view = GAME.player_view(state, ANN)
     assert view["ninja_choices"] == {"line:3": ["naishi", "councillor", "sentinel", "monk"]}
     assert "ninja_choices" not in GAME.player_view(state, BOB)
-    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="fort"), ANN) == "cannot_copy"
-    assert rejected(events, ChooseNinjaCopy(row="line", position=2, copies="monk"), ANN) == "not_a_ninja"
-    assert rejected(events, ChooseNinjaCopy(row="line", position=3, copies="monk"), BOB) == "not_your_turn"
-    assert rejected(events, Develop(row="line", position=1), ANN) == "wrong_phase"
-    events = then(events, ChooseNinjaCopy(row="line", position=3, copies="naishi"), ANN)
-    state = given(events)
+    assert g.refused(ANN, ChooseNinjaCopy(row="line", position=3, copies="fort")) == "cannot_copy"
+    assert g.refused(ANN, ChooseNinjaCopy(row="line", position=2, copies="monk")) == "not_a_ninja"
+    assert g.refused(BOB, ChooseNinjaCopy(row="line", position=3, copies="monk")) == "not_your_turn"
+    assert g.refused(ANN, Develop(row="line", position=1)) == "wrong_phase"
+    g.then(ANN, ChooseNinjaCopy(row="line", position=3, copies="naishi"))
+    state = g.state
     assert GAME.is_terminal(state)
     result = GAME.result(state)
     assert result.details["scores"][ANN]["by_kind"]["ninja"] == 12
@@ -699,24 +733,24 @@ def test_naishi_16_owner_chooses_among_several_candidates():
 def test_naishi_16_two_ninjas_choose_one_at_a_time():
     line = ["ninja_1", "councillor_2", "ninja_2", "councillor_3", "mountain_5"]
     hand = ["fort_2", "monk_1", "naishi_1", "sentinel_2", "fort_3"]
-    events = ninja_end(line, hand)
-    events = then(events, ChooseNinjaCopy(row="line", position=1, copies="monk"), ANN)
-    assert not GAME.is_terminal(given(events))
-    assert rejected(events, ChooseNinjaCopy(row="line", position=1, copies="naishi"), ANN) == "already_chosen"
-    events = then(events, ChooseNinjaCopy(row="line", position=3, copies="naishi"), ANN)
-    assert GAME.is_terminal(given(events))
-    assert given(events).copies[ANN] == {"line:1": "monk", "line:3": "naishi"}
+    g = Given(GAME, ninja_end(line, hand))
+    g.then(ANN, ChooseNinjaCopy(row="line", position=1, copies="monk"))
+    assert not GAME.is_terminal(g.state)
+    assert g.refused(ANN, ChooseNinjaCopy(row="line", position=1, copies="naishi")) == "already_chosen"
+    g.then(ANN, ChooseNinjaCopy(row="line", position=3, copies="naishi"))
+    assert GAME.is_terminal(g.state)
+    assert g.state.copies[ANN] == {"line:1": "monk", "line:3": "naishi"}
 
 
 def test_naishi_16_choose_outside_the_end_is_the_wrong_phase():
-    code = rejected(start(), ChooseNinjaCopy(row="line", position=1, copies="monk"), ANN)
+    code = Given(GAME, start()).refused(ANN, ChooseNinjaCopy(row="line", position=1, copies="monk"))
     assert code == "wrong_phase"
 
 
 def test_naishi_16_bot_copies_the_best_card():
     line = ["mountain_1", "councillor_2", "ninja_1", "councillor_3", "mountain_5"]
     hand = ["fort_2", "monk_1", "naishi_1", "sentinel_2", "fort_3"]
-    state = given(ninja_end(line, hand))
+    state = Given(GAME, ninja_end(line, hand)).state
     view = GAME.player_view(state, ANN)
     view["legal"] = msgspec.to_builtins(legal_commands(state, ANN))
     for seed in range(5):
@@ -732,13 +766,14 @@ def test_naishi_16_bot_copies_the_best_card():
 
 
 def final_state(ann_line, ann_hand, bob_line, bob_hand) -> State:
-    return given(
+    return Given(
+        GAME,
         [
             *start(ann_line=ann_line, ann_hand=ann_hand, bob_line=bob_line, bob_hand=bob_hand),
             TurnEnded(player=ANN, next_player=None),
             HandsRevealed(hands={ANN: list(ann_hand), BOB: list(bob_hand)}),
-        ]
-    )
+        ],
+    ).state
 
 
 def test_naishi_15_highest_total_wins():
@@ -785,14 +820,14 @@ def test_naishi_15_equal_totals_broken_by_more_colours():
 
 def test_n6_first_turn_legal_choices_with_a_fresh_river():
     """N-6: 10 Develop targets, Swap, Discard, Decree; no Recall, no Declare."""
-    legal = legal_commands(given(start()), ANN)
+    legal = legal_commands(Given(GAME, start()).state, ANN)
     kinds = Counter(type(c).__name__ for c in legal)
     assert kinds["Develop"] == 10
     assert kinds["SwapCards"] == 35 and kinds["DiscardRiverCards"] == 10
     assert kinds["ImposeDecree"] == 10
     assert "RecallEmissaries" not in kinds and "DeclareEnd" not in kinds
     assert set(kinds) == {"Develop", "SwapCards", "DiscardRiverCards", "ImposeDecree"}
-    assert legal_commands(given(start()), BOB) == []
+    assert legal_commands(Given(GAME, start()).state, BOB) == []
 
 
 # --- other rejections -----------------------------------------------------------------------
@@ -804,7 +839,7 @@ def test_commands_before_setup_are_refused():
 
 
 def test_unknown_command_is_refused():
-    out = decide(given(start()), Start(), Context(actor=ANN, rng=Random()))
+    out = decide(Given(GAME, start()).state, Start(), Context(actor=ANN, rng=Random()))
     assert isinstance(out, Rejection) and out.code == "bad_command"
 
 

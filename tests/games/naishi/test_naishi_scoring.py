@@ -8,7 +8,7 @@ from shared.games.naishi.scoring import (
     neighbours,
     score_grid,
 )
-from tests.games.naishi.naishi_helpers import grid_from
+from tests.games.naishi.naishi_support import grid_from
 
 
 def score(line: str, hand: str, copies: dict | None = None) -> dict:

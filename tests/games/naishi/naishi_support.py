@@ -1,16 +1,12 @@
-"""Given/when/then helpers for the Naishi tests: histories of events, folded and decided."""
+"""Histories of events for the Naishi rules tests (given/when/then is `shared.games.testing.Given`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from random import Random
+from collections.abc import Sequence
 
 from shared.games.decider import Event
-from shared.games.naishi import GAME
 from shared.games.naishi.components import development_deck
 from shared.games.naishi.messages import GameSetUp, HandsShuffled
-from shared.games.naishi.state import State
-from shared.games.testing import Given
 
 ANN, BOB = "ann", "bob"
 
@@ -67,22 +63,3 @@ def start(
         ),  # type: ignore[misc]
         HandsShuffled(hands=hands),  # type: ignore[arg-type]
     ]
-
-
-def given(events: Iterable[Event]) -> State:
-    return Given(GAME, events).state
-
-
-def when(events: Iterable[Event], command, actor: str, seed: int = 0):
-    return Given(GAME, events).when(actor, command, Random(seed))
-
-
-def then(events: list[Event], command, actor: str, seed: int = 0) -> list[Event]:
-    """Decide, require acceptance, and return the history with the new events appended."""
-    given = Given(GAME, events)
-    given.then(actor, command, Random(seed))
-    return given.events
-
-
-def rejected(events: Iterable[Event], command, actor: str) -> str:
-    return Given(GAME, events).refused(actor, command)
