@@ -6,6 +6,7 @@ Pure: the only randomness is the rng handed in, and every face it gives is writt
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import product
 
 from shared.games.decider import (
@@ -21,7 +22,6 @@ from shared.games.decider import (
 )
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
-    COMMANDS,
     AdjustDie,
     DicedTomatoesOptions,
     DiceRolled,
@@ -56,6 +56,7 @@ from shared.games.diced_tomatoes.state import (
     uproot_cause,
     value_survives,
 )
+from shared.games.turns import Move, decide_by_turns
 
 # --- options and setup -----------------------------------------------------------------------
 
@@ -161,65 +162,58 @@ def can_place_any(state: State) -> bool:
 # --- decide ----------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
-    actor = ctx.actor
-    if not isinstance(command, COMMANDS):
-        return Rejection("bad_command", f"Diced Tomatoes has no command {type(command).__name__}.")
-    if state.phase == "over":
-        return Rejection("game_over", "The game is over.")
-    if state.phase not in ("take", "place"):
-        return Rejection("not_started", "The game has not started yet.")
-    if actor != state.active:
-        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
-    match command:
-        case TakeDice():
-            return _take(state, command, ctx)
-        case UprootPlant(owner=owner, token=token):
-            return _uproot(state, actor, owner, token)
-        case FlipSeed(owner=owner, token=token):
-            return _flip_seed(state, actor, owner, token)
-    if state.phase != "place":
-        return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
-    match command:
-        case PlaceDie(die=die_id, owner=owner, token=token):
-            return _place(state, actor, die_id, owner, token)
-        case RerollDie(die=die_id):
-            return _change_die(state, actor, die_id, "reroll", roll(ctx.rng))
-        case AdjustDie(die=die_id, by=by):
-            die = state.hand_die(die_id)
-            if die is None:
-                return _not_rolled(die_id)
-            if by not in data.ADJUST_STEPS:
-                return Rejection("bad_adjustment", "A die can be adjusted by +1 or -1 only.")
-            if die.face + by not in data.FACES:
-                return Rejection(
-                    "no_wrap",
-                    f"A {die.face} cannot become {die.face + by}: no wrapping 6<->1.",
-                )
-            return _change_die(state, actor, die_id, "adjust", die.face + by)
-        case InvertDie(die=die_id):
-            die = state.hand_die(die_id)
-            if die is None:
-                return _not_rolled(die_id)
-            if die.face not in data.INVERT_PAIRS:
-                return Rejection(
-                    "not_one_or_six",
-                    f"Only a 1 or a 6 can be inverted; this die shows {die.face}.",
-                )
-            return _change_die(state, actor, die_id, "invert", data.INVERT_PAIRS[die.face])
-        case SetDie(die=die_id, value=value):
-            if value not in data.FACES:
-                return Rejection("bad_value", f"A die shows 1 to 6, not {value}.")
-            die = state.hand_die(die_id)
-            if die is not None and die.face == value:
-                return Rejection(
-                    "no_change",
-                    f"This die already shows {value}: setting it changes nothing.",
-                )
-            return _change_die(state, actor, die_id, "set", value)
-        case EndTurn():
-            return _end_turn(state, actor)
-    return Rejection("bad_command", f"Diced Tomatoes has no command {type(command).__name__}.")
+def _after_roll(move: Move[State]) -> Move[State]:
+    """`move`, once the dice are taken and rolled this turn (Diced Tomatoes 3)."""
+
+    def rolled(state: State, command: Command, ctx: Context) -> Sequence[Event] | Rejection:
+        if state.phase != "place":
+            return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
+        return move(state, command, ctx)
+
+    return rolled
+
+
+def _reroll(state: State, command: RerollDie, ctx: Context) -> list[Event] | Rejection:
+    return _change_die(state, ctx.actor, command.die, "reroll", roll(ctx.rng))
+
+
+def _adjust(state: State, command: AdjustDie, ctx: Context) -> list[Event] | Rejection:
+    die = state.hand_die(command.die)
+    if die is None:
+        return _not_rolled(command.die)
+    if command.by not in data.ADJUST_STEPS:
+        return Rejection("bad_adjustment", "A die can be adjusted by +1 or -1 only.")
+    if die.face + command.by not in data.FACES:
+        return Rejection(
+            "no_wrap",
+            f"A {die.face} cannot become {die.face + command.by}: no wrapping 6<->1.",
+        )
+    return _change_die(state, ctx.actor, command.die, "adjust", die.face + command.by)
+
+
+def _invert(state: State, command: InvertDie, ctx: Context) -> list[Event] | Rejection:
+    die = state.hand_die(command.die)
+    if die is None:
+        return _not_rolled(command.die)
+    if die.face not in data.INVERT_PAIRS:
+        return Rejection(
+            "not_one_or_six",
+            f"Only a 1 or a 6 can be inverted; this die shows {die.face}.",
+        )
+    return _change_die(state, ctx.actor, command.die, "invert", data.INVERT_PAIRS[die.face])
+
+
+def _set(state: State, command: SetDie, ctx: Context) -> list[Event] | Rejection:
+    value = command.value
+    if value not in data.FACES:
+        return Rejection("bad_value", f"A die shows 1 to 6, not {value}.")
+    die = state.hand_die(command.die)
+    if die is not None and die.face == value:
+        return Rejection(
+            "no_change",
+            f"This die already shows {value}: setting it changes nothing.",
+        )
+    return _change_die(state, ctx.actor, command.die, "set", value)
 
 
 def _not_rolled(die_id: int) -> Rejection:
@@ -255,14 +249,9 @@ def _take(state: State, command: TakeDice, ctx: Context) -> list[Event] | Reject
     return [DiceRolled(player=ctx.actor, taken=taken, dice=rolled, faces=faces)]
 
 
-def _place(
-    state: State,
-    actor: PlayerId,
-    die_id: int,
-    owner: PlayerId,
-    token: int,
-) -> list[Event] | Rejection:
+def _place(state: State, command: PlaceDie, ctx: Context) -> list[Event] | Rejection:
     """Sow or grow (Diced Tomatoes 4); a 4th die harvests (6); overdose thirds (16)."""
+    actor, die_id, owner, token = ctx.actor, command.die, command.owner, command.token
     die = state.hand_die(die_id)
     if die is None:
         return _not_rolled(die_id)
@@ -375,8 +364,9 @@ def _plant_target(state: State, owner: PlayerId, token: int) -> Rejection | None
     return None
 
 
-def _uproot(state: State, actor: PlayerId, owner: PlayerId, token: int) -> list[Event] | Rejection:
+def _uproot(state: State, command: UprootPlant, ctx: Context) -> list[Event] | Rejection:
     """3 karma: uproot any plant, own or an opponent's (Diced Tomatoes 5, 3.3-7)."""
+    actor, owner, token = ctx.actor, command.owner, command.token
     problem = _plant_target(state, owner, token)
     if problem:
         return problem
@@ -402,14 +392,10 @@ def flipped(state: State, owner: PlayerId, token: int) -> tuple[Die, ...]:
     return (Die(seed.id, data.OPPOSITE_FACE[seed.face]), *plant[1:])
 
 
-def _flip_seed(
-    state: State,
-    actor: PlayerId,
-    owner: PlayerId,
-    token: int,
-) -> list[Event] | Rejection:
+def _flip_seed(state: State, command: FlipSeed, ctx: Context) -> list[Event] | Rejection:
     """5 karma: a planted seed to its opposite face (Diced Tomatoes 5); the plant must stay a
     set or a straight."""
+    actor, owner, token = ctx.actor, command.owner, command.token
     problem = _plant_target(state, owner, token)
     if problem:
         return problem
@@ -426,9 +412,10 @@ def _flip_seed(
     return [SeedFlipped(player=actor, owner=owner, token=token, face=plant[0].face, cost=cost)]
 
 
-def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
+def _end_turn(state: State, command: EndTurn, ctx: Context) -> list[Event] | Rejection:
     """Pass unplaceable dice (8), uproot rotten/overripe plants (9), cap karma (7), pass the
     turn (10), and end the game when it is over (11, 12, 18)."""
+    actor = ctx.actor
     if can_place_any(state):
         return Rejection(
             "must_place",
@@ -567,3 +554,23 @@ def result(state: State) -> Result:
             details={**details, "solo": True, "won": won},
         )
     return rank_players(state.players, lambda p: breakdown[p]["total"], details=details)
+
+
+# --- decide ----------------------------------------------------------------------------------
+
+decide = decide_by_turns(
+    "Diced Tomatoes",
+    {
+        TakeDice: _take,
+        UprootPlant: _uproot,
+        FlipSeed: _flip_seed,
+        PlaceDie: _after_roll(_place),
+        RerollDie: _after_roll(_reroll),
+        AdjustDie: _after_roll(_adjust),
+        InvertDie: _after_roll(_invert),
+        SetDie: _after_roll(_set),
+        EndTurn: _after_roll(_end_turn),
+    },
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)
