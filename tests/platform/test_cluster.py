@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from tests.consistency import check_log, read_log, settled_views
 from services.game_worker.app import service_name
 from services.table_projector.maintenance import service_stats
+from tests.consistency import check_log, read_log, settled_views
 from tests.rig import Rig, cluster_rig
 
 pytestmark = pytest.mark.slow

@@ -505,7 +505,6 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
     if player not in players_to_act(state):
         return []
     karma = state.karma[player]
-    costs = data.KARMA_COSTS
     commands: list[Command] = []
     if state.phase == "take":
         commands += take_choices(state)
@@ -515,16 +514,29 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
         if not commands:
             commands.append(EndTurn())
         for die in state.hand:
-            if karma >= costs["reroll"]:
-                commands.append(RerollDie(die=die.id))
-            if karma >= costs["adjust"]:
-                commands += [
-                    AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS if die.face + by in data.FACES
-                ]
-            if karma >= costs["invert"] and die.face in data.INVERT_PAIRS:
-                commands.append(InvertDie(die=die.id))
-            if karma >= costs["set"]:
-                commands += [SetDie(die=die.id, value=v) for v in data.FACES if v != die.face]
+            commands += _karma_on_die(die, karma)
+    return commands + _karma_on_plants(state, karma)
+
+
+def _karma_on_die(die: Die, karma: int) -> list[Command]:
+    """What `karma` buys on a rolled die (Diced Tomatoes 5)."""
+    costs = data.KARMA_COSTS
+    commands: list[Command] = []
+    if karma >= costs["reroll"]:
+        commands.append(RerollDie(die=die.id))
+    if karma >= costs["adjust"]:
+        commands += [AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS if die.face + by in data.FACES]
+    if karma >= costs["invert"] and die.face in data.INVERT_PAIRS:
+        commands.append(InvertDie(die=die.id))
+    if karma >= costs["set"]:
+        commands += [SetDie(die=die.id, value=v) for v in data.FACES if v != die.face]
+    return commands
+
+
+def _karma_on_plants(state: State, karma: int) -> list[Command]:
+    """What `karma` buys on the plants of every player (Diced Tomatoes 5)."""
+    costs = data.KARMA_COSTS
+    commands: list[Command] = []
     for owner in state.players:
         for token, plant in enumerate(state.plants[owner]):
             if not plant:

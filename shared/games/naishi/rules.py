@@ -229,8 +229,8 @@ def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None
     return None
 
 
-def _swap(state: State, command: SwapCards, ctx: Context) -> list[Event] | Rejection:
-    actor = ctx.actor
+def _swap_positions(command: SwapCards) -> tuple[int, int] | Rejection:
+    """The two positions a swap names (a Hand-Line swap may name one), or why they are wrong."""
     kind, first, second = command.kind, command.first, command.second
     if kind not in SWAP_KINDS:
         return Rejection(
@@ -253,6 +253,15 @@ def _swap(state: State, command: SwapCards, ctx: Context) -> list[Event] | Rejec
             return bad
     if kind != "hand_line" and first == second:
         return Rejection("same_position", "Swap two different positions.")
+    return first, second
+
+
+def _swap(state: State, command: SwapCards, ctx: Context) -> list[Event] | Rejection:
+    actor, kind = ctx.actor, command.kind
+    positions = _swap_positions(command)
+    if isinstance(positions, Rejection):
+        return positions
+    first, second = positions
     bad = _bonus_check(state, actor, "swap")
     if bad:
         return bad

@@ -198,7 +198,7 @@ def test_naishi_5_exchange_rejections():
     assert rejected([deal], GiveCard(card=bob_card), ANN) == "card_not_in_hand"
     offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
     events = then([deal], GiveCard(card=offer[0]), ANN)
-    assert rejected(events, GiveCard(card=offer[1]), ANN) == "already_given"
+    assert rejected(events, GiveCard(card=offer[1]), ANN) == "not_your_turn"  # given: bob is awaited
     assert rejected([deal], Develop(row="line", position=1), ANN) == "wrong_phase"
     assert rejected(start(), GiveCard(card="naishi_1"), ANN) == "wrong_phase"
 
