@@ -28,7 +28,7 @@ from shared.games.decider import (
     View,
     rank_players,
 )
-from shared.games.turns import decide_by_turns
+from shared.games.turns import DecideByTurns
 
 
 class HighCardOptions(Options, frozen=True, kw_only=True):
@@ -142,7 +142,7 @@ def players_to_act(state: State) -> list[PlayerId]:
 
 
 # The platform's turn guard, then the move (a trick's card, once per player).
-decide = decide_by_turns(
+decide = DecideByTurns(
     "High Card", {PlayCard: play_card}, players_to_act=players_to_act, is_terminal=is_terminal
 )
 

@@ -2,14 +2,15 @@
 the game (`players_to_act`, `is_terminal`), and refused here the same way for every game, so
 that a game's rules only say what each of its commands does.
 
-A game's `decide` is `decide_by_turns(...)`: the guard, then the one small function its
-command's type maps to.
+A game's `decide` is a `DecideByTurns`: the guard, then the one small function its command's
+type maps to.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from shared.games.decider import Command, Context, Event, PlayerId, Rejection, spoken_list
 
@@ -17,7 +18,6 @@ S = TypeVar("S")
 
 # A rule for one command type: the command is that type (hence Any), its actor is to act.
 Move = Callable[[S, Any, Context], Sequence[Event] | Rejection]
-Decide = Callable[[S, Command, Context], Sequence[Event] | Rejection]
 
 GAME_OVER = Rejection("game_over", "The game at this table is over.")
 NOT_STARTED = Rejection("not_started", "The game has not started yet.")
@@ -45,25 +45,23 @@ def turn_refusal(
     return None
 
 
-def decide_by_turns(
-    title: str,
-    moves: Mapping[type[Command], Move[S]],
-    *,
-    players_to_act: Callable[[S], Sequence[PlayerId]],
-    is_terminal: Callable[[S], bool],
-) -> Decide[S]:
+@dataclass(frozen=True, eq=False)
+class DecideByTurns(Generic[S]):
     """A game's `decide`: an unknown command is `bad_command`; else the turn guard; else the
-    move of the command's type."""
+    move of the command's type (`moves`, one per command of the game)."""
 
-    def decide(state: S, command: Command, ctx: Context) -> Sequence[Event] | Rejection:
-        move = moves.get(type(command))
+    title: str
+    moves: Mapping[type[Command], Move[S]]
+    players_to_act: Callable[[S], Sequence[PlayerId]]
+    is_terminal: Callable[[S], bool]
+
+    def __call__(self, state: S, command: Command, ctx: Context) -> Sequence[Event] | Rejection:
+        move = self.moves.get(type(command))
         if move is None:
-            return Rejection("bad_command", f"{title} has no command {type(command).__name__}.")
-        if refused := turn_refusal(state, ctx.actor, players_to_act, is_terminal):
+            return Rejection("bad_command", f"{self.title} has no command {type(command).__name__}.")
+        if refused := turn_refusal(state, ctx.actor, self.players_to_act, self.is_terminal):
             return refused
         return move(state, command, ctx)
-
-    return decide
 
 
 def in_phase(phase: str, refusal: Callable[[S], Rejection], move: Move[S]) -> Move[S]:

@@ -12,19 +12,20 @@ import pytest
 
 from services.registry import games
 from shared.games.decider import Game
+from shared.games.turns import DecideByTurns
 
 # file -> the names it must define, and the Game fields that must come from it
 TEMPLATE = {
     "messages": (("COMMANDS", "EVENTS"), ("options",)),
     "state": (("State", "evolve"), ("evolve",)),
-    "rules": (("decide", "legal_commands", "setup", "result"), ("decide", "legal_commands", "setup")),
+    "rules": (("decide", "legal_commands", "setup", "result"), ("legal_commands", "setup")),
     "view": (("player_view", "redact", "secrets"), ("player_view", "redact", "secrets")),
     "bot": (("bot",), ("bot",)),
 }
 
 
 def package_of(game: Game) -> str:
-    return inspect.getmodule(game.decide).__name__.rpartition(".")[0]
+    return inspect.getmodule(game.legal_commands).__name__.rpartition(".")[0]
 
 
 # A game package: one whose GAME lives in the package around its rules (a one-module game,
@@ -52,6 +53,16 @@ def test_the_game_package_has_the_template_files_and_names(name):
             value = getattr(game, f)
             assert value.__module__ == module.__name__, f"Game.{f} comes from {value.__module__}"
     assert importlib.import_module(package).GAME is game
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_decide_is_the_turn_guard_then_one_move_per_command(name):
+    """The rules' `decide` is a `DecideByTurns`: the platform guards the turn, and every
+    command of the game has its move."""
+    game = PACKAGES[name]
+    rules = importlib.import_module(f"{package_of(game)}.rules")
+    assert game.decide is rules.decide and isinstance(game.decide, DecideByTurns)
+    assert set(game.decide.moves) == set(game.commands)
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGES))

@@ -54,7 +54,7 @@ from shared.games.decrypto.state import (
     other,
 )
 from shared.games.decrypto.words import WORDS
-from shared.games.turns import decide_by_turns
+from shared.games.turns import DecideByTurns
 
 CLUE_EXAMPLES = 4  # example GiveClues commands offered in `legal`
 KEYWORD_EXAMPLES = 3  # example GuessKeywords commands offered in `legal`
@@ -487,7 +487,7 @@ def result(state: State) -> Result:
 
 # --- decide ---------------------------------------------------------------------------------
 
-decide = decide_by_turns(
+decide = DecideByTurns(
     "Decrypto",
     {GiveClues: _give_clues, SubmitGuess: _submit_guess, GuessKeywords: _guess_keywords},
     players_to_act=players_to_act,

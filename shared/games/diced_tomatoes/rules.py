@@ -56,7 +56,7 @@ from shared.games.diced_tomatoes.state import (
     uproot_cause,
     value_survives,
 )
-from shared.games.turns import Move, decide_by_turns
+from shared.games.turns import DecideByTurns, Move
 
 # --- options and setup -----------------------------------------------------------------------
 
@@ -570,7 +570,7 @@ def result(state: State) -> Result:
 
 # --- decide ----------------------------------------------------------------------------------
 
-decide = decide_by_turns(
+decide = DecideByTurns(
     "Diced Tomatoes",
     {
         TakeDice: _take,

@@ -50,7 +50,7 @@ from shared.games.dozito.state import (
     targets,
     visible_grid,
 )
-from shared.games.turns import decide_by_turns
+from shared.games.turns import DecideByTurns
 
 replace = msgspec.structs.replace
 
@@ -320,7 +320,7 @@ def result(state: State) -> Result:
 
 # --- decide ---------------------------------------------------------------------------------
 
-decide = decide_by_turns(
+decide = DecideByTurns(
     "Dozito",
     {
         TakeDiscard: _take_discard,

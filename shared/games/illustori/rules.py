@@ -52,7 +52,7 @@ from shared.games.illustori.messages import (
     VoteClosed,
 )
 from shared.games.illustori.state import State, evolve
-from shared.games.turns import decide_by_turns, in_phase
+from shared.games.turns import DecideByTurns, in_phase
 
 replace = msgspec.structs.replace
 
@@ -306,7 +306,7 @@ def result(state: State) -> Result:
 
 # --- decide ---------------------------------------------------------------------------------
 
-decide = decide_by_turns(
+decide = DecideByTurns(
     "Illustori",
     {
         ProposeStart: in_phase("naming", _wrong_phase, _propose_start),

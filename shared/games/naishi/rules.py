@@ -67,7 +67,7 @@ from shared.games.naishi.messages import (
 )
 from shared.games.naishi.scoring import GridScore, ninja_cells, parse_cell_key, score_grid
 from shared.games.naishi.state import State, evolve
-from shared.games.turns import decide_by_turns, in_phase
+from shared.games.turns import DecideByTurns, in_phase
 
 replace = msgspec.structs.replace
 
@@ -544,7 +544,7 @@ def _exchange_only(state: State) -> Rejection:
     return Rejection("wrong_phase", "The opening exchange is over.")
 
 
-decide = decide_by_turns(
+decide = DecideByTurns(
     "Naishi",
     {
         GiveCard: in_phase("exchange", _exchange_only, _give),

@@ -510,17 +510,17 @@ def test_a_second_answer_from_the_same_team_is_refused():
 
 
 def test_commands_of_another_step_are_refused_as_wrong_phase():
-    state = round_one()
-    assert when(state, SubmitGuess(team="white", code=[1, 2, 3]), "bob").code == "wrong_phase"
-    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "bob").code == "wrong_phase"
-    state = decoding()
-    assert when(state, GiveClues(clues=["a", "b", "c"]), "ann").code == "wrong_phase"
+    state = round_one()  # ann is to act: white's encryptor
+    assert when(state, SubmitGuess(team="white", code=[1, 2, 3]), "ann").code == "wrong_phase"
+    assert when(state, GuessKeywords(words=["a", "b", "c", "d"]), "ann").code == "wrong_phase"
+    state = decoding()  # bob is to act: he decodes white's code
+    assert when(state, GiveClues(clues=["a", "b", "c"]), "bob").code == "wrong_phase"
 
 
 def test_guess_for_the_code_not_being_decoded_is_refused():
     """Decrypto 8-9: White's code first; an answer for Black's is wrong_team."""
     state = decoding()
-    refused = when(state, SubmitGuess(team="black", code=[1, 2, 3]), "cy")
+    refused = when(state, SubmitGuess(team="black", code=[1, 2, 3]), "bob")
     assert isinstance(refused, Rejection) and refused.code == "wrong_team"
 
 
@@ -789,7 +789,8 @@ def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_
     for name, default in options.items():
         assert msgspec.json.decode(documented[name]) == default, name
     source = Path(rules_module.__file__).read_text(encoding="utf-8")
-    codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | {"bad_option"}
+    platform = {"bad_option", "bad_command", "game_over", "not_your_turn"}  # the table's, the turn guard's
+    codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | platform
     table = docs[docs.index("## Rejection codes") : docs.index("## Choices")]
     assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == codes
     events = docs[docs.index("## Events") : docs.index("## Views")]
