@@ -6,7 +6,6 @@ Pure: the only randomness is the rng handed in, and every face it gives is writt
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from itertools import product
 
 from shared.games.decider import (
@@ -56,7 +55,7 @@ from shared.games.diced_tomatoes.state import (
     uproot_cause,
     value_survives,
 )
-from shared.games.turns import DecideByTurns, Move
+from shared.games.turns import DecideByTurns, in_phase
 
 # --- options and setup -----------------------------------------------------------------------
 
@@ -162,15 +161,9 @@ def can_place_any(state: State) -> bool:
 # --- decide ----------------------------------------------------------------------------------
 
 
-def _after_roll(move: Move[State]) -> Move[State]:
-    """`move`, once the dice are taken and rolled this turn (Diced Tomatoes 3)."""
-
-    def rolled(state: State, command: Command, ctx: Context) -> Sequence[Event] | Rejection:
-        if state.phase != "place":
-            return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
-        return move(state, command, ctx)
-
-    return rolled
+def _dice_not_rolled(state: State) -> Rejection:
+    """A command on the rolled dice before they are taken and rolled (Diced Tomatoes 3)."""
+    return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
 
 
 def _reroll(state: State, command: RerollDie, ctx: Context) -> list[Event] | Rejection:
@@ -576,12 +569,12 @@ decide = DecideByTurns(
         TakeDice: _take,
         UprootPlant: _uproot,
         FlipSeed: _flip_seed,
-        PlaceDie: _after_roll(_place),
-        RerollDie: _after_roll(_reroll),
-        AdjustDie: _after_roll(_adjust),
-        InvertDie: _after_roll(_invert),
-        SetDie: _after_roll(_set),
-        EndTurn: _after_roll(_end_turn),
+        PlaceDie: in_phase("place", _dice_not_rolled, _place),
+        RerollDie: in_phase("place", _dice_not_rolled, _reroll),
+        AdjustDie: in_phase("place", _dice_not_rolled, _adjust),
+        InvertDie: in_phase("place", _dice_not_rolled, _invert),
+        SetDie: in_phase("place", _dice_not_rolled, _set),
+        EndTurn: in_phase("place", _dice_not_rolled, _end_turn),
     },
     players_to_act=players_to_act,
     is_terminal=is_terminal,
