@@ -28,6 +28,7 @@ from shared.games.decider import (
     View,
     rank_players,
 )
+from shared.games.turns import DecideByTurns
 
 
 class HighCardOptions(Options, frozen=True, kw_only=True):
@@ -85,22 +86,17 @@ def setup(options: HighCardOptions, players: tuple[PlayerId, ...], rng: random.R
     return [HandsDealt(players=list(players), hands=hands, deck=sorted(deck[len(players) * n :]))]
 
 
-def decide(state: State, command: Command, ctx: Context):
-    match command:
-        case PlayCard(card=card):
-            if ctx.actor not in players_to_act(state):
-                return Rejection("already_chosen", "You have already chosen a card this trick.")
-            if card not in state.hands[ctx.actor]:
-                return Rejection("card_not_in_hand", f"Card {card} is not in your hand.")
-            events: list[Event] = [CardChosen(player=ctx.actor, card=card)]
-            chosen = {**state.chosen, ctx.actor: card}
-            if len(chosen) == len(state.players):
-                winner = max(chosen, key=lambda p: chosen[p])
-                events.append(TrickTaken(cards=chosen, winner=winner))
-                if state.deck:
-                    events.append(CardDrawn(player=winner, card=ctx.rng.choice(state.deck)))
-            return events
-    return Rejection("bad_command", f"High Card has no command {type(command).__name__}.")
+def play_card(state: State, command: PlayCard, ctx: Context):
+    if command.card not in state.hands[ctx.actor]:
+        return Rejection("card_not_in_hand", f"Card {command.card} is not in your hand.")
+    events: list[Event] = [CardChosen(player=ctx.actor, card=command.card)]
+    chosen = {**state.chosen, ctx.actor: command.card}
+    if len(chosen) == len(state.players):
+        winner = max(chosen, key=lambda p: chosen[p])
+        events.append(TrickTaken(cards=chosen, winner=winner))
+        if state.deck:
+            events.append(CardDrawn(player=winner, card=ctx.rng.choice(state.deck)))
+    return events
 
 
 def evolve(state: State, event: Event) -> State:
@@ -145,6 +141,12 @@ def players_to_act(state: State) -> list[PlayerId]:
     if is_terminal(state):
         return []
     return [p for p in state.players if p not in state.chosen]
+
+
+# The platform's turn guard, then the move (a trick's card, once per player).
+decide = DecideByTurns(
+    "High Card", {PlayCard: play_card}, players_to_act=players_to_act, is_terminal=is_terminal
+)
 
 
 def legal_commands(state: State, player: PlayerId) -> list[Command]:

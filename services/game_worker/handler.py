@@ -235,19 +235,9 @@ class CommandHandler:
         stale), else decide again on the table as the log has it, until an append holds.
         Returns the reply, its outcome and the appends that lost a race or were in doubt."""
         table, envelope = handling.table, handling.envelope
-        retries = 0
-        cached = self.cache.get(table)
-        if cached is not None and handling.key not in self.doubts:
-            applied = cached.command_ids.get(envelope.id)
-            if applied is not None:  # every id of the cache is in the log: this is final
-                return (*self._answer_to_retry(handling, applied), retries)
-            handling.known_absent = True  # every id this worker appended to it is cached
-            decided = self._decide(cached, handling)
-            if isinstance(decided, EventBatch):
-                answer = await self._append(handling, cached, decided)
-                if answer is not None:
-                    return (*answer, retries)
-                retries += 1
+        answer, retries = await self._decide_on_cache(handling)
+        if answer is not None:
+            return (*answer, retries)
         # the log decides: no table cached, a refusal on it, or an append that lost a race
         while retries <= self.max_retries:
             handling.known_absent = False  # what the cache said may be stale: the log says
@@ -281,6 +271,22 @@ class CommandHandler:
             "conflict",
             self.max_retries,
         )
+
+    async def _decide_on_cache(self, handling: _Handling) -> tuple[Answer | None, int]:
+        """The answer on the cached table, if it gives one (None: the log must decide), and
+        the appends that lost a race (0 or 1)."""
+        cached = self.cache.get(handling.table)
+        if cached is None or handling.key in self.doubts:
+            return None, 0
+        applied = cached.command_ids.get(handling.envelope.id)
+        if applied is not None:  # every id of the cache is in the log: this is final
+            return self._answer_to_retry(handling, applied), 0
+        handling.known_absent = True  # every id this worker appended to it is cached
+        decided = self._decide(cached, handling)
+        if not isinstance(decided, EventBatch):  # a refusal on the cache: the log says
+            return None, 0
+        answer = await self._append(handling, cached, decided)
+        return answer, int(answer is None)
 
     def _answer_to_retry(self, handling: _Handling, applied: Applied) -> Answer:
         """The answer to a command whose id the log holds (nothing of it is in doubt now)."""

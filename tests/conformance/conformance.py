@@ -7,7 +7,7 @@ through JSON, nobody's view or redacted event shows one of that viewer's `secret
 table has someone to act and each of them has `legal`, an ended table has no `legal`; every
 `legal` command is accepted, and a sample of commands that are not in `legal` (a legal one with
 a field changed, one sent by a seat not to act, a command the game does not know) is refused
-with a code.
+with a code; a person's seat not to act gets the platform's `not_your_turn`, in every game.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from services.registry import games
 from shared.games.decider import Command, Context, Event, PlayerId, Rejection
 from shared.games.simulate import Simulation, simulate
 from shared.games.table import TABLE_EVENTS, Table, TableCreated, TableDecider
+from shared.games.turns import not_your_turn
 from tests.highcard import GAME as HIGHCARD
 
 # How many whole games the long (`slow`) runs play per game; the quick run plays each option
@@ -261,11 +262,12 @@ class Run:
                 assert not isinstance(outcome, Rejection), (player, command, outcome)
                 self.tally.accepted += 1
 
-    def refused(self, table: Table, actor: PlayerId, command: Command) -> None:
+    def refused(self, table: Table, actor: PlayerId, command: Command) -> Rejection:
         outcome = self.decide(table, actor, command)
         assert isinstance(outcome, Rejection), f"{actor}: {command} is not legal, yet accepted"
         assert CODE.match(outcome.code), outcome
         self.tally.refused[outcome.code] = self.tally.refused.get(outcome.code, 0) + 1
+        return outcome
 
     def check_others_refused(
         self,
@@ -280,7 +282,10 @@ class Run:
             self.refused(table, player, command)
         waiting = [p for p in table.players if p not in to_act]
         if waiting and legal:
-            self.refused(table, rng.choice(waiting), rng.choice(legal))
+            actor = rng.choice(waiting)
+            outcome = self.refused(table, actor, rng.choice(legal))
+            if actor in table.humans:  # the platform's turn guard, the same in every game
+                assert outcome == not_your_turn(to_act), outcome
         self.refused(table, player, Probe())
         assert self.decide(table, player, Probe()).code == "bad_command"
 

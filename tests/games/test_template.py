@@ -11,13 +11,14 @@ import msgspec
 import pytest
 
 from services.registry import games
+from shared.games.turns import DecideByTurns
 from tests.games.registered import PACKAGES, package_of
 
 # file -> the names it must define, and the Game fields that must come from it
 TEMPLATE = {
     "messages": (("COMMANDS", "EVENTS"), ("options",)),
     "state": (("State", "evolve"), ("evolve",)),
-    "rules": (("decide", "legal_commands", "setup", "result"), ("decide", "legal_commands", "setup")),
+    "rules": (("decide", "legal_commands", "setup", "result"), ("legal_commands", "setup")),
     "view": (("player_view", "redact", "secrets"), ("player_view", "redact", "secrets")),
     "bot": (("bot",), ("bot",)),
 }
@@ -39,6 +40,16 @@ def test_the_game_package_has_the_template_files_and_names(name):
             value = getattr(game, f)
             assert value.__module__ == module.__name__, f"Game.{f} comes from {value.__module__}"
     assert importlib.import_module(package).GAME is game
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_decide_is_the_turn_guard_then_one_move_per_command(name):
+    """The rules' `decide` is a `DecideByTurns`: the platform guards the turn, and every
+    command of the game has its move."""
+    game = PACKAGES[name]
+    rules = importlib.import_module(f"{package_of(game)}.rules")
+    assert game.decide is rules.decide and isinstance(game.decide, DecideByTurns)
+    assert set(game.decide.moves) == set(game.commands)
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGES))

@@ -98,7 +98,7 @@ async def test_unknown_tables_and_out_of_turn_commands_append_nothing(bus, worke
     card = (await first_legal(bus, table, "bob"))["card"]
     assert (await client.command("highcard", table, "bob", {"type": "play_card", "card": card}))["ok"]
     again = await client.command("highcard", table, "bob", {"type": "play_card", "card": card})
-    assert again["error"]["code"] == "already_chosen"  # bob's turn in this trick is over
+    assert again["error"]["code"] == "not_your_turn"  # bob has chosen his card for this trick
     assert len(await log_of(bus, table)) == 4
     stranger = await client.command("highcard", table, "cy", {"type": "play_card", "card": 1})
     assert stranger["error"]["code"] == "not_seated"

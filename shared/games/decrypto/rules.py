@@ -54,6 +54,7 @@ from shared.games.decrypto.state import (
     other,
 )
 from shared.games.decrypto.words import WORDS
+from shared.games.turns import DecideByTurns
 
 CLUE_EXAMPLES = 4  # example GiveClues commands offered in `legal`
 KEYWORD_EXAMPLES = 3  # example GuessKeywords commands offered in `legal`
@@ -149,22 +150,7 @@ def _start_round(state: State, round_: int, rng: random.Random) -> RoundStarted:
     )
 
 
-# --- decide ---------------------------------------------------------------------------------
-
-
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
-    if state.phase == "over":
-        return Rejection("game_over", "The game is over.")
-    if state.team_of(ctx.actor) is None:
-        return Rejection("not_your_turn", "You are not in a team at this table.")
-    match command:
-        case GiveClues():
-            return _give_clues(state, command, ctx.actor)
-        case SubmitGuess():
-            return _submit_guess(state, command, ctx)
-        case GuessKeywords():
-            return _guess_keywords(state, command, ctx.actor)
-    return Rejection("bad_command", f"Decrypto has no command {type(command).__name__}.")
+# --- the moves (decided after the platform's turn guard: `decide`, at the end) -------------
 
 
 def _wrong_phase(state: State, wanted: str) -> Rejection:
@@ -214,19 +200,13 @@ def clue_problem(state: State, team: str, clues: Sequence[str]) -> Rejection | N
     return None
 
 
-def _give_clues(state: State, command: GiveClues, actor: PlayerId) -> list[Event] | Rejection:
+def _give_clues(state: State, command: GiveClues, ctx: Context) -> list[Event] | Rejection:
     """Decrypto 7: each encryptor writes 3 clues; both encryptors write at the same time."""
     if state.phase != "clues":
         return _wrong_phase(state, "clues are given at the start of a round")
+    actor = ctx.actor
     team = state.team_of(actor)
-    assert team is not None
-    if actor != state.encryptors[team]:
-        return Rejection(
-            "not_your_turn",
-            f"Only your team's encryptor this round, {state.encryptors[team]}, gives clues.",
-        )
-    if team in state.clues:
-        return Rejection("not_your_turn", "You have already given your clues this round.")
+    assert team is not None  # to act: this round's encryptor of a team yet to give clues
     problem = clue_problem(state, team, command.clues)
     if problem:
         return problem
@@ -271,15 +251,7 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
             f"The {target} code is being decoded now, not the {command.team} one.",
         )
     team = state.team_of(actor)
-    assert team is not None
-    if guess_role(state, actor) is None:
-        if team in state.answers:
-            message = "Your team has already answered for this code."
-        elif team == target:
-            message = "You wrote these clues: your teammates decode them without you."
-        else:
-            message = "There is no interception in round 1."
-        return Rejection("not_your_turn", message)
+    assert team is not None  # to act: a player who may answer this code (`guess_role`)
     if tuple(command.code) not in CODES:
         return Rejection(
             "invalid_code",
@@ -377,18 +349,13 @@ def keywords_found(state: State, team: str, guesses: Sequence[str]) -> int:
     )
 
 
-def _guess_keywords(
-    state: State,
-    command: GuessKeywords,
-    actor: PlayerId,
-) -> list[Event] | Rejection:
+def _guess_keywords(state: State, command: GuessKeywords, ctx: Context) -> list[Event] | Rejection:
     """Decrypto 12: equal scores -> each team names the other's 4 keywords, by position."""
     if state.phase != "keywords":
         return _wrong_phase(state, "keywords are guessed only in a tie-break")
+    actor = ctx.actor
     team = state.team_of(actor)
-    assert team is not None
-    if team in state.keyword_guesses:
-        return Rejection("not_your_turn", "Your team has already guessed the keywords.")
+    assert team is not None  # to act: a player of a team yet to guess
     if len(command.words) != KEYWORD_COUNT:
         return Rejection(
             "wrong_word_count",
@@ -516,3 +483,13 @@ def result(state: State) -> Result:
     )
     # a draw: everyone shares rank 1, and nobody wins
     return ranked if state.winner is not None else msgspec.structs.replace(ranked, winners=[])
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+decide = DecideByTurns(
+    "Decrypto",
+    {GiveClues: _give_clues, SubmitGuess: _submit_guess, GuessKeywords: _guess_keywords},
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)

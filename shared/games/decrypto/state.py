@@ -214,36 +214,7 @@ def evolve(state: State, event: Event) -> State:
                 answers={**state.answers, event.guessing_team: tuple(event.code or ())},
             )
         case CodeRevealed():
-            team, opponent = event.team, other(event.team)
-            tokens = dict(state.tokens)
-            if event.interception:
-                tokens[opponent] = replace(
-                    tokens[opponent],
-                    interceptions=tokens[opponent].interceptions + 1,
-                )
-            if event.miscommunication:
-                tokens[team] = replace(
-                    tokens[team],
-                    miscommunications=tokens[team].miscommunications + 1,
-                )
-            intercepted = event.guesses.get(opponent)
-            reveal = Reveal(
-                round=state.round,
-                team=team,
-                encryptor=state.encryptors[team],
-                clues=state.clues[team],
-                code=tuple(event.code),
-                guess=tuple(event.guesses[team]),
-                interception=tuple(intercepted) if intercepted is not None else None,
-            )
-            last = team == TEAMS[-1]
-            return replace(
-                state,
-                tokens=tokens,
-                reveals=(*state.reveals, reveal),
-                answers={},
-                decoding=None if last else TEAMS[TEAMS.index(team) + 1],
-            )
+            return _code_revealed(state, event)
         case KeywordGuessingStarted():
             return replace(state, phase="keywords", tiebreak=event.cause, decoding=None)
         case KeywordsGuessed():
@@ -263,6 +234,40 @@ def evolve(state: State, event: Event) -> State:
                 decoding=None,
             )
     return state
+
+
+def _code_revealed(state: State, event: CodeRevealed) -> State:
+    """Decrypto 10: the tokens the revealed code gives, and the reveal kept for the notes."""
+    team, opponent = event.team, other(event.team)
+    tokens = dict(state.tokens)
+    if event.interception:
+        tokens[opponent] = replace(
+            tokens[opponent],
+            interceptions=tokens[opponent].interceptions + 1,
+        )
+    if event.miscommunication:
+        tokens[team] = replace(
+            tokens[team],
+            miscommunications=tokens[team].miscommunications + 1,
+        )
+    intercepted = event.guesses.get(opponent)
+    reveal = Reveal(
+        round=state.round,
+        team=team,
+        encryptor=state.encryptors[team],
+        clues=state.clues[team],
+        code=tuple(event.code),
+        guess=tuple(event.guesses[team]),
+        interception=tuple(intercepted) if intercepted is not None else None,
+    )
+    last = team == TEAMS[-1]
+    return replace(
+        state,
+        tokens=tokens,
+        reveals=(*state.reveals, reveal),
+        answers={},
+        decoding=None if last else TEAMS[TEAMS.index(team) + 1],
+    )
 
 
 def _without(

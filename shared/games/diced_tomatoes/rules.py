@@ -21,7 +21,6 @@ from shared.games.decider import (
 )
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
-    COMMANDS,
     AdjustDie,
     DicedTomatoesOptions,
     DiceRolled,
@@ -56,6 +55,7 @@ from shared.games.diced_tomatoes.state import (
     uproot_cause,
     value_survives,
 )
+from shared.games.turns import DecideByTurns, in_phase
 
 # --- options and setup -----------------------------------------------------------------------
 
@@ -161,65 +161,52 @@ def can_place_any(state: State) -> bool:
 # --- decide ----------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
-    actor = ctx.actor
-    if not isinstance(command, COMMANDS):
-        return Rejection("bad_command", f"Diced Tomatoes has no command {type(command).__name__}.")
-    if state.phase == "over":
-        return Rejection("game_over", "The game is over.")
-    if state.phase not in ("take", "place"):
-        return Rejection("not_started", "The game has not started yet.")
-    if actor != state.active:
-        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
-    match command:
-        case TakeDice():
-            return _take(state, command, ctx)
-        case UprootPlant(owner=owner, token=token):
-            return _uproot(state, actor, owner, token)
-        case FlipSeed(owner=owner, token=token):
-            return _flip_seed(state, actor, owner, token)
-    if state.phase != "place":
-        return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
-    match command:
-        case PlaceDie(die=die_id, owner=owner, token=token):
-            return _place(state, actor, die_id, owner, token)
-        case RerollDie(die=die_id):
-            return _change_die(state, actor, die_id, "reroll", roll(ctx.rng))
-        case AdjustDie(die=die_id, by=by):
-            die = state.hand_die(die_id)
-            if die is None:
-                return _not_rolled(die_id)
-            if by not in data.ADJUST_STEPS:
-                return Rejection("bad_adjustment", "A die can be adjusted by +1 or -1 only.")
-            if die.face + by not in data.FACES:
-                return Rejection(
-                    "no_wrap",
-                    f"A {die.face} cannot become {die.face + by}: no wrapping 6<->1.",
-                )
-            return _change_die(state, actor, die_id, "adjust", die.face + by)
-        case InvertDie(die=die_id):
-            die = state.hand_die(die_id)
-            if die is None:
-                return _not_rolled(die_id)
-            if die.face not in data.INVERT_PAIRS:
-                return Rejection(
-                    "not_one_or_six",
-                    f"Only a 1 or a 6 can be inverted; this die shows {die.face}.",
-                )
-            return _change_die(state, actor, die_id, "invert", data.INVERT_PAIRS[die.face])
-        case SetDie(die=die_id, value=value):
-            if value not in data.FACES:
-                return Rejection("bad_value", f"A die shows 1 to 6, not {value}.")
-            die = state.hand_die(die_id)
-            if die is not None and die.face == value:
-                return Rejection(
-                    "no_change",
-                    f"This die already shows {value}: setting it changes nothing.",
-                )
-            return _change_die(state, actor, die_id, "set", value)
-        case EndTurn():
-            return _end_turn(state, actor)
-    return Rejection("bad_command", f"Diced Tomatoes has no command {type(command).__name__}.")
+def _dice_not_rolled(state: State) -> Rejection:
+    """A command on the rolled dice before they are taken and rolled (Diced Tomatoes 3)."""
+    return Rejection("dice_not_rolled", "Take and roll your dice first (take_dice).")
+
+
+def _reroll(state: State, command: RerollDie, ctx: Context) -> list[Event] | Rejection:
+    return _change_die(state, ctx.actor, command.die, "reroll", roll(ctx.rng))
+
+
+def _adjust(state: State, command: AdjustDie, ctx: Context) -> list[Event] | Rejection:
+    die = state.hand_die(command.die)
+    if die is None:
+        return _not_rolled(command.die)
+    if command.by not in data.ADJUST_STEPS:
+        return Rejection("bad_adjustment", "A die can be adjusted by +1 or -1 only.")
+    if die.face + command.by not in data.FACES:
+        return Rejection(
+            "no_wrap",
+            f"A {die.face} cannot become {die.face + command.by}: no wrapping 6<->1.",
+        )
+    return _change_die(state, ctx.actor, command.die, "adjust", die.face + command.by)
+
+
+def _invert(state: State, command: InvertDie, ctx: Context) -> list[Event] | Rejection:
+    die = state.hand_die(command.die)
+    if die is None:
+        return _not_rolled(command.die)
+    if die.face not in data.INVERT_PAIRS:
+        return Rejection(
+            "not_one_or_six",
+            f"Only a 1 or a 6 can be inverted; this die shows {die.face}.",
+        )
+    return _change_die(state, ctx.actor, command.die, "invert", data.INVERT_PAIRS[die.face])
+
+
+def _set(state: State, command: SetDie, ctx: Context) -> list[Event] | Rejection:
+    value = command.value
+    if value not in data.FACES:
+        return Rejection("bad_value", f"A die shows 1 to 6, not {value}.")
+    die = state.hand_die(command.die)
+    if die is not None and die.face == value:
+        return Rejection(
+            "no_change",
+            f"This die already shows {value}: setting it changes nothing.",
+        )
+    return _change_die(state, ctx.actor, command.die, "set", value)
 
 
 def _not_rolled(die_id: int) -> Rejection:
@@ -255,14 +242,9 @@ def _take(state: State, command: TakeDice, ctx: Context) -> list[Event] | Reject
     return [DiceRolled(player=ctx.actor, taken=taken, dice=rolled, faces=faces)]
 
 
-def _place(
-    state: State,
-    actor: PlayerId,
-    die_id: int,
-    owner: PlayerId,
-    token: int,
-) -> list[Event] | Rejection:
+def _place(state: State, command: PlaceDie, ctx: Context) -> list[Event] | Rejection:
     """Sow or grow (Diced Tomatoes 4); a 4th die harvests (6); overdose thirds (16)."""
+    actor, die_id, owner, token = ctx.actor, command.die, command.owner, command.token
     die = state.hand_die(die_id)
     if die is None:
         return _not_rolled(die_id)
@@ -375,8 +357,9 @@ def _plant_target(state: State, owner: PlayerId, token: int) -> Rejection | None
     return None
 
 
-def _uproot(state: State, actor: PlayerId, owner: PlayerId, token: int) -> list[Event] | Rejection:
+def _uproot(state: State, command: UprootPlant, ctx: Context) -> list[Event] | Rejection:
     """3 karma: uproot any plant, own or an opponent's (Diced Tomatoes 5, 3.3-7)."""
+    actor, owner, token = ctx.actor, command.owner, command.token
     problem = _plant_target(state, owner, token)
     if problem:
         return problem
@@ -402,14 +385,10 @@ def flipped(state: State, owner: PlayerId, token: int) -> tuple[Die, ...]:
     return (Die(seed.id, data.OPPOSITE_FACE[seed.face]), *plant[1:])
 
 
-def _flip_seed(
-    state: State,
-    actor: PlayerId,
-    owner: PlayerId,
-    token: int,
-) -> list[Event] | Rejection:
+def _flip_seed(state: State, command: FlipSeed, ctx: Context) -> list[Event] | Rejection:
     """5 karma: a planted seed to its opposite face (Diced Tomatoes 5); the plant must stay a
     set or a straight."""
+    actor, owner, token = ctx.actor, command.owner, command.token
     problem = _plant_target(state, owner, token)
     if problem:
         return problem
@@ -426,9 +405,10 @@ def _flip_seed(
     return [SeedFlipped(player=actor, owner=owner, token=token, face=plant[0].face, cost=cost)]
 
 
-def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
+def _end_turn(state: State, command: EndTurn, ctx: Context) -> list[Event] | Rejection:
     """Pass unplaceable dice (8), uproot rotten/overripe plants (9), cap karma (7), pass the
     turn (10), and end the game when it is over (11, 12, 18)."""
+    actor = ctx.actor
     if can_place_any(state):
         return Rejection(
             "must_place",
@@ -518,7 +498,6 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
     if player not in players_to_act(state):
         return []
     karma = state.karma[player]
-    costs = data.KARMA_COSTS
     commands: list[Command] = []
     if state.phase == "take":
         commands += take_choices(state)
@@ -528,16 +507,29 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
         if not commands:
             commands.append(EndTurn())
         for die in state.hand:
-            if karma >= costs["reroll"]:
-                commands.append(RerollDie(die=die.id))
-            if karma >= costs["adjust"]:
-                commands += [
-                    AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS if die.face + by in data.FACES
-                ]
-            if karma >= costs["invert"] and die.face in data.INVERT_PAIRS:
-                commands.append(InvertDie(die=die.id))
-            if karma >= costs["set"]:
-                commands += [SetDie(die=die.id, value=v) for v in data.FACES if v != die.face]
+            commands += _karma_on_die(die, karma)
+    return commands + _karma_on_plants(state, karma)
+
+
+def _karma_on_die(die: Die, karma: int) -> list[Command]:
+    """What `karma` buys on a rolled die (Diced Tomatoes 5)."""
+    costs = data.KARMA_COSTS
+    commands: list[Command] = []
+    if karma >= costs["reroll"]:
+        commands.append(RerollDie(die=die.id))
+    if karma >= costs["adjust"]:
+        commands += [AdjustDie(die=die.id, by=by) for by in data.ADJUST_STEPS if die.face + by in data.FACES]
+    if karma >= costs["invert"] and die.face in data.INVERT_PAIRS:
+        commands.append(InvertDie(die=die.id))
+    if karma >= costs["set"]:
+        commands += [SetDie(die=die.id, value=v) for v in data.FACES if v != die.face]
+    return commands
+
+
+def _karma_on_plants(state: State, karma: int) -> list[Command]:
+    """What `karma` buys on the plants of every player (Diced Tomatoes 5)."""
+    costs = data.KARMA_COSTS
+    commands: list[Command] = []
     for owner in state.players:
         for token, plant in enumerate(state.plants[owner]):
             if not plant:
@@ -567,3 +559,23 @@ def result(state: State) -> Result:
             details={**details, "solo": True, "won": won},
         )
     return rank_players(state.players, lambda p: breakdown[p]["total"], details=details)
+
+
+# --- decide ----------------------------------------------------------------------------------
+
+decide = DecideByTurns(
+    "Diced Tomatoes",
+    {
+        TakeDice: _take,
+        UprootPlant: _uproot,
+        FlipSeed: _flip_seed,
+        PlaceDie: in_phase("place", _dice_not_rolled, _place),
+        RerollDie: in_phase("place", _dice_not_rolled, _reroll),
+        AdjustDie: in_phase("place", _dice_not_rolled, _adjust),
+        InvertDie: in_phase("place", _dice_not_rolled, _invert),
+        SetDie: in_phase("place", _dice_not_rolled, _set),
+        EndTurn: in_phase("place", _dice_not_rolled, _end_turn),
+    },
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)

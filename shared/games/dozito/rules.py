@@ -50,6 +50,7 @@ from shared.games.dozito.state import (
     targets,
     visible_grid,
 )
+from shared.games.turns import DecideByTurns
 
 replace = msgspec.structs.replace
 
@@ -105,25 +106,7 @@ def _deal(
     return RoundDealt(round=round_, first_player=first, grids=grids, discards=discards, draw=draw)
 
 
-# --- decide ---------------------------------------------------------------------------------
-
-
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
-    actor = ctx.actor
-    if actor not in players_to_act(state):
-        if state.phase == "game_over":
-            return Rejection("game_over", "The game is over.")
-        return Rejection("not_your_turn", f"It is {state.current}'s turn, not yours.")
-    match command:
-        case TakeDiscard(pile=pile):
-            return _take_discard(state, actor, pile)
-        case DrawCard():
-            return _draw(state, actor, ctx.rng)
-        case PlaceCard(slot=slot):
-            return _place(state, actor, slot)
-        case DiscardCard(pile=pile):
-            return _discard(state, actor, pile, ctx.rng)
-    return Rejection("bad_command", f"Dozito has no command {type(command).__name__}.")
+# --- the moves (decided after the platform's turn guard: `decide`, at the end) -------------
 
 
 def _holding(state: State) -> Rejection:
@@ -150,19 +133,21 @@ def _bad_pile(pile: int) -> Rejection | None:
     )
 
 
-def _take_discard(state: State, actor: PlayerId, pile: int) -> list[Event] | Rejection:
+def _take_discard(state: State, command: TakeDiscard, ctx: Context) -> list[Event] | Rejection:
     """Dozito 4 (choice A)."""
+    pile = command.pile
     if state.phase != "turn_start":
         return _holding(state)
     if bad := _bad_pile(pile):
         return bad
     if not state.discards[pile]:
         return Rejection("empty_pile", f"Discard pile {pile} is empty; take from the other one.")
-    return [DiscardTaken(player=actor, pile=pile, card=state.discards[pile][-1])]
+    return [DiscardTaken(player=ctx.actor, pile=pile, card=state.discards[pile][-1])]
 
 
-def _draw(state: State, actor: PlayerId, rng: random.Random) -> list[Event] | Rejection:
+def _draw(state: State, command: DrawCard, ctx: Context) -> list[Event] | Rejection:
     """Dozito 5 (choice B), with 2.3-4 when the draw pile has run out."""
+    actor = ctx.actor
     if state.phase != "turn_start":
         return _holding(state)
     if state.draw:
@@ -173,12 +158,13 @@ def _draw(state: State, actor: PlayerId, rng: random.Random) -> list[Event] | Re
             "The draw pile is empty and the discard piles hold only their top cards; take a discard instead.",
         )
     under = sorted(c for pile in state.discards for c in pile[:-1])
-    rng.shuffle(under)
+    ctx.rng.shuffle(under)
     return [DrawPileRebuilt(draw=list(under)), CardDrawn(player=actor, card=under[0])]
 
 
-def _place(state: State, actor: PlayerId, slot: int) -> list[Event] | Rejection:
+def _place(state: State, command: PlaceCard, ctx: Context) -> list[Event] | Rejection:
     """Dozito 4-7 and 9: put the card in hand into a slot; the slot's card is replaced."""
+    actor, slot = ctx.actor, command.slot
     if state.phase == "turn_start":
         return Rejection("no_card_in_hand", "Take a discard or draw a card first.")
     if state.phase == "must_discard":
@@ -206,13 +192,9 @@ def _place(state: State, actor: PlayerId, slot: int) -> list[Event] | Rejection:
     ]
 
 
-def _discard(
-    state: State,
-    actor: PlayerId,
-    pile: int,
-    rng: random.Random,
-) -> list[Event] | Rejection:
+def _discard(state: State, command: DiscardCard, ctx: Context) -> list[Event] | Rejection:
     """Put the card in hand onto a discard pile (2.3-5: the player's choice); the turn ends."""
+    actor, pile = ctx.actor, command.pile
     if state.phase == "turn_start":
         return Rejection("no_card_in_hand", "You hold no card to discard; take or draw first.")
     if state.phase == "must_place":
@@ -229,7 +211,7 @@ def _discard(
     extra = card.kind == "replay" and state.hand_from in ("draw", "grid")
     batch = Batch(evolve, state)
     batch.add(CardDiscarded(player=actor, pile=pile, card=card.id, extra_turn=extra))
-    _end_turn(batch, rng)
+    _end_turn(batch, ctx.rng)
     return batch.events
 
 
@@ -334,3 +316,18 @@ def result(state: State) -> Result:
         details=details,
         outright=lambda p: p == winner,
     )
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+decide = DecideByTurns(
+    "Dozito",
+    {
+        TakeDiscard: _take_discard,
+        DrawCard: _draw,
+        PlaceCard: _place,
+        DiscardCard: _discard,
+    },
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)

@@ -202,20 +202,8 @@ def evolve(state: State, event: Event) -> State:
                 hand_from="draw",
                 phase="place_or_discard",
             )
-        case CardPlaced(player=p, slot=slot, card=card, replaced=replaced):
-            i = slot - 1
-            grid = list(state.grids[p])
-            up = list(state.face_up[p])
-            grid[i], up[i] = card, True
-            ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
-            return replace(
-                state,
-                grids={**state.grids, p: tuple(grid)},
-                face_up={**state.face_up, p: tuple(up)},
-                hand=replaced,
-                hand_from="grid",
-                phase="must_discard" if ends else "place_or_discard",
-            )
+        case CardPlaced():
+            return _card_placed(state, event)
         case CardDiscarded(pile=pile, card=card, extra_turn=extra):
             discards = list(state.discards)
             discards[pile] = (*discards[pile], card)
@@ -231,18 +219,8 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, one_colour_winner=p)
         case RoundEndTriggered(player=p, last_turns=last):
             return replace(state, ending_by=p, last_turns=tuple(last))
-        case TurnStarted(player=p, extra_turn=extra):
-            remaining = state.last_turns
-            if not extra and p in remaining:
-                remaining = tuple(x for x in remaining if x != p)
-            return replace(
-                state,
-                current=p,
-                phase="turn_start",
-                extra_turn=False,
-                in_extra_turn=extra,
-                last_turns=remaining,
-            )
+        case TurnStarted():
+            return _turn_started(state, event)
         case RoundScored(round=round_, scores=scores):
             over = state.one_colour_winner is not None or round_ >= state.rounds
             return replace(
@@ -251,3 +229,37 @@ def evolve(state: State, event: Event) -> State:
                 phase="game_over" if over else "round_over",
             )
     return state
+
+
+def _card_placed(state: State, event: CardPlaced) -> State:
+    """Dozito 4-7 and 9: the card goes face up into its slot; the slot's card comes into hand."""
+    p, slot, card, replaced = event.player, event.slot, event.card, event.replaced
+    i = slot - 1
+    grid = list(state.grids[p])
+    up = list(state.face_up[p])
+    grid[i], up[i] = card, True
+    ends = event.replaced_was_face_up or stop_triggers(state.card(card), state.hand_from)
+    return replace(
+        state,
+        grids={**state.grids, p: tuple(grid)},
+        face_up={**state.face_up, p: tuple(up)},
+        hand=replaced,
+        hand_from="grid",
+        phase="must_discard" if ends else "place_or_discard",
+    )
+
+
+def _turn_started(state: State, event: TurnStarted) -> State:
+    """A turn starts; a last turn (Dozito 10) is used up unless it is an extra one (8)."""
+    p, extra = event.player, event.extra_turn
+    remaining = state.last_turns
+    if not extra and p in remaining:
+        remaining = tuple(x for x in remaining if x != p)
+    return replace(
+        state,
+        current=p,
+        phase="turn_start",
+        extra_turn=False,
+        in_extra_turn=extra,
+        last_turns=remaining,
+    )

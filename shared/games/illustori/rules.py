@@ -52,6 +52,7 @@ from shared.games.illustori.messages import (
     VoteClosed,
 )
 from shared.games.illustori.state import State, evolve
+from shared.games.turns import DecideByTurns, in_phase
 
 replace = msgspec.structs.replace
 
@@ -103,54 +104,7 @@ def setup(
     ]
 
 
-# --- decide ---------------------------------------------------------------------------------
-
-
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
-    actor = ctx.actor
-    if actor not in players_to_act(state):
-        if state.phase == "voting" and actor in state.votes:
-            return Rejection("already_voted", "You have already voted on this text.")
-        if state.phase == "voting" and state.pending and actor == state.pending.player:
-            return Rejection("not_your_turn", "The others are voting on your text; wait.")
-        return Rejection("not_your_turn", f"It is not your turn; waiting for {_waiting(state)}.")
-    match command:
-        case ProposeStart(text=text):
-            if state.phase != "naming":
-                return _wrong_phase(state)
-            return _propose_start(state, actor, clean(text))
-        case PlayCard(card=card, text=text):
-            if state.phase != "turn":
-                return _wrong_phase(state)
-            if card not in state.hands[actor]:
-                return Rejection("card_not_in_hand", f"Card {card} is not in your hand.")
-            return _play_card(state, actor, card, clean(text), ctx.rng)
-        case SwapCards(cards=cards):
-            if state.phase != "turn":
-                return _wrong_phase(state)
-            return _swap(state, actor, cards, ctx.rng)
-        case PassTurn():
-            if state.phase != "turn":
-                return _wrong_phase(state)
-            if state.stack or state.discard:
-                return Rejection(
-                    "pass_not_allowed",
-                    "You may pass only when the stack and the discard pile are both empty; "
-                    "play a card or swap.",
-                )
-            batch = Batch(evolve, state)
-            batch.add(TurnPassed(player=actor))
-            _end_turn(batch, actor, accepted=False)
-            return batch.events
-        case Vote(yes=yes):
-            if state.phase != "voting":
-                return _wrong_phase(state)
-            return _vote(state, actor, yes, ctx.rng)
-    return Rejection("bad_command", f"Illustori has no command {type(command).__name__}.")
-
-
-def _waiting(state: State) -> str:
-    return ", ".join(players_to_act(state)) or "nobody (the game is over)"
+# --- the moves (decided after the platform's turn guard: `decide`, at the end) -------------
 
 
 def _wrong_phase(state: State) -> Rejection:
@@ -162,8 +116,9 @@ def _wrong_phase(state: State) -> Rejection:
     return Rejection("wrong_phase", f"Not now: {needed}.")
 
 
-def _propose_start(state: State, actor: PlayerId, text: str) -> list[Event] | Rejection:
+def _propose_start(state: State, command: ProposeStart, ctx: Context) -> list[Event] | Rejection:
     """Illustori 2: any text with letters at both ends (8, 5.3-5); a penalty rejects it."""
+    actor, text = ctx.actor, clean(command.text)
     problem = text_problem(text, state.rules.mode, start=True)
     if problem:
         return Rejection(*problem)
@@ -173,14 +128,11 @@ def _propose_start(state: State, actor: PlayerId, text: str) -> list[Event] | Re
     return [StartProposed(player=actor, text=text)]
 
 
-def _play_card(
-    state: State,
-    actor: PlayerId,
-    card: str,
-    text: str,
-    rng: random.Random,
-) -> list[Event] | Rejection:
+def _play_card(state: State, command: PlayCard, ctx: Context) -> list[Event] | Rejection:
     """Illustori 4, 7, 8: refused (nothing changes), penalised (no vote) or put to the vote."""
+    actor, card, text = ctx.actor, command.card, clean(command.text)
+    if card not in state.hands[actor]:
+        return Rejection("card_not_in_hand", f"Card {card} is not in your hand.")
     rules = state.rules
     problem = text_problem(text, rules.mode)
     if problem is None:
@@ -192,18 +144,14 @@ def _play_card(
         return [CardPlayed(player=actor, card=card, text=text)]
     batch = Batch(evolve, state)
     batch.add(CardPenalised(player=actor, card=card, text=text, reasons=reasons))
-    _draw(batch, actor, 1, rng)
+    _draw(batch, actor, 1, ctx.rng)
     _end_turn(batch, actor, accepted=False)
     return batch.events
 
 
-def _swap(
-    state: State,
-    actor: PlayerId,
-    cards: list[str],
-    rng: random.Random,
-) -> list[Event] | Rejection:
+def _swap(state: State, command: SwapCards, ctx: Context) -> list[Event] | Rejection:
     """Illustori 5: discard one or more cards, draw as many."""
+    actor, cards = ctx.actor, command.cards
     if not cards:
         return Rejection("no_cards", "Choose at least one card to swap.")
     if len(set(cards)) != len(cards):
@@ -218,15 +166,28 @@ def _swap(
         )
     batch = Batch(evolve, state)
     batch.add(CardsSwapped(player=actor, cards=list(cards)))
-    _draw(batch, actor, len(cards), rng)
+    _draw(batch, actor, len(cards), ctx.rng)
     _end_turn(batch, actor, accepted=False)
     return batch.events
 
 
-def _vote(state: State, actor: PlayerId, yes: bool, rng: random.Random) -> list[Event]:
+def _pass(state: State, command: PassTurn, ctx: Context) -> list[Event] | Rejection:
+    """Illustori 5: pass, only when there is nothing to draw."""
+    if state.stack or state.discard:
+        return Rejection(
+            "pass_not_allowed",
+            "You may pass only when the stack and the discard pile are both empty; play a card or swap.",
+        )
+    batch = Batch(evolve, state)
+    batch.add(TurnPassed(player=ctx.actor))
+    _end_turn(batch, ctx.actor, accepted=False)
+    return batch.events
+
+
+def _vote(state: State, command: Vote, ctx: Context) -> list[Event]:
     """Illustori 6: votes are secret until the last is in; accepted iff yes x 2 >= voters."""
     batch = Batch(evolve, state)
-    batch.add(VoteCast(player=actor, yes=yes))
+    batch.add(VoteCast(player=ctx.actor, yes=command.yes))
     pending = state.pending
     assert pending is not None  # the voting phase always has a text under vote
     voters = [p for p in state.players if p != pending.player]
@@ -241,7 +202,7 @@ def _vote(state: State, actor: PlayerId, yes: bool, rng: random.Random) -> list[
             _end_turn(batch, pending.player, accepted=True)
         return batch.events
     if not accepted:
-        _draw(batch, pending.player, 1, rng)
+        _draw(batch, pending.player, 1, ctx.rng)
     _end_turn(batch, pending.player, accepted=accepted)
     return batch.events
 
@@ -341,3 +302,19 @@ def result(state: State) -> Result:
     )
     winners = [p for p in res.winners if left[p] == 0]
     return replace(res, winners=winners)
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+decide = DecideByTurns(
+    "Illustori",
+    {
+        ProposeStart: in_phase("naming", _wrong_phase, _propose_start),
+        PlayCard: in_phase("turn", _wrong_phase, _play_card),
+        SwapCards: in_phase("turn", _wrong_phase, _swap),
+        PassTurn: in_phase("turn", _wrong_phase, _pass),
+        Vote: in_phase("voting", _wrong_phase, _vote),
+    },
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)

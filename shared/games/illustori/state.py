@@ -100,6 +100,7 @@ def _without(cards: tuple[str, ...], gone: list[str] | list[str | None]) -> tupl
 
 
 def evolve(state: State, event: Event) -> State:
+    """The setup, the texts proposed and the votes on them; the rest: `_evolve_turn`."""
     match event:
         case GameSetUp():
             return State(
@@ -153,6 +154,12 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, votes={**state.votes, p: bool(yes)})
         case VoteClosed(votes=votes, accepted=accepted):
             return _close_vote(state, votes, accepted)
+    return _evolve_turn(state, event)
+
+
+def _evolve_turn(state: State, event: Event) -> State:
+    """The events of cards changing hands and of turns passing."""
+    match event:
         case CardsSwapped(player=p, cards=cards):
             return replace(
                 state,

@@ -67,19 +67,11 @@ from shared.games.naishi.messages import (
 )
 from shared.games.naishi.scoring import GridScore, ninja_cells, parse_cell_key, score_grid
 from shared.games.naishi.state import State, evolve
+from shared.games.turns import DecideByTurns, in_phase
 
 replace = msgspec.structs.replace
 
 POSITIONS = range(1, LINE_SIZE + 1)
-TURN_COMMANDS = (
-    Develop,
-    SwapCards,
-    DiscardRiverCards,
-    ImposeDecree,
-    RecallEmissaries,
-    DeclareEnd,
-    EndTurn,
-)
 
 
 # --- options and setup (Naishi 1-4) ---------------------------------------------------------
@@ -120,54 +112,11 @@ def setup(
     return [GameSetUp(players=list(players), first_player=first, lines=lines, hands=hands, river=river)]
 
 
-# --- decide ---------------------------------------------------------------------------------
+# --- the moves (decided after the platform's turn guard: `decide`, at the end) -------------
 
 
-def decide(state: State, command: Command, ctx: Context) -> list[Event] | Rejection:
+def _give(state: State, command: GiveCard, ctx: Context) -> list[Event] | Rejection:
     actor = ctx.actor
-    if refused := _not_acting(state, command, actor):
-        return refused
-    match command:
-        case GiveCard():
-            return _give(state, command, actor, ctx.rng)
-        case ChooseNinjaCopy():
-            return _choose_ninja(state, command, actor)
-        case Develop(row=row, position=position):
-            return _develop(state, actor, row, position)
-        case SwapCards():
-            return _swap(state, actor, command)
-        case DiscardRiverCards(first=first, second=second):
-            return _discard_river(state, actor, first, second)
-        case EndTurn():
-            return _end_turn(state, actor)
-        case ImposeDecree(row=row, position=position):
-            return _decree(state, actor, row, position)
-        case RecallEmissaries():
-            return _recall(state, actor)
-        case DeclareEnd():
-            return _declare_end(state, actor)
-    return Rejection("bad_command", f"Naishi has no command {type(command).__name__}.")
-
-
-def _not_acting(state: State, command: Command, actor: PlayerId) -> Rejection | None:
-    """The one guard: a game set up, and for a turn command, the turns phase and its player."""
-    if state.phase == "setup" or actor not in state.players:
-        return Rejection("not_started", "The game has not been set up yet.")
-    if not isinstance(command, TURN_COMMANDS):
-        return None
-    if state.phase != "turns":
-        what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
-        return Rejection("wrong_phase", f"No turns are played during {what}.")
-    if actor != state.active:
-        return Rejection("not_your_turn", f"It is {state.active}'s turn.")
-    return None
-
-
-def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random) -> list[Event] | Rejection:
-    if state.phase != "exchange":
-        return Rejection("wrong_phase", "The opening exchange is over.")
-    if actor in state.given:
-        return Rejection("already_given", "You have already chosen the card you give.")
     offer = _giveable(state, actor)
     if command.card not in offer:
         return Rejection(
@@ -182,7 +131,7 @@ def _give(state: State, command: GiveCard, actor: PlayerId, rng: random.Random) 
             cards = [c for c in state.hands[p] if c != given[p]]
             cards.append(given[state.opponent(p)])
             cards.sort()
-            rng.shuffle(cards)
+            ctx.rng.shuffle(cards)
             hands[p] = list(cards)
         events.append(HandsShuffled(hands=hands))
     return events
@@ -209,7 +158,7 @@ def _whole_turn_refused(state: State) -> Rejection | None:
     return None
 
 
-def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
+def _end_turn(state: State, command: EndTurn, ctx: Context) -> list[Event] | Rejection:
     if state.bonus_used and not state.developed:  # Naishi 8: the Develop is owed
         return Rejection("must_develop", "You took a bonus action before developing: develop now.")
     if not state.developed:
@@ -217,10 +166,11 @@ def _end_turn(state: State, actor: PlayerId) -> list[Event] | Rejection:
             "no_main_action_yet",
             "Take a main action first (develop, impose a decree, recall your emissaries or declare the end).",
         )
-    return _finish_turn(state, actor)
+    return _finish_turn(state, ctx.actor)
 
 
-def _recall(state: State, actor: PlayerId) -> list[Event] | Rejection:
+def _recall(state: State, command: RecallEmissaries, ctx: Context) -> list[Event] | Rejection:
+    actor = ctx.actor
     if refused := _whole_turn_refused(state):
         return refused
     spots = state.recallable(actor)
@@ -229,7 +179,8 @@ def _recall(state: State, actor: PlayerId) -> list[Event] | Rejection:
     return _then_finish(state, actor, EmissariesRecalled(player=actor, spots=spots))
 
 
-def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
+def _declare_end(state: State, command: DeclareEnd, ctx: Context) -> list[Event] | Rejection:
+    actor = ctx.actor
     if refused := _whole_turn_refused(state):
         return refused
     if state.end_reason is not None:
@@ -243,7 +194,8 @@ def _declare_end(state: State, actor: PlayerId) -> list[Event] | Rejection:
     return _then_finish(state, actor, ended)
 
 
-def _develop(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
+def _develop(state: State, command: Develop, ctx: Context) -> list[Event] | Rejection:
+    actor, row, position = ctx.actor, command.row, command.position
     bad = _bad_place(row, position)
     if bad:
         return bad
@@ -277,7 +229,8 @@ def _bonus_check(state: State, actor: PlayerId, action: str) -> Rejection | None
     return None
 
 
-def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Rejection:
+def _swap_positions(command: SwapCards) -> tuple[int, int] | Rejection:
+    """The two positions a swap names (a Hand-Line swap may name one), or why they are wrong."""
     kind, first, second = command.kind, command.first, command.second
     if kind not in SWAP_KINDS:
         return Rejection(
@@ -300,6 +253,15 @@ def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Re
             return bad
     if kind != "hand_line" and first == second:
         return Rejection("same_position", "Swap two different positions.")
+    return first, second
+
+
+def _swap(state: State, command: SwapCards, ctx: Context) -> list[Event] | Rejection:
+    actor, kind = ctx.actor, command.kind
+    positions = _swap_positions(command)
+    if isinstance(positions, Rejection):
+        return positions
+    first, second = positions
     bad = _bonus_check(state, actor, "swap")
     if bad:
         return bad
@@ -315,7 +277,8 @@ def _swap(state: State, actor: PlayerId, command: SwapCards) -> list[Event] | Re
     return _after_bonus(state, actor, event)
 
 
-def _discard_river(state: State, actor: PlayerId, first: int, second: int) -> list[Event] | Rejection:
+def _discard_river(state: State, command: DiscardRiverCards, ctx: Context) -> list[Event] | Rejection:
+    actor, first, second = ctx.actor, command.first, command.second
     for p in (first, second):
         bad = _bad_place(None, p)
         if bad:
@@ -352,7 +315,8 @@ def _after_bonus(state: State, actor: PlayerId, event: Event) -> list[Event]:
     return [event]
 
 
-def _decree(state: State, actor: PlayerId, row: str, position: int) -> list[Event] | Rejection:
+def _decree(state: State, command: ImposeDecree, ctx: Context) -> list[Event] | Rejection:
+    actor, row, position = ctx.actor, command.row, command.position
     if refused := _whole_turn_refused(state):
         return refused
     bad = _bad_place(row, position)
@@ -440,11 +404,8 @@ def _end_of_game(state: State, player: PlayerId) -> list[Event]:
     return events
 
 
-def _choose_ninja(state: State, command: ChooseNinjaCopy, actor: PlayerId) -> list[Event] | Rejection:
-    if state.phase != "end":
-        return Rejection("wrong_phase", "Ninjas choose what they copy at the end of the game.")
-    if not state.pending_ninjas(actor):
-        return Rejection("not_your_turn", "You have no Ninja left to choose a copy for.")
+def _choose_ninja(state: State, command: ChooseNinjaCopy, ctx: Context) -> list[Event] | Rejection:
+    actor = ctx.actor
     bad = _bad_place(command.row, command.position)
     if bad:
         return bad
@@ -565,3 +526,37 @@ def result(state: State) -> Result:
             "ninja_copies": {p: dict(state.copies.get(p, {})) for p in state.players},
         },
     )
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+
+def _turns_only(state: State) -> Rejection:
+    what = "the opening exchange" if state.phase == "exchange" else "the end of the game"
+    return Rejection("wrong_phase", f"No turns are played during {what}.")
+
+
+def _ninjas_only(state: State) -> Rejection:
+    return Rejection("wrong_phase", "Ninjas choose what they copy at the end of the game.")
+
+
+def _exchange_only(state: State) -> Rejection:
+    return Rejection("wrong_phase", "The opening exchange is over.")
+
+
+decide = DecideByTurns(
+    "Naishi",
+    {
+        GiveCard: in_phase("exchange", _exchange_only, _give),
+        ChooseNinjaCopy: in_phase("end", _ninjas_only, _choose_ninja),
+        Develop: in_phase("turns", _turns_only, _develop),
+        SwapCards: in_phase("turns", _turns_only, _swap),
+        DiscardRiverCards: in_phase("turns", _turns_only, _discard_river),
+        EndTurn: in_phase("turns", _turns_only, _end_turn),
+        ImposeDecree: in_phase("turns", _turns_only, _decree),
+        RecallEmissaries: in_phase("turns", _turns_only, _recall),
+        DeclareEnd: in_phase("turns", _turns_only, _declare_end),
+    },
+    players_to_act=players_to_act,
+    is_terminal=is_terminal,
+)

@@ -113,9 +113,6 @@ def score_grid(
         cell: (copies.get(cell) if kind == NINJA else kind) for cell, kind in grid.items()
     }
 
-    def adjacent(cell: Cell, kind: str) -> int:
-        return sum(1 for n in neighbours(cell) if eff.get(n) == kind)
-
     counts = Counter(eff.values())
 
     def count(kind: str) -> int:
@@ -130,29 +127,8 @@ def score_grid(
     # Cards scoring on their own.
     distinct = len({k for k in grid.values() if k in RONIN_KINDS})  # real cards only
     for cell, kind in sorted(eff.items()):
-        row, col = cell
-        points = 0
-        if kind is None:  # a Ninja with nothing to copy
-            pass
-        elif kind == "naishi":
-            points = NAISHI_POINTS.get(cell, 0)
-        elif kind == "councillor":
-            points = COUNCILLOR_COLUMN[col] + COUNCILLOR_PER_NAISHI * adjacent(cell, "naishi")
-        elif kind == "fort":
-            points = FORT_EDGE if col in FORT_COLUMNS else 0
-        elif kind == "sentinel":
-            points = SENTINEL_ALONE if not adjacent(cell, "sentinel") else 0
-            points += SENTINEL_PER_FORT * adjacent(cell, "fort")
-        elif kind == "monk":
-            points = (MONK_IN_HAND if row == 1 else 0) + MONK_PER_TORII * adjacent(cell, "torii")
-        elif kind == "knight":
-            if row == 1:
-                points = KNIGHT_IN_HAND
-                if eff.get((0, col)) == "banner":
-                    points += KNIGHT_UNDER_BANNER
-        elif kind == "ronin":
-            points = _tier(RONIN_POINTS, distinct)
-        else:
+        points = _own_points(eff, cell, kind, distinct)
+        if points is None:
             continue
         by_cell[cell] = points
         add(NINJA if grid[cell] == NINJA or kind is None else kind, points)
@@ -172,6 +148,36 @@ def score_grid(
         "by_kind": dict(sorted(by_kind.items())),
         "by_cell": {cell_key(c): p for c, p in sorted(by_cell.items())},
     }
+
+
+def _own_points(eff: Mapping[Cell, str | None], cell: Cell, kind: str | None, distinct: int) -> int | None:
+    """The points of the card at `cell`, counting as `kind`, on its own (None: a kind that
+    scores as a set); `distinct`: the kinds of real cards in the territory, for Ronins."""
+    row, col = cell
+    if kind is None:  # a Ninja with nothing to copy
+        return 0
+    if kind == "naishi":
+        return NAISHI_POINTS.get(cell, 0)
+    if kind == "councillor":
+        return COUNCILLOR_COLUMN[col] + COUNCILLOR_PER_NAISHI * _adjacent(eff, cell, "naishi")
+    if kind == "fort":
+        return FORT_EDGE if col in FORT_COLUMNS else 0
+    if kind == "sentinel":
+        alone = SENTINEL_ALONE if not _adjacent(eff, cell, "sentinel") else 0
+        return alone + SENTINEL_PER_FORT * _adjacent(eff, cell, "fort")
+    if kind == "monk":
+        return (MONK_IN_HAND if row == 1 else 0) + MONK_PER_TORII * _adjacent(eff, cell, "torii")
+    if kind == "knight":
+        if row != 1:
+            return 0
+        return KNIGHT_IN_HAND + (KNIGHT_UNDER_BANNER if eff.get((0, col)) == "banner" else 0)
+    if kind == "ronin":
+        return _tier(RONIN_POINTS, distinct)
+    return None
+
+
+def _adjacent(eff: Mapping[Cell, str | None], cell: Cell, kind: str) -> int:
+    return sum(1 for n in neighbours(cell) if eff.get(n) == kind)
 
 
 def _groups(eff: Mapping[Cell, str | None], kind: str) -> list[set[Cell]]:

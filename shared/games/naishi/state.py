@@ -188,6 +188,7 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _evolve(state: State, event: Event) -> State:
+    """The setup, the opening exchange and the end; the turns: `_evolve_turn`."""
     match event:
         case GameSetUp():
             return State(
@@ -216,36 +217,32 @@ def _evolve(state: State, event: Event) -> State:
                 developed=False,
                 bonus_used=False,
             )
+        case HandsRevealed():
+            return replace(state, phase="end", active=None)
+        case NinjaCopied(player=p, row=row, position=pos, copies=copied):
+            key = cell_key((ROWS.index(row), pos - 1))
+            return replace(state, copies={**state.copies, p: {**state.copies[p], key: copied}})
+    return _evolve_turn(state, event)
+
+
+def _evolve_turn(state: State, event: Event) -> State:
+    """The events of a turn (Naishi 7-13)."""
+    match event:
         case Developed(player=p, row=row, position=pos, discarded=out, taken=card):
             river = list(state.river)
             river[pos - 1] = river[pos - 1][1:]
             state = _placed(state, p, row, _set(state.row(p, row), pos - 1, card))
             return replace(state, river=tuple(river), discard=(*state.discard, out), developed=True)
-        case CardsSwapped(player=p, spot=spot, kind=kind, first=a, second=b):
-            state = replace(_with_emissary(state, p, spot), bonus_used=True)
-            i, j = a - 1, b - 1
-            if kind == "river":
-                piles = [list(pile) for pile in state.river]
-                piles[i][0], piles[j][0] = piles[j][0], piles[i][0]
-                return replace(state, river=tuple(tuple(pile) for pile in piles))
-            if kind in ROWS:
-                return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
-            line, hand = state.lines[p], state.hands[p]
-            state = _placed(state, p, "line", _set(line, i, hand[i]))
-            return _placed(state, p, "hand", _set(hand, i, line[i]))
+        case CardsSwapped():
+            return _cards_swapped(state, event)
         case RiverCardsDiscarded(player=p, spot=spot, piles=piles, discarded=cards):
             state = replace(_with_emissary(state, p, spot), bonus_used=True)
             river = list(state.river)
             for pos in piles:
                 river[pos - 1] = river[pos - 1][1:]
             return replace(state, river=tuple(river), discard=(*state.discard, *cards))
-        case DecreeImposed(player=p, row=row, position=pos):
-            state = _with_emissary(state, p, "decree")
-            other = state.opponent(p)
-            mine, theirs = state.row(p, row), state.row(other, row)
-            i = pos - 1
-            state = _placed(state, p, row, _set(mine, i, theirs[i]))
-            return _placed(state, other, row, _set(theirs, i, mine[i]))
+        case DecreeImposed():
+            return _decree_imposed(state, event)
         case EmissariesRecalled(player=p, spots=spots):
             return replace(
                 state,
@@ -260,9 +257,32 @@ def _evolve(state: State, event: Event) -> State:
             return replace(state, active=None, developed=False, bonus_used=False)
         case TurnEnded(next_player=following):
             return replace(state, active=following, turn=state.turn + 1, developed=False, bonus_used=False)
-        case HandsRevealed():
-            return replace(state, phase="end", active=None)
-        case NinjaCopied(player=p, row=row, position=pos, copies=copied):
-            key = cell_key((ROWS.index(row), pos - 1))
-            return replace(state, copies={**state.copies, p: {**state.copies[p], key: copied}})
     return state
+
+
+def _cards_swapped(state: State, event: CardsSwapped) -> State:
+    """Naishi 8, a Swap: two River cards, two cards of a row, or a Hand card and the Line card
+    at its position."""
+    p, spot, kind, a, b = event.player, event.spot, event.kind, event.first, event.second
+    state = replace(_with_emissary(state, p, spot), bonus_used=True)
+    i, j = a - 1, b - 1
+    if kind == "river":
+        piles = [list(pile) for pile in state.river]
+        piles[i][0], piles[j][0] = piles[j][0], piles[i][0]
+        return replace(state, river=tuple(tuple(pile) for pile in piles))
+    if kind in ROWS:
+        return _placed(state, p, kind, _swapped(state.row(p, kind), i, j))
+    line, hand = state.lines[p], state.hands[p]
+    state = _placed(state, p, "line", _set(line, i, hand[i]))
+    return _placed(state, p, "hand", _set(hand, i, line[i]))
+
+
+def _decree_imposed(state: State, event: DecreeImposed) -> State:
+    """Naishi 9: the Decree swaps the two players' cards at one position of a row."""
+    p, row, pos = event.player, event.row, event.position
+    state = _with_emissary(state, p, "decree")
+    other = state.opponent(p)
+    mine, theirs = state.row(p, row), state.row(other, row)
+    i = pos - 1
+    state = _placed(state, p, row, _set(mine, i, theirs[i]))
+    return _placed(state, other, row, _set(theirs, i, mine[i]))

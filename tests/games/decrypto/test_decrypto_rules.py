@@ -253,7 +253,7 @@ def test_round_one_white_decodes_without_its_encryptor_and_nobody_intercepts():
     g = decoding(round_=1)
     assert GAME.players_to_act(g.state) == ["bob"]
     refused = g.when("cy", SubmitGuess(team="white", code=[1, 2, 3]))
-    assert refused == Rejection("not_your_turn", "There is no interception in round 1.")
+    assert refused == Rejection("not_your_turn", "It is not your turn: waiting for bob.")
     refused = g.when("ann", SubmitGuess(team="white", code=[1, 2, 3]))
     assert isinstance(refused, Rejection) and refused.code == "not_your_turn"
 
@@ -489,10 +489,10 @@ def test_only_the_encryptor_gives_clues_and_only_once():
     """Decrypto 7: not_your_turn for a non-encryptor or a second set of clues."""
     g = round_one()
     refused = g.when("bob", GiveClues(clues=["a", "b", "c"]))
-    assert refused == Rejection("not_your_turn", "Only your team's encryptor this round, ann, gives clues.")
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn" and "ann" in refused.message
     g.then("ann", GiveClues(clues=["a", "b", "c"]))
     refused = g.when("ann", GiveClues(clues=["d", "e", "f"]))
-    assert refused == Rejection("not_your_turn", "You have already given your clues this round.")
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn" and "ann" not in refused.message
 
 
 def test_a_second_answer_from_the_same_team_is_refused():
@@ -500,21 +500,21 @@ def test_a_second_answer_from_the_same_team_is_refused():
     g = decoding(round_=2)
     g.then("cy", SubmitGuess(team="white", code=[1, 2, 3]))
     refused = g.when("dee", SubmitGuess(team="white", code=[1, 2, 4]))
-    assert refused == Rejection("not_your_turn", "Your team has already answered for this code.")
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn" and "dee" not in refused.message
 
 
 def test_commands_of_another_step_are_refused_as_wrong_phase():
-    g = round_one()
-    assert g.when("bob", SubmitGuess(team="white", code=[1, 2, 3])).code == "wrong_phase"
-    assert g.when("bob", GuessKeywords(words=["a", "b", "c", "d"])).code == "wrong_phase"
-    g = decoding()
-    assert g.when("ann", GiveClues(clues=["a", "b", "c"])).code == "wrong_phase"
+    g = round_one()  # ann is to act: white's encryptor
+    assert g.refused("ann", SubmitGuess(team="white", code=[1, 2, 3])) == "wrong_phase"
+    assert g.refused("ann", GuessKeywords(words=["a", "b", "c", "d"])) == "wrong_phase"
+    g = decoding()  # bob is to act: he decodes white's code
+    assert g.refused("bob", GiveClues(clues=["a", "b", "c"])) == "wrong_phase"
 
 
 def test_guess_for_the_code_not_being_decoded_is_refused():
     """Decrypto 8-9: White's code first; an answer for Black's is wrong_team."""
     g = decoding()
-    refused = g.when("cy", SubmitGuess(team="black", code=[1, 2, 3]))
+    refused = g.when("bob", SubmitGuess(team="black", code=[1, 2, 3]))
     assert isinstance(refused, Rejection) and refused.code == "wrong_team"
 
 
@@ -542,7 +542,7 @@ def test_second_keyword_guess_of_a_team_is_refused():
     g = tiebreak_state()
     g.then("ann", GuessKeywords(words=["a", "b", "c", "d"]))
     refused = g.when("bob", GuessKeywords(words=["e", "f", "g", "h"]))
-    assert refused == Rejection("not_your_turn", "Your team has already guessed the keywords.")
+    assert isinstance(refused, Rejection) and refused.code == "not_your_turn" and "bob" not in refused.message
 
 
 def test_commands_after_the_end_are_refused():
@@ -788,7 +788,8 @@ def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_
     for name, default in options.items():
         assert msgspec.json.decode(documented[name]) == default, name
     source = Path(rules_module.__file__).read_text(encoding="utf-8")
-    codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | {"bad_option"}
+    platform = {"bad_option", "bad_command", "game_over", "not_your_turn"}  # the table's, the turn guard's
+    codes = set(re.findall(r'Rejection\(\s*"(\w+)"', source)) | platform
     table = docs[docs.index("## Rejection codes") : docs.index("## Choices")]
     assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == codes
     events = docs[docs.index("## Events") : docs.index("## Views")]

@@ -686,11 +686,13 @@ def test_not_your_turn():
     assert Given(GAME, start=voting).refused("bob", Vote(yes=True)) == "not_your_turn"  # own text
 
 
-def test_already_voted():
+def test_a_second_vote_is_not_your_turn():
     g = started("Moon")
     g.then("bob", PlayCard(card="c06", text="Night"))
     g.then("cid", Vote(yes=True))
-    assert g.refused("cid", Vote(yes=False)) == "already_voted"
+    refused = g.when("cid", Vote(yes=False))
+    assert isinstance(refused, Rejection)
+    assert refused.code == "not_your_turn" and "cid" not in refused.message  # names who is awaited
 
 
 def test_wrong_phase():

@@ -197,7 +197,7 @@ def test_naishi_5_exchange_rejections():
     offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
     g = Given(GAME, [deal])
     g.then(ANN, GiveCard(card=offer[0]))
-    assert g.refused(ANN, GiveCard(card=offer[1])) == "already_given"
+    assert g.refused(ANN, GiveCard(card=offer[1])) == "not_your_turn"  # given: bob is awaited
     assert Given(GAME, [deal]).refused(ANN, Develop(row="line", position=1)) == "wrong_phase"
     assert Given(GAME, start()).refused(ANN, GiveCard(card="naishi_1")) == "wrong_phase"
 
