@@ -193,7 +193,7 @@ def sees_more(view: dict[str, Any], spectator: dict[str, Any], key: str, players
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
-def test_the_views_section_says_what_each_viewer_sees(game):
+def test_the_views_section_says_what_each_viewer_sees(game: str) -> None:
     """Both ways: the table lists exactly the keys whose value depends on the viewer; what it
     says spectators see, they see at every step; a seat sees more of another player's part than
     spectators exactly for the keys where the table says so (the drift of issue 24: a doc saying

@@ -33,7 +33,7 @@ from shared.games.table import Table, TableDecider
 
 DECIDER = TableDecider(GAME)
 GAMES = 200
-OPTION_SETS = (  # an even count, so that each meets both bots
+OPTION_SETS: tuple[dict[str, Any], ...] = (  # an even count, so that each meets both bots
     {},
     {"language": "fr", "max_rounds": None},
     {"clue_uniqueness": "team", "max_rounds": None},
@@ -42,14 +42,14 @@ OPTION_SETS = (  # an even count, so that each meets both bots
 ALTERNATIVES = 3  # other keyword deals tried per clue set for the dependence measure
 
 
-def decoding_bot(table: dict[str, Table]) -> Game:
-    """The game's bot, except that it reads its own team's true code (from `table`, not its
+def decoding_bot(now: dict[str, Table]) -> Game[Any, Any]:
+    """The game's bot, except that it reads its own team's true code (from `now`, not its
     view) and answers it 90% of the time: games then last many rounds, and used clues pile up."""
 
     def bot(view: View, rng: random.Random) -> dict[str, Any]:
         target = view["legal"][0].get("team")
         if target == view["my_team"] and rng.random() < 0.9:
-            return {"type": "submit_guess", "team": target, "code": list(table["now"].game.codes[target])}
+            return {"type": "submit_guess", "team": target, "code": list(now["table"].game.codes[target])}
         return GAME.bot(view, rng)
 
     return dataclasses.replace(GAME, bot=bot)
@@ -61,9 +61,11 @@ def clue_sets(seed: int) -> Iterator[tuple[State, str, list[str]]]:
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(rng.randint(4, 8))]
     options = OPTION_SETS[seed % len(OPTION_SETS)]
-    table: dict[str, Table] = {}
-    decider = TableDecider(decoding_bot(table)) if seed % 2 else DECIDER
-    sim = simulate(decider, players, rng, options=options, after_event=lambda now, _: table.update(now=now))
+    now: dict[str, Table] = {}
+    decider = TableDecider(decoding_bot(now)) if seed % 2 else DECIDER
+    sim = simulate(
+        decider, players, rng, options=options, after_event=lambda table, _: now.update(table=table)
+    )
     table = DECIDER.initial_state
     for actor, batch in sim.log:
         for event in batch:
@@ -118,13 +120,13 @@ def measure(games: int) -> Counter[str]:
     return counts
 
 
-def test_offered_examples_tell_the_other_team_nothing_about_the_keywords():
+def test_offered_examples_tell_the_other_team_nothing_about_the_keywords() -> None:
     counts = measure(GAMES)
     assert counts["clue_sets"] > 1_000  # the measure is never vacuous
     assert (counts["named"], counts["read_from_gaps"], counts["dependent"]) == (0, 0, 0), counts
 
 
-def test_the_gap_reading_finds_a_keyword_the_examples_skip():
+def test_the_gap_reading_finds_a_keyword_the_examples_skip() -> None:
     """The measure can fail: clues taken from examples that skip a keyword of the writer in a
     public order (as the examples once did) are read from the gaps."""
     state, writer, _ = next(clue_sets(0))
