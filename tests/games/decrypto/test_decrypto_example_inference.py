@@ -11,6 +11,10 @@ measures, each 0:
   to avoid (the leak of issue 24: 20 of 1,206 clue sets named a keyword, none wrongly);
 * dependence: the examples offered to the writer differ when both teams' keywords are replaced
   by other words of the list, the public state kept (any difference is information).
+
+Examples walking the keyword list and skipping the writer's own keywords, as they once did,
+score here: 57 clue sets named, 33 keywords read from the gaps (none wrongly), 1,259 of 7,650
+trials dependent (2,550 clue sets).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from shared.games.table import Table, TableDecider
 
 DECIDER = TableDecider(GAME)
 GAMES = 200
-OPTION_SETS: tuple[dict[str, Any], ...] = (  # an even count, so that each meets both bots
+OPTION_SETS: tuple[dict[str, Any], ...] = (  # each played by both bots (seeds 2k and 2k+1)
     {},
     {"language": "fr", "max_rounds": None},
     {"clue_uniqueness": "team", "max_rounds": None},
@@ -60,7 +64,7 @@ def clue_sets(seed: int) -> Iterator[tuple[State, str, list[str]]]:
     decode well (long games), even seeds play the game's bot."""
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(rng.randint(4, 8))]
-    options = OPTION_SETS[seed % len(OPTION_SETS)]
+    options = OPTION_SETS[seed // 2 % len(OPTION_SETS)]
     now: dict[str, Table] = {}
     decider = TableDecider(decoding_bot(now)) if seed % 2 else DECIDER
     sim = simulate(
