@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -31,7 +33,7 @@ from shared.games.decider import Game, View, fold
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import CluesGiven, GiveClues
 from shared.games.decrypto.state import TEAMS, State, keyword_key
-from shared.games.decrypto.words import WORDS
+from shared.games.decrypto.words import EXAMPLES, WORDS
 from shared.games.simulate import simulate
 from shared.games.table import Table, TableDecider
 
@@ -140,3 +142,15 @@ def test_the_gap_reading_finds_a_keyword_the_examples_skip() -> None:
     skipped = public[1]
     clues = [w for w in public if w != skipped][:3]
     assert read_from_gaps(state, writer, clues) == {skipped}
+
+
+def test_no_example_is_a_word_of_the_web_pages() -> None:
+    """A clue that is also a class name, tag or label of the web client ("small", "round")
+    would read as part of the page, and fool the board tests' search for hidden words."""
+    static = Path(__file__).resolve().parents[3] / "services" / "web" / "static"
+    text = "\n".join(
+        p.read_text(encoding="utf-8") for p in static.rglob("*") if p.suffix in (".js", ".css", ".html")
+    )
+    page_words = {w.casefold() for w in re.findall(r"(?<![\w-])[^\W\d_]+(?![\w-])", text)}
+    clashes = {w for words in EXAMPLES.values() for w in words if w.casefold() in page_words}
+    assert not clashes, sorted(clashes)
