@@ -14,7 +14,7 @@ NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 
 
 def package_of(game: Game[Any, Any]) -> str:
-    module = inspect.getmodule(game.decide)
+    module = inspect.getmodule(game.legal_commands)  # `decide` may be the platform's turn guard
     assert module is not None
     return module.__name__.rpartition(".")[0]
 

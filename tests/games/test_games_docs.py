@@ -2,14 +2,18 @@
 option (with its default), rejection code and view key the code has is in the doc, the shared
 view words are listed, and the rulings of 2026-11-30 are cited where a game has one. The
 doc's tables are checked both ways: each command and event row names the type's fields, each
-option row its default, and no row names a command, event, option or code the code lacks."""
+option row its default, and no row names a command, event, option or code the code lacks. The
+View section's table of what depends on the viewer is checked against the views of random
+games, at every step, for every seat and spectators (issue 24)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -50,18 +54,27 @@ def rejection_codes(game: str) -> set[str]:
     return codes
 
 
-def view_keys(game: str) -> set[str]:
-    """Every key of every view of a whole bot game, for every seat and spectators, as served
-    after each command."""
+Views = dict[str | None, dict[str, Any]]  # viewer (None: spectators) -> view
+
+
+@functools.cache
+def played_views(game: str, seeds: int = 3) -> tuple[tuple[tuple[str, ...], Views], ...]:
+    """(players, every viewer's view) after each command of `seeds` whole bot games."""
     decider = get(game)
-    players = registered.players(game)
-    keys: set[str] = set()
-    table = decider.initial_state
-    for _, batch in simulate(decider, players, random.Random(1)).log:
-        table = fold(decider.evolve, batch, table)
-        for viewer in (*players, None):
-            keys.update(decider.player_view(table, viewer))
-    return keys
+    players = tuple(registered.players(game))
+    steps = []
+    for seed in range(1, seeds + 1):
+        table = decider.initial_state
+        for _, batch in simulate(decider, players, random.Random(seed)).log:
+            table = fold(decider.evolve, batch, table)
+            steps.append((players, {v: decider.player_view(table, v) for v in (*players, None)}))
+    return tuple(steps)
+
+
+def view_keys(game: str) -> set[str]:
+    """Every key of every view of whole bot games, for every seat and spectators, as served
+    after each command."""
+    return {key for _, views in played_views(game) for view in views.values() for key in view}
 
 
 @pytest.mark.parametrize("game", sorted(registered.PACKAGES))
@@ -158,6 +171,62 @@ def test_the_rejection_code_table_matches_the_codes(game):
     assert rows <= codes | platform_codes(), rows - codes - platform_codes()
 
 
+# What a seat sees of a key that depends on the viewer: True when it may see more of another
+# player's (or team's) part than spectators do. What spectators see of such a key.
+SEAT_SEES = {"its own": False, "its own and what it saw": True}
+SPECTATORS_SEE = ("nothing", "`null`", "the public part")
+ABSENT = object()
+
+
+def viewer_rows(game: str) -> dict[str, tuple[str, str]]:
+    """The View section's table: key -> (what a seat sees, what spectators see)."""
+    rows = table_rows(section(doc(game), "View"))
+    return {key: (rest.split("|")[0].strip(), rest.split("|")[1].strip()) for key, rest in rows.items()}
+
+
+def sees_more(view: dict[str, Any], spectator: dict[str, Any], key: str, players: tuple[str, ...]) -> bool:
+    """Whether a seat's `view` shows more of another player's or team's entry of `key` than
+    spectators see: entries named after a player or a team (`teams`) other than the seat
+    (`you`) and its team (`my_team`)."""
+    value, public = view.get(key), spectator.get(key)
+    if not isinstance(value, dict):
+        return False
+    others = (set(players) | set(view.get("teams") or ())) - {view.get("you"), view.get("my_team")}
+    public = public if isinstance(public, dict) else {}
+    return any(value[k] != public.get(k) for k in value if k in others)
+
+
+@pytest.mark.parametrize("game", sorted(registered.PACKAGES))
+def test_the_views_section_says_what_each_viewer_sees(game: str) -> None:
+    """Both ways: the table lists exactly the keys whose value depends on the viewer; what it
+    says spectators see, they see at every step; a seat sees more of another player's part than
+    spectators exactly for the keys where the table says so (the drift of issue 24: a doc saying
+    a seat never sees the opponent's Hand while the view shows the cards it saw go in)."""
+    rows = viewer_rows(game)
+    assert all(seat in SEAT_SEES and spectators in SPECTATORS_SEE for seat, spectators in rows.values()), rows
+    differing: set[str] = set()
+    seen_more: set[str] = set()
+    for players, views in played_views(game):
+        spectator = views[None]
+        for key in set().union(*views.values()) - RESERVED_VIEW_KEYS:
+            values = [view.get(key, ABSENT) for view in views.values()]
+            if any(v != values[0] for v in values):
+                differing.add(key)
+            if key not in rows:
+                continue
+            said = rows[key][1]
+            if said == "nothing":
+                assert key not in spectator, (key, spectator.get(key))
+            elif said == "`null`":
+                assert key in spectator and spectator[key] is None, (key, spectator.get(key, ABSENT))
+            else:
+                assert spectator.get(key) is not None, key
+            if any(sees_more(views[p], spectator, key, players) for p in players):
+                seen_more.add(key)
+    assert differing == set(rows), (differing - set(rows), set(rows) - differing)
+    assert seen_more == {key for key, (seat, _) in rows.items() if SEAT_SEES[seat]}
+
+
 def test_the_docs_check_can_fail():
     """An undocumented key, code or event is caught: the helpers see only backticked words."""
     assert "active_player" not in ticked("active_player, phase")
@@ -165,3 +234,6 @@ def test_the_docs_check_can_fail():
     rows = table_rows("| `give_card` | `card` | x |\n| not a row |")
     assert rows == {"give_card": " `card` | x "}
     assert {"bad_command", "table_full", "not_your_turn", "game_over"} <= platform_codes()
+    seat = {"you": "a", "hands": {"a": [1], "b": [2]}}
+    assert sees_more(seat, {"hands": {"a": None, "b": None}}, "hands", ("a", "b"))
+    assert not sees_more(seat, {"hands": {"a": None, "b": [2]}}, "hands", ("a", "b"))

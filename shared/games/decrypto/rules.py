@@ -53,7 +53,7 @@ from shared.games.decrypto.state import (
     normalize,
     other,
 )
-from shared.games.decrypto.words import WORDS
+from shared.games.decrypto.words import EXAMPLES, WORDS
 from shared.games.turns import DecideByTurns
 
 CLUE_EXAMPLES = 4  # example GiveClues commands offered in `legal`
@@ -410,7 +410,7 @@ def players_to_act(state: State) -> list[PlayerId]:
 
 
 def legal_commands(state: State, player: PlayerId) -> list[Command]:
-    """Every guess; for free text (clues, keyword guesses), examples from the word list."""
+    """Every guess; for free text (clues, keyword guesses), examples from the example list."""
     if player not in players_to_act(state):
         return []
     team = state.team_of(player)
@@ -425,26 +425,24 @@ def legal_commands(state: State, player: PlayerId) -> list[Command]:
 
 
 def _example_words(state: State, team: str, used: set[str], count: int) -> list[str]:
-    """`count` distinct words a player of `team` may write, chosen only from what that team
-    knows (its own keywords, the clues given), so the examples reveal nothing."""
-    own = {normalize(k) for k in state.keywords[team]}
+    """`count` distinct example words, none in `used` (the clues already given, which are
+    public). Examples are never keywords and are chosen from public data only (language, round,
+    team, revealed clues), never from any team's keywords: an opponent who sees one sent as a
+    clue learns nothing about the writer's keywords."""
     words: list[str] = []
-    taken: set[str] = set()
     for word in _candidates(state, team):
-        norm = normalize(word)
-        if norm not in own and norm not in used and norm not in taken:
+        if normalize(word) not in used:
             words.append(word)
-            taken.add(norm)
             if len(words) == count:
                 break
     return words
 
 
 def _candidates(state: State, team: str) -> Iterator[str]:
-    """The word list from a point that moves with the round and team; then numbered phrases
+    """The example list from a point that moves with the round and team; then numbered phrases
     (so that examples never run out, however long a game without a round cap lasts)."""
-    words = WORDS[state.language]
-    start = (state.round * 37 + TEAMS.index(team) * 191) % len(words)
+    words = EXAMPLES[state.language]
+    start = (state.round * 37 + TEAMS.index(team) * 71) % len(words)
     ordered = words[start:] + words[:start]
     yield from ordered
     n = 2

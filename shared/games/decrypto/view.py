@@ -24,7 +24,6 @@ from shared.games.decrypto.messages import (
     KeywordsGuessed,
     RoundStarted,
 )
-from shared.games.decrypto.rules import legal_commands
 from shared.games.decrypto.state import TEAMS, Reveal, State
 from shared.games.view_terms import common_terms
 
@@ -222,9 +221,8 @@ describe = describe_with(
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     """The keywords of the team `viewer` is not in (both, for a spectator) until the game is
-    over. A keyword somebody wrote as a clue or the viewer's team guessed, or that the viewer's
-    own examples in `legal` happen to hold (drawn without looking at the other team's words),
-    is no secret."""
+    over. A keyword somebody wrote as a clue or the viewer's team guessed is no secret (the
+    examples in `legal` never hold a keyword: words.py)."""
     if state.phase in ("setup", "over"):
         return set()
     team = state.team_of(viewer)
@@ -232,6 +230,4 @@ def secrets(state: State, viewer: PlayerId | None) -> set[str]:
     written = {c for clues in state.clues.values() for c in clues}
     written |= {c for reveal in state.reveals for c in reveal.clues}
     written |= set(state.keyword_guesses.get(team, ())) if team else set()
-    legal = legal_commands(state, viewer) if viewer is not None else []
-    examples = {w for c in legal for w in getattr(c, "clues", getattr(c, "words", []))}
-    return hidden - written - examples
+    return hidden - written

@@ -1,7 +1,7 @@
 """What each viewer sees of a Naishi table, the replay redaction, and the bot.
 
 Hidden until the end of the game: the opponent's Hand (its cards and their positions), except
-the cards the seat saw enter it face up (from the River, the Line, its own Decree; its own gift,
+the cards the seat saw go into it (from the River, the Line, a Decree of either player; its own gift,
 at an unknown position after the shuffle), which a player with perfect memory knows (issue
 12); the River's face-down cards (only each pile's top card and size show); and the card given
 in the opening exchange (only its giver sees it; the receiver finds it in its Hand once both
