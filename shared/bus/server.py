@@ -98,14 +98,16 @@ def folder_bytes(path: Path) -> int:
 
 def following_limits(store_dir: Path, usage: DiskUsage) -> dict[str, int]:
     """Each storing account's limit: what it holds plus the filesystem's free space, less the
-    reserve; what it holds when less than the reserve is free (its writes are refused). The
-    store's own writes leave it as it is (they take free space as they add to what it holds):
-    it moves when something else fills or frees the filesystem."""
+    reserve. The store's own writes leave it as it is (they take free space as they add to what
+    it holds): it moves when something else fills or frees the filesystem. With less than the
+    reserve free, 1 byte: every write is refused at once. (Not what the store holds: its files
+    hold more than JetStream counts against the limit, the overwritten views among them, and
+    that much more could be written before a refusal: enough to fill the filesystem.)"""
     reserve = store_reserve(usage.total)
     limits = {}
     for account in STORING_ACCOUNTS:
         held = folder_bytes(store_dir / "jetstream" / account)  # nats-server adds `jetstream`
-        limits[account] = max(held + usage.free - reserve, held, 1)  # 0 would mean "none"
+        limits[account] = held + usage.free - reserve if usage.free > reserve else 1  # 0: "none"
     return limits
 
 

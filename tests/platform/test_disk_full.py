@@ -4,6 +4,7 @@ again, appends resume by themselves, nothing acknowledged is lost and the views 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -184,5 +185,44 @@ async def test_the_limit_follows_the_free_space_of_the_filesystem(tmp_path, secu
                 assert (await resumed(client, table, player, kind))["ok"]
             finally:
                 await bus.close()
+    finally:
+        server.stop()
+
+
+async def overwrite(bus: Bus) -> bool:
+    """One more value of the key written again and again: whether the store took it."""
+    try:
+        await bus.js.publish("overwritten.key", b"v" * (64 * 1024), stream="OVERWRITTEN")
+    except nats.js.errors.APIError as err:
+        if not storage_full(err):
+            raise
+        return False
+    return True
+
+
+async def test_overwritten_values_do_not_keep_writes_going_on_a_full_filesystem(tmp_path, secure_server):
+    """A key written again and again (as the views are) leaves the store's files holding more
+    than JetStream counts against a limit; with the filesystem full, such writes are refused
+    all the same, within the watcher's look, instead of going on until the disk is full."""
+    filesystem = Filesystem()
+    server = EmbeddedServer(tmp_path / "nats", max_store=0, usage=filesystem.usage).start()
+    try:
+        bus = await Bus.connect(server.url, load_settings(), name="disk-full-test", wait=10)
+        try:
+            await bus.js.add_stream(name="OVERWRITTEN", subjects=["overwritten.>"], max_msgs_per_subject=1)
+            for _ in range(64):  # 4 MiB written, 64 KiB of it counted
+                assert await overwrite(bus)
+            filesystem.free = 0  # something else filled the filesystem
+            full, written = time.monotonic(), 0
+            while await overwrite(bus):
+                written += 1
+                assert time.monotonic() - full < RESUMED_WITHIN, f"{written} writes taken on a full disk"
+            filesystem.free = filesystem.total // 2
+            freed = time.monotonic()
+            while not await overwrite(bus):  # taken again once there is room
+                assert time.monotonic() - freed < RESUMED_WITHIN, "writes did not resume"
+                await asyncio.sleep(0.1)
+        finally:
+            await bus.close()
     finally:
         server.stop()
