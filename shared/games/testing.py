@@ -7,7 +7,8 @@
 `when` only asks (the log is unchanged); `then` requires acceptance and appends the events;
 `refused` requires a refusal, with a message for a person, and returns its code. `accepts` and
 `rejects` ask like `when` but require one outcome and return it typed as such; `accepted` and
-`rejected` do the same for any `decide` outcome, and `of_type`/`as_type` read events typed.
+`rejected` do the same for any `decide` outcome; `of_type`/`as_type` read events typed, and
+`unredacted` a redactable field that must be whole.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def rejected(outcome: Sequence[Event] | Rejection) -> Rejection:
 def of_type(items: Iterable[object], kind: type[T]) -> list[T]:
     """The items (events, commands) of `kind` or a subclass of it, in order."""
     return [item for item in items if isinstance(item, kind)]
+
+
+def unredacted(values: Iterable[T | None]) -> list[T]:
+    """A redactable field (cards, a code) as its writer saw it: no value may be hidden (None)."""
+    seen = list(values)
+    assert None not in seen, seen
+    return [v for v in seen if v is not None]
 
 
 def as_type(item: object, kind: type[T]) -> T:
