@@ -7,8 +7,8 @@
 `when` only asks (the log is unchanged); `then` requires acceptance and appends the events;
 `refused` requires a refusal, with a message for a person, and returns its code. `accepts` and
 `rejects` ask like `when` but require one outcome and return it typed as such; `accepted` and
-`rejected` do the same for any `decide` outcome; `of_type`/`as_type` read events typed, and
-`unredacted` a redactable field that must be whole.
+`rejected` do the same for any `decide` outcome; `as_type` reads an event (or a command) as its
+class, and `unredacted` a redactable field that must be whole.
 """
 
 from __future__ import annotations
@@ -35,11 +35,6 @@ def rejected(outcome: Sequence[Event] | Rejection) -> Rejection:
     events)."""
     assert isinstance(outcome, Rejection), outcome
     return outcome
-
-
-def of_type(items: Iterable[object], kind: type[T]) -> list[T]:
-    """The items (events, commands) of `kind` or a subclass of it, in order."""
-    return [item for item in items if isinstance(item, kind)]
 
 
 def unredacted(values: Iterable[T | None]) -> list[T]:
