@@ -5,7 +5,10 @@
     assert given.refused("bob", PlayCard(card=99)) == "card_not_in_hand"   # or this refusal
 
 `when` only asks (the log is unchanged); `then` requires acceptance and appends the events;
-`refused` requires a refusal, with a message for a person, and returns its code.
+`refused` requires a refusal, with a message for a person, and returns its code. `accepts` and
+`rejects` ask like `when` but require one outcome and return it typed as such; `accepted` and
+`rejected` do the same for any `decide` outcome; `as_type` reads an event (or a command) as its
+class, and `unredacted` a redactable field that must be whole.
 """
 
 from __future__ import annotations
@@ -17,6 +20,34 @@ from typing import Any, Generic, TypeVar
 from shared.games.decider import Command, Context, Event, Game, PlayerId, Rejection, fold
 
 S = TypeVar("S")
+T = TypeVar("T")
+
+
+def accepted(outcome: Sequence[Event] | Rejection) -> list[Event]:
+    """The events of an outcome that must be an acceptance (else the test fails, naming the
+    rejection)."""
+    assert not isinstance(outcome, Rejection), outcome
+    return list(outcome)
+
+
+def rejected(outcome: Sequence[Event] | Rejection) -> Rejection:
+    """The rejection of an outcome that must be a refusal (else the test fails, naming the
+    events)."""
+    assert isinstance(outcome, Rejection), outcome
+    return outcome
+
+
+def unredacted(values: Iterable[T | None]) -> list[T]:
+    """A redactable field (cards, a code) as its writer saw it: no value may be hidden (None)."""
+    seen = list(values)
+    assert None not in seen, seen
+    return [v for v in seen if v is not None]
+
+
+def as_type(item: object, kind: type[T]) -> T:
+    """`item` (an event, a command), which must be of `kind` (else the test fails, naming it)."""
+    assert isinstance(item, kind), (kind.__name__, item)
+    return item
 
 
 class Given(Generic[S]):
@@ -62,10 +93,31 @@ class Given(Generic[S]):
         rng: random.Random | None = None,
     ) -> list[Event]:
         """`command` must be accepted: its events, appended to the log."""
+        events = self.accepts(actor, command, rng)
+        self.events += events
+        return events
+
+    def accepts(
+        self,
+        actor: PlayerId,
+        command: Command,
+        rng: random.Random | None = None,
+    ) -> list[Event]:
+        """`command` must be accepted: its events; the log is unchanged."""
         outcome = self.when(actor, command, rng)
         assert not isinstance(outcome, Rejection), (command, outcome)
-        self.events += outcome
         return list(outcome)
+
+    def rejects(
+        self,
+        actor: PlayerId,
+        command: Command,
+        rng: random.Random | None = None,
+    ) -> Rejection:
+        """`command` must be refused: the rejection; the log is unchanged."""
+        outcome = self.when(actor, command, rng)
+        assert isinstance(outcome, Rejection), (command, outcome)
+        return outcome
 
     def refused(
         self,
@@ -74,7 +126,6 @@ class Given(Generic[S]):
         rng: random.Random | None = None,
     ) -> str:
         """`command` must be refused, with a message for a person: the refusal's code."""
-        outcome = self.when(actor, command, rng)
-        assert isinstance(outcome, Rejection), (command, outcome)
+        outcome = self.rejects(actor, command, rng)
         assert outcome.message, outcome
         return outcome.code

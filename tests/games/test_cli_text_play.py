@@ -59,7 +59,9 @@ def view_text(monkeypatch, up, table: str, viewer: str, version: int) -> str:
     for _ in range(500):
         code, text = tabletop(monkeypatch, up, "view", table, "--as", viewer)
         assert code == 0, text
-        shown = int(re.search(r" · version (\d+) · ", text.split("\n")[0]).group(1))
+        header = re.search(r" · version (\d+) · ", text.split("\n")[0])
+        assert header, text
+        shown = int(header.group(1))
         if shown >= version:
             return text
     raise AssertionError(f"the view of {table} never reached version {version}")
@@ -164,6 +166,7 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
     from shared.games.naishi.messages import Develop
     from shared.games.simulate import simulate
     from shared.games.table import TableDecider
+    from shared.games.testing import accepted
 
     decider: TableDecider = get("naishi")
     sim = simulate(decider, ["ann", "bob"], random.Random(2))
@@ -173,8 +176,8 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
         if table.game is not None and table.game.phase == "turns":
             break
     actor = decider.players_to_act(table)[0]
-    events = decider.decide(
-        table, Develop(row="hand", position=1), Context(actor=actor, rng=random.Random(0))
+    events = accepted(
+        decider.decide(table, Develop(row="hand", position=1), Context(actor=actor, rng=random.Random(0)))
     )
     table = fold(decider.evolve, events, table)
     view = decider.player_view(table, actor)
@@ -192,6 +195,7 @@ def test_issue12_a_replay_piped_into_a_closed_reader_exits_quietly(up):
     replay = subprocess.Popen(
         [*TABLETOP, "replay", table], env=up.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+    assert replay.stdout is not None
     replay.stdout.close()  # before the first line is written: every write meets a closed pipe
     _, err = replay.communicate(timeout=120)
     assert replay.returncode == 0, err.decode()

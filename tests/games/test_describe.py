@@ -37,9 +37,11 @@ from tests.games import registered
 from tests.highcard import GAME as HIGHCARD
 from tests.texts import strings
 
+Plays = dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]]
+
 # game -> (seat counts, option sets): spread so that the rarer events happen too; any other
 # registered game is played at three seats (or the nearest it takes) with its defaults
-PLAYS: dict[str, tuple[tuple[int, ...], tuple[dict[str, Any], ...]]] = {
+PLAYS: Plays = {
     "naishi": ((2,), ({}, {"first_player": "second_seat"})),
     "dozito": ((2, 4), ({"rounds": 1}, {"rounds": 3}, {"deck": "four_colours", "rounds": 1})),
     "decrypto": (
@@ -101,7 +103,7 @@ def said(token: str, text: str) -> bool:
 
 
 def plays() -> Iterator[tuple[str, int, dict[str, Any], int]]:
-    every = {game: ((registered.seats(game),), ({},)) for game in registered.PACKAGES} | PLAYS
+    every: Plays = {game: ((registered.seats(game),), ({},)) for game in registered.PACKAGES} | PLAYS
     for game, (seat_counts, option_sets) in every.items():
         for seats in seat_counts:
             for index, options in enumerate(option_sets):

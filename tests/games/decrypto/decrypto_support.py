@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import msgspec
+
 from shared.games.decider import Event
 from shared.games.decrypto.messages import (
     CluesGiven,
@@ -31,20 +33,17 @@ def set_up(
     keywords: dict[str, list[str]] | None = None,
     **options,
 ) -> GameSetUp:
-    settings = dict(
+    setup = GameSetUp(
+        players=[*white, *black],
+        teams={"white": list(white), "black": list(black)},
+        keywords=dict(keywords or KEYWORDS),
         language="en",
         max_rounds=8,
         clue_uniqueness="game",
         code_draw="with_replacement",
         timer_seconds=30,
     )
-    settings.update(options)
-    return GameSetUp(
-        players=[*white, *black],
-        teams={"white": list(white), "black": list(black)},
-        keywords=dict(keywords or KEYWORDS),
-        **settings,
-    )
+    return msgspec.structs.replace(setup, **options)
 
 
 def round_started(state_or_setup: State | GameSetUp, round_: int, white, black) -> RoundStarted:

@@ -12,8 +12,9 @@ from shared.games.decrypto.messages import (
     SubmitGuess,
 )
 from shared.games.decrypto.state import State, Tokens
-from shared.games.testing import Given
+from shared.games.testing import Given, as_type
 from tests.games.decrypto.decrypto_support import (
+    KEYWORDS,
     give_both_clues,
     play_round,
     round_started,
@@ -98,7 +99,7 @@ def test_c3_conflict_goes_to_token_score_black_wins():
         reason="token_score",
         tiebreak="both_flags",
         scores={"white": 0, "black": 1},
-        keywords=setup.keywords,
+        keywords=KEYWORDS,
         keyword_guesses={},
         keywords_found={},
     )
@@ -153,7 +154,7 @@ def test_c4_equal_scores_keywords_two_against_two_is_a_draw():
     g, _ = _both_intercept_twice(white_misses_once=False)
     g.then("bob", GuessKeywords(words=["forest", "king", "", ""]))
     events = g.then("cy", GuessKeywords(words=["", "", "piano", "castle"]))
-    decided = events[-1]
+    decided = as_type(events[-1], GameDecided)
     assert (decided.winner, decided.reason, decided.keywords_found) == (
         None,
         "draw",
@@ -178,7 +179,7 @@ def test_c5_white_two_interceptions_and_black_two_miscommunications_white_wins()
         reason="two_interceptions",
         tiebreak=None,
         scores={"white": 2, "black": -2},
-        keywords=setup.keywords,
+        keywords=KEYWORDS,
         keyword_guesses={},
         keywords_found={},
     )
@@ -197,7 +198,7 @@ def test_c6_after_round_eight_token_score_white_wins():
         events = play_round(g, white_ok=True, black_ok=True)
     assert g.state.round == 8
     assert tokens(g.state) == {"white": (1, 1), "black": (0, 1)}
-    decided = events[-1]
+    decided = as_type(events[-1], GameDecided)
     assert (decided.winner, decided.reason, decided.tiebreak, decided.scores) == (
         "white",
         "token_score",

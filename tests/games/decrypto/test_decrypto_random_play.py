@@ -17,10 +17,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from shared.games.decider import Game
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
     CluesGiven,
     CodeRevealed,
+    DecryptoOptions,
     GameDecided,
     GameSetUp,
     GuessSubmitted,
@@ -152,7 +154,8 @@ class Checker:
         else:
             assert state.tokens == prev.tokens or isinstance(event, GameSetUp)
         if isinstance(event, CluesGiven):
-            assert event.player == prev.encryptors[event.team] and len(event.clues) == 3
+            assert event.player == prev.encryptors[event.team]
+            assert event.clues is not None and len(event.clues) == 3
         if isinstance(event, KeywordGuessingStarted):
             scores = state.scores()
             assert event.scores == scores
@@ -171,6 +174,7 @@ class Checker:
         flags = end_flags(state.tokens)
         raised = [t for t in TEAMS if flags[t]]
         scores = state.scores()
+        winner: str | None
         if len(raised) == 1:
             winner = raised[0]
             reason = (
@@ -282,7 +286,7 @@ class Checker:
                 assert cut == event
 
 
-def sharp_bot_game(current: dict) -> object:
+def sharp_bot_game(current: dict) -> Game[State, DecryptoOptions]:
     """The game's bot, but one that reads the true codes (from the test, not the view) and
     decodes its own team's code 85% of the time: games then run to the round cap and beyond."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from random import Random
 
 import msgspec
 import pytest
 
-from shared.games.decider import Command, Context, Rejection, fold
+from shared.games.decider import Command, Context, Event, Rejection, fold, type_tag
 from shared.games.decrypto import GAME
 from shared.games.decrypto.messages import (
     CluesGiven,
@@ -27,7 +28,7 @@ from shared.games.decrypto.messages import (
 from shared.games.decrypto.state import CODES, TEAMS, TOKEN_SUPPLY, State, Tokens, normalize
 from shared.games.decrypto.words import WORDS
 from shared.games.table import Create, GameEnded, Join, Start, TableDecider
-from shared.games.testing import Given
+from shared.games.testing import Given, accepted, as_type, rejected
 from tests.games.decrypto.decrypto_support import (
     KEYWORDS,
     give_both_clues,
@@ -43,10 +44,10 @@ DECIDER = TableDecider(GAME)
 def start_table(players, options=None, seed=0):
     """A table through the platform: create, join, start; returns (table, start events)."""
     table = DECIDER.initial_state
-    steps = [(players[0], Create(options=dict(options or {}), seats=len(players)))]
+    steps: list[tuple[str, Command]] = [(players[0], Create(options=dict(options or {}), seats=len(players)))]
     steps += [(p, Join()) for p in players[1:]]
     steps += [(players[0], Start())]
-    events = []
+    events: Sequence[Event] | Rejection = []
     for actor, command in steps:
         events = DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(seed)))
         if isinstance(events, Rejection):
@@ -102,7 +103,9 @@ def test_start_with_teams_that_cannot_be_completed_is_refused():
         (p, Join()) for p in players[1:]
     ]:
         table = fold(
-            DECIDER.evolve, DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(0))), table
+            DECIDER.evolve,
+            accepted(DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(0)))),
+            table,
         )
     refused = DECIDER.decide(table, Start(), Context(actor="a", rng=random.Random(0)))
     assert isinstance(refused, Rejection) and refused.code == "bad_teams"
@@ -187,8 +190,11 @@ def test_keywords_are_seen_by_the_own_team_only():
     assert GAME.player_view(g.state, "cy")["keywords"] == {"white": None, "black": KEYWORDS["black"]}
     assert GAME.player_view(g.state, None)["keywords"] == {"white": None, "black": None}
     setup = set_up()
-    assert GAME.redact(setup, "dee").keywords == {"white": None, "black": KEYWORDS["black"]}
-    assert GAME.redact(setup, None).keywords == {"white": None, "black": None}
+    assert as_type(GAME.redact(setup, "dee"), GameSetUp).keywords == {
+        "white": None,
+        "black": KEYWORDS["black"],
+    }
+    assert as_type(GAME.redact(setup, None), GameSetUp).keywords == {"white": None, "black": None}
 
 
 # --- rounds: Decrypto 5-10 -----------------------------------------------------------------
@@ -198,7 +204,7 @@ def test_encryptor_rotates_through_a_team_of_three_and_alternates_in_a_team_of_t
     """Decrypto 5 (4.3-4): each member in turn; a 2-player team alternates."""
     setup = set_up(white=["a", "b", "c"], black=["x", "y"])
     g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (1, 2, 3))])
-    seen = {"white": [], "black": []}
+    seen: dict[str, list[str]] = {"white": [], "black": []}
     for _ in range(5):
         for t in TEAMS:
             seen[t].append(g.state.encryptors[t])
@@ -214,13 +220,16 @@ def test_each_round_draws_a_code_for_each_encryptor_recorded_in_the_event():
     events = g.then("dee", SubmitGuess(team="black", code=[2, 4, 1]), Random(11))
     started = events[-1]
     assert isinstance(started, RoundStarted) and started.round == 2
-    assert all(tuple(started.codes[t]) in CODES for t in TEAMS)
+    assert all(tuple(started.codes[t] or ()) in CODES for t in TEAMS)
     assert started.encryptors == {"white": "bob", "black": "dee"}
     assert GAME.player_view(g.state, "bob")["my_code"] == started.codes["white"]
     assert GAME.player_view(g.state, "ann")["my_code"] is None
     assert GAME.player_view(g.state, None)["my_code"] is None
-    assert GAME.redact(started, "dee").codes == {"white": None, "black": started.codes["black"]}
-    assert GAME.redact(started, "ann").codes == {"white": None, "black": None}
+    assert as_type(GAME.redact(started, "dee"), RoundStarted).codes == {
+        "white": None,
+        "black": started.codes["black"],
+    }
+    assert as_type(GAME.redact(started, "ann"), RoundStarted).codes == {"white": None, "black": None}
 
 
 def test_codes_without_replacement_do_not_repeat_within_24_rounds():
@@ -297,9 +306,9 @@ def test_an_answer_is_hidden_from_the_other_team_until_the_reveal():
     assert GAME.player_view(g.state, "dee")["team_answer"] == [1, 2, 3]
     assert GAME.player_view(g.state, "ann")["team_answer"] is None
     assert GAME.player_view(g.state, "ann")["answered"] == {"white": False, "black": True}
-    assert GAME.redact(events[0], "dee").code == [1, 2, 3]
-    assert GAME.redact(events[0], "ann").code is None
-    assert GAME.redact(events[0], None).code is None
+    assert as_type(GAME.redact(events[0], "dee"), GuessSubmitted).code == [1, 2, 3]
+    assert as_type(GAME.redact(events[0], "ann"), GuessSubmitted).code is None
+    assert as_type(GAME.redact(events[0], None), GuessSubmitted).code is None
 
 
 def test_clues_and_revealed_codes_stay_public():
@@ -320,7 +329,8 @@ def test_two_miscommunications_lose_for_the_other_team():
     g = round_one()
     play_round(g, white_ok=False, black_ok=True)
     events = play_round(g, white_ok=False, black_ok=True)
-    assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
+    decided = as_type(events[-1], GameDecided)
+    assert (decided.winner, decided.reason) == ("black", "two_miscommunications")
     assert GAME.result(g.state).winners == ["cy", "dee"]
 
 
@@ -358,7 +368,7 @@ def test_keyword_guessing_by_any_member_hidden_until_both_are_in():
         )
     ]
     assert GAME.players_to_act(g.state) == ["cy", "dee"]
-    assert GAME.redact(events[0], "cy").words is None
+    assert as_type(GAME.redact(events[0], "cy"), KeywordsGuessed).words is None
     assert GAME.player_view(g.state, "cy")["keyword_guesses"] == {"white": None}
     assert GAME.player_view(g.state, "ann")["keyword_guesses"] == {"white": ["Forêt", "king", "", "x"]}
     events = g.then("cy", GuessKeywords(words=["shark", "", "", ""]))
@@ -377,7 +387,8 @@ def test_after_the_end_every_keyword_and_guess_is_public():
     g = tiebreak_state()
     g.then("ann", GuessKeywords(words=["forest", "", "", ""]))
     events = g.then("dee", GuessKeywords(words=["", "", "", ""]))
-    assert events[-1].winner == "white" and events[-1].reason == "keywords"
+    decided = as_type(events[-1], GameDecided)
+    assert decided.winner == "white" and decided.reason == "keywords"
     view = GAME.player_view(g.state, None)
     assert view["keywords"] == KEYWORDS
     assert view["keyword_guesses"] == {"white": ["forest", "", "", ""], "black": ["", "", "", ""]}
@@ -394,8 +405,7 @@ def test_game_ended_comes_from_the_platform_with_the_result():
     while table.status == "running":
         actor = DECIDER.players_to_act(table)[0]
         command = msgspec.convert(DECIDER.legal_commands(table, actor)[0], DECIDER.command_type)
-        events = DECIDER.decide(table, command, Context(actor=actor, rng=rng))
-        assert not isinstance(events, Rejection)
+        events = accepted(DECIDER.decide(table, command, Context(actor=actor, rng=rng)))
         table = fold(DECIDER.evolve, events, table)
     assert isinstance(events[-1], GameEnded)
     assert table.result.details["tiebreak"] in ("both_flags", "last_round", None)
@@ -429,7 +439,7 @@ def test_a_phrase_is_a_valid_clue():
     """Decrypto 13: a clue may be a word or a phrase."""
     g = round_one()
     events = g.then("ann", GiveClues(clues=["under the sea", "night light", "keys"]))
-    assert events[0].clues == ["under the sea", "night light", "keys"]
+    assert as_type(events[0], CluesGiven).clues == ["under the sea", "night light", "keys"]
 
 
 def test_social_clue_rules_are_not_enforced():
@@ -549,7 +559,7 @@ def test_commands_after_the_end_are_refused():
     g = tiebreak_state()
     g.then("ann", GuessKeywords(words=["a", "b", "c", "d"]))
     g.then("cy", GuessKeywords(words=["a", "b", "c", "d"]))
-    assert g.when("bob", GuessKeywords(words=["a", "b", "c", "d"])).code == "game_over"
+    assert g.rejects("bob", GuessKeywords(words=["a", "b", "c", "d"])).code == "game_over"
 
 
 def test_an_unknown_command_is_refused():
@@ -588,7 +598,9 @@ def test_every_legal_command_is_accepted():
 
 def test_legal_clue_examples_avoid_own_keywords_and_used_clues():
     g = round_one(keywords={"white": list(WORDS["en"][:4]), "black": list(WORDS["en"][4:8])})
-    examples = [c for command in GAME.legal_commands(g.state, "ann") for c in command.clues]
+    examples = [
+        c for command in GAME.legal_commands(g.state, "ann") for c in as_type(command, GiveClues).clues
+    ]
     assert not {normalize(w) for w in WORDS["en"][:4]} & {normalize(c) for c in examples}
 
 
@@ -653,7 +665,7 @@ def test_bot_skips_revealed_codes_when_codes_are_drawn_without_replacement():
 def seat(players, options, seats):
     """Create with `seats` seats and `options`, seat `players` (the first creates)."""
     table = DECIDER.initial_state
-    steps = [(players[0], Create(options=options, seats=seats))]
+    steps: list[tuple[str, Command]] = [(players[0], Create(options=options, seats=seats))]
     steps += [(p, Join()) for p in players[1:]]
     for actor, command in steps:
         events = DECIDER.decide(table, command, Context(actor=actor, rng=random.Random(0)))
@@ -738,7 +750,8 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
         events = play_round(g, white_ok=True, black_ok=True, white_intercepts=True)
         assert g.state.tokens["white"] == Tokens(interceptions=1)
         if expected == "decided":
-            assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
+            decided = as_type(events[-1], GameDecided)
+            assert (decided.winner, decided.reason, decided.tiebreak) == (
                 "white",
                 "token_score",
                 "last_round",
@@ -747,7 +760,8 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
             assert events[-1] == KeywordGuessingStarted(cause="last_round", scores={"white": 1, "black": 0})
             g.then("ann", GuessKeywords(words=["", "", "", ""]))
             events = g.then("cy", GuessKeywords(words=["shark", "", "", ""]))
-            assert (events[-1].winner, events[-1].reason, events[-1].tiebreak) == (
+            decided = as_type(events[-1], GameDecided)
+            assert (decided.winner, decided.reason, decided.tiebreak) == (
                 "black",
                 "keywords",
                 "last_round",
@@ -757,15 +771,18 @@ def test_last_round_tiebreak_option_goes_straight_to_the_keywords():
     g = Given(GAME, [setup, round_started(setup, 1, (1, 2, 3), (3, 2, 1))])
     play_round(g, white_ok=False, black_ok=True)
     events = play_round(g, white_ok=False, black_ok=True, white_intercepts=True)
-    assert (events[-1].winner, events[-1].reason) == ("black", "two_miscommunications")
+    decided = as_type(events[-1], GameDecided)
+    assert (decided.winner, decided.reason) == ("black", "two_miscommunications")
 
 
 def test_last_round_tiebreak_option_is_validated_and_defaults_to_score():
     assert DecryptoOptions().last_round_tiebreak == "score"
-    refused = DECIDER.decide(
-        DECIDER.initial_state,
-        Create(options={"last_round_tiebreak": "coin"}, seats=4),
-        Context(actor="a", rng=random.Random(0)),
+    refused = rejected(
+        DECIDER.decide(
+            DECIDER.initial_state,
+            Create(options={"last_round_tiebreak": "coin"}, seats=4),
+            Context(actor="a", rng=random.Random(0)),
+        )
     )
     assert refused.code == "bad_option"
     assert "last_round_tiebreak must be one of score, keywords." in refused.message
@@ -794,7 +811,7 @@ def test_docs_list_every_option_with_its_default_every_rejection_event_and_view_
     assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == codes
     events = docs[docs.index("## Events") : docs.index("## Views")]
     listed = set(re.findall(r"^\| `(\w+)` \|", events, re.M))
-    assert listed == {msgspec.inspect.type_info(e).tag for e in GAME.events}
+    assert listed == {type_tag(e) for e in GAME.events}
     view = GAME.player_view(round_one().state, "ann")
     keys = docs[docs.index("`player_view` keys:") : docs.index("## Result")]
     assert all(f"`{key}`" in keys for key in view), [k for k in view if f"`{k}`" not in keys]

@@ -16,7 +16,7 @@ from shared.games.decrypto.messages import (
 )
 from shared.games.decrypto.state import State
 from shared.games.decrypto.words import WORDS, contained_pairs
-from shared.games.testing import Given
+from shared.games.testing import Given, as_type
 from tests.games.decrypto.decrypto_support import play_round, round_started, set_up
 
 COMPOUNDS = {
@@ -68,7 +68,7 @@ def test_issue12_point1_letters_must_be_the_same_and_in_order_decrypto_12(guess,
     g = tiebreak(keywords)
     g.then("ann", GuessKeywords(words=[guess, "", "", ""]))
     events = g.then("cy", GuessKeywords(words=["", "", "", ""]))
-    assert events[-1].keywords_found["white"] == found
+    assert as_type(events[-1], GameDecided).keywords_found["white"] == found
 
 
 def test_issue12_point1_a_clue_spelling_a_keyword_with_spaces_is_the_keyword_decrypto_15():
@@ -95,15 +95,17 @@ def test_issue12_point2_clues_hidden_from_the_other_team_until_both_are_in_decry
     assert isinstance(given_event, CluesGiven)
     for outsider in ("cy", "dee", None):
         assert GAME.player_view(g.state, outsider)["clues"]["white"] is None
-        assert GAME.redact(given_event, outsider).clues is None
+        assert as_type(GAME.redact(given_event, outsider), CluesGiven).clues is None
     assert GAME.player_view(g.state, "bob")["clues"]["white"] == ["fin", "tide", "reef"]
-    assert GAME.redact(given_event, "bob").clues == ["fin", "tide", "reef"]
+    assert as_type(GAME.redact(given_event, "bob"), CluesGiven).clues == ["fin", "tide", "reef"]
     assert GAME.player_view(g.state, "cy")["clues_written"] == {"white": True, "black": False}
     events = g.then("cy", GiveClues(clues=["trees", "crown", "launch"]))
     assert events[-1] == CluesRevealed(
         round=1, clues={"white": ["fin", "tide", "reef"], "black": ["trees", "crown", "launch"]}
     )
-    assert GAME.redact(events[0], "ann").clues is None  # the reveal says it, for everyone
+    assert (
+        as_type(GAME.redact(events[0], "ann"), CluesGiven).clues is None
+    )  # the reveal says it, for everyone
     assert GAME.redact(events[-1], None) == events[-1]
     for viewer in ("ann", "cy", None):
         assert GAME.player_view(g.state, viewer)["clues"] == {

@@ -31,7 +31,7 @@ class Rigged(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def choice(self, seq):  # type: ignore[override]
+    def choice(self, seq):
         if self.faces and tuple(seq) == data.FACES:
             return self.faces.pop(0)
         return super().choice(seq)

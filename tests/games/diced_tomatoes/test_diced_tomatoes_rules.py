@@ -35,15 +35,14 @@ from shared.games.diced_tomatoes.messages import (
 )
 from shared.games.diced_tomatoes.rules import (
     decide,
-    evolve,
     is_terminal,
     legal_commands,
     result,
     setup,
 )
-from shared.games.diced_tomatoes.state import Die, State, score_breakdown
-from shared.games.table import Create, TableDecider
-from shared.games.testing import Given
+from shared.games.diced_tomatoes.state import Die, State, evolve, score_breakdown
+from shared.games.table import Create, TableCreated, TableDecider
+from shared.games.testing import Given, accepted, as_type, rejected
 
 from .diced_tomatoes_support import (
     ANN,
@@ -97,13 +96,15 @@ def test_golden_sun_adds_one_golden_die_per_player_diced_tomatoes_1_and_17():
 
 
 def test_lowest_starting_roll_takes_the_last_player_marker_diced_tomatoes_2():
-    (event,) = setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([4, 2, 5]))
+    (only,) = accepted(setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([4, 2, 5])))
+    event = as_type(only, GameSetUp)
     assert event.start_rolls == [{ANN: 4, BOB: 2, CY: 5}]
     assert (event.last_player, event.first_player) == (BOB, CY)
 
 
 def test_tied_lowest_starting_rolls_roll_again_diced_tomatoes_2_and_3_3_8():
-    (event,) = setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([2, 2, 5, 3, 1]))
+    (only,) = accepted(setup(DicedTomatoesOptions(), (ANN, BOB, CY), Rigged([2, 2, 5, 3, 1])))
+    event = as_type(only, GameSetUp)
     assert event.start_rolls == [{ANN: 2, BOB: 2, CY: 5}, {ANN: 3, BOB: 1}]
     assert (event.last_player, event.first_player) == (BOB, CY)
     state = fold(evolve, [event], State())
@@ -166,7 +167,8 @@ def test_fewer_than_three_dice_left_are_all_taken_diced_tomatoes_3():
     )
     assert g.refused(BOB, TakeDice(red=3)) == "bad_dice_choice"
     assert g.refused(BOB, TakeDice(black=1)) == "bad_dice_choice"
-    (rolled,) = g.when(BOB, TakeDice(black=2))
+    (only,) = g.accepts(BOB, TakeDice(black=2))
+    rolled = as_type(only, DiceRolled)
     assert rolled.taken == [BLACK2, BLACK3] and len(rolled.dice) == 26
 
 
@@ -223,7 +225,7 @@ def test_the_whole_plant_must_stay_a_set_or_a_straight_diced_tomatoes_4_and_3_3_
     g = Given(GAME, started())
     take(g, ANN, [4, 6, 4])
     place(g, ANN, RED0, ANN, 0)
-    refused = g.when(ANN, PlaceDie(die=RED1, owner=ANN, token=0))
+    refused = g.rejects(ANN, PlaceDie(die=RED1, owner=ANN, token=0))
     assert code(refused) == "breaks_pattern" and "6" in refused.message
     place(g, ANN, RED2, ANN, 0)  # {4, 4}: a set
     assert g.refused(ANN, PlaceDie(die=RED1, owner=ANN, token=0)) == "breaks_pattern"
@@ -492,7 +494,7 @@ def test_golden_and_black_dice_change_the_harvested_value_diced_tomatoes_6_and_1
     )
     for die in (RED0, golden[0], golden[1]):
         place(g, ANN, die, ANN, 0)
-    assert place(g, ANN, BLACK0, ANN, 0)[1].value == 3 + 2 - 1
+    assert as_type(place(g, ANN, BLACK0, ANN, 0)[1], PlantHarvested).value == 3 + 2 - 1
 
 
 # --- end of game (Diced Tomatoes 10, 11, 12, 3.3-5) ------------------------------------------
@@ -576,12 +578,14 @@ def test_t4_a_value_equal_to_its_slot_earns_a_star_completing_7_diced_tomatoes_1
     history_harvest(g, ANN, 1)
     history_plant(g, ANN, 1, [3, 3, 3])
     g.add(DiceRolled(player=ANN, taken=[10], dice=[10], faces=[3]))
-    (_, harvest) = place(g, ANN, 10, ANN, 1)
+    (_, event) = place(g, ANN, 10, ANN, 1)
+    harvest = as_type(event, PlantHarvested)
     assert (harvest.slot, harvest.value, harvest.star) == (3, 3, 4)  # 3 + 4 = 7
     history_harvest(g, ANN, 2)
     history_plant(g, ANN, 1, [6, 6, 6])
     g.add(DiceRolled(player=ANN, taken=[15], dice=[15], faces=[6]))
-    (_, harvest) = place(g, ANN, 15, ANN, 1)
+    (_, event) = place(g, ANN, 15, ANN, 1)
+    harvest = as_type(event, PlantHarvested)
     assert (harvest.slot, harvest.value, harvest.star) == (5, 6, 0)  # no star
     slots = [s.value + s.star for s in g.state.tracks[ANN]]
     assert slots == [5, 1, 7, 2, 6]
@@ -734,8 +738,10 @@ def test_issue12_point5_tomato_dice_variant_has_no_first_full_track_bonus_diced_
 )
 def test_bad_options_are_refused_at_create_diced_tomatoes_15_to_17(options):
     decider = TableDecider(GAME)
-    refused = decider.decide(
-        decider.initial_state, Create(options=options, seats=2), Context(actor=ANN, rng=Rigged())
+    refused = rejected(
+        decider.decide(
+            decider.initial_state, Create(options=options, seats=2), Context(actor=ANN, rng=Rigged())
+        )
     )
     assert code(refused) == "bad_option"
     if "dice_bonus" in options:
@@ -751,10 +757,12 @@ def test_every_option_is_accepted_and_recorded_at_create_diced_tomatoes_15_to_17
         "dice_bonus": "per_plant",
         "reroll_passed_dice": False,
     }
-    created = decider.decide(
-        decider.initial_state, Create(options=options, seats=1), Context(actor=ANN, rng=Rigged())
+    created = accepted(
+        decider.decide(
+            decider.initial_state, Create(options=options, seats=1), Context(actor=ANN, rng=Rigged())
+        )
     )
-    assert created[0].options == options
+    assert as_type(created[0], TableCreated).options == options
     assert (
         code(decider.decide(decider.initial_state, Create(seats=7), Context(actor=ANN, rng=Rigged())))
         == "bad_option"
@@ -797,7 +805,7 @@ def test_evolve_does_not_mutate_its_input():
     take(g, ANN, [4, 4, 4])
     before = g.state
     snapshot = msgspec.json.encode(before)
-    for event in g.when(ANN, PlaceDie(die=RED0, owner=ANN, token=0)):
+    for event in g.accepts(ANN, PlaceDie(die=RED0, owner=ANN, token=0)):
         evolve(before, event)
     assert msgspec.json.encode(before) == snapshot
     assert data.KARMA_COSTS == {"reroll": 1, "adjust": 2, "uproot": 3, "invert": 4, "flip_seed": 5, "set": 6}

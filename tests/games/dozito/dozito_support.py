@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from shared.games.decider import Event
-from shared.games.dozito.cards import DECKS, Card
+from shared.games.dozito.cards import DECKS, Card, Kind
 from shared.games.dozito.messages import GameSetUp, RoundDealt
 from shared.games.dozito.state import State
 
@@ -37,7 +37,7 @@ def dealt(
     for p in players:
         out_grids[p] = [grids.get(p, {}).get(s) or pool.pop(0) for s in range(1, 13)]
     piles = [list(pile) for pile in discards] if discards is not None else [[pool.pop(0)], [pool.pop(0)]]
-    pile_draw = list(draw_top) + (list(draw) if draw is not None else pool)
+    pile_draw: list[str | None] = [*draw_top, *(draw if draw is not None else pool)]
     return [
         GameSetUp(players=list(players), rounds=rounds, deck=list(deck)),
         RoundDealt(round=1, first_player=first, grids=out_grids, discards=piles, draw=pile_draw),
@@ -53,6 +53,6 @@ def face_up(state: State, player: str, slots: Iterable[int]) -> State:
     return msgspec.structs.replace(state, face_up={**state.face_up, player: tuple(up)})
 
 
-def card(colour: str, number: int | None, kind: str = "normal", suns: int = 0, id: str = "") -> Card:
+def card(colour: str, number: int | None, kind: Kind = "normal", suns: int = 0, id: str = "") -> Card:
     name = id or f"{colour}-{number if number is not None else 'joker'}"
-    return Card(id=name, colour=colour, number=number, kind=kind, suns=suns)  # type: ignore[arg-type]
+    return Card(id=name, colour=colour, number=number, kind=kind, suns=suns)

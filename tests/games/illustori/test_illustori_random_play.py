@@ -145,8 +145,10 @@ class Invariants:
                 self.proposal = (event.player, text)
             case CardPenalised():
                 self.counts["penalties"] += 1
+                assert self.current is not None  # a card is played on a named text
                 assert not follows(rules, self.current, event.text, self.used)
             case VoteClosed(accepted=accepted, votes=votes):
+                assert self.proposal is not None
                 player, text = self.proposal
                 voters = [p for p in state.players if p != player]
                 assert sorted(votes) == sorted(voters)

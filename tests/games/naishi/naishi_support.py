@@ -52,14 +52,14 @@ def start(
     river: Sequence[Sequence[str]] = FULL_RIVER,
 ) -> list[Event]:
     """A game after the opening exchange, with these cards: the first player to act."""
-    hands = {ANN: list(ann_hand), BOB: list(bob_hand)}
+    hands: dict[str, list[str | None]] = {ANN: list(ann_hand), BOB: list(bob_hand)}
     return [
         GameSetUp(
             players=[ANN, BOB],
             first_player=first,
             lines={ANN: list(ann_line), BOB: list(bob_line)},
-            hands=hands,  # type: ignore[arg-type]
+            hands=hands,
             river=[list(p) for p in river],
-        ),  # type: ignore[misc]
-        HandsShuffled(hands=hands),  # type: ignore[arg-type]
+        ),
+        HandsShuffled(hands=hands),
     ]

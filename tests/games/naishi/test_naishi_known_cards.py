@@ -15,7 +15,7 @@ from shared.games.naishi.messages import (
     SwapCards,
 )
 from shared.games.naishi.view import player_view
-from shared.games.testing import Given
+from shared.games.testing import Given, as_type
 
 from .naishi_support import ANN, ANN_HAND, BOB, BOB_HAND, FULL_RIVER, start
 
@@ -38,7 +38,7 @@ def test_a_card_developed_into_the_hand_is_known_to_the_opponent_at_its_position
 def test_known_cards_follow_a_hand_swap_and_a_hand_line_swap():
     g = Given(GAME, start())
     g.then(ANN, SwapCards(kind="hand_line", first=4))  # Line 4 -> Hand 4
-    line_card = start()[0].lines[ANN][3]
+    line_card = as_type(start()[0], GameSetUp).lines[ANN][3]
     assert opponent_hand(g.events, BOB) == [None, None, None, line_card, None]
     g.then(ANN, Develop(row="line", position=1))
     if g.state.active == ANN:
@@ -60,9 +60,9 @@ def test_a_decree_on_the_hands_shows_each_player_the_card_it_gave():
 def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
     dealt = start()[0]
     gift_ann, gift_bob = "naishi_1", "councillor_1"
-    hands = {
-        ANN: [c for c in ANN_HAND if c != gift_ann] + [gift_bob],
-        BOB: [c for c in BOB_HAND if c != gift_bob] + [gift_ann],
+    hands: dict[str, list[str | None]] = {
+        ANN: [*(c for c in ANN_HAND if c != gift_ann), gift_bob],
+        BOB: [*(c for c in BOB_HAND if c != gift_bob), gift_ann],
     }
     g = Given(
         GAME,
@@ -78,6 +78,7 @@ def test_the_exchange_gift_is_known_after_the_shuffle_but_not_where():
     # Bob discards it by a Develop at its position: it is gone from what Ann knows is there.
     state = g.state
     position = state.hands[BOB].index(gift_ann) + 1
+    assert state.active is not None
     g.then(state.active, Develop(row="line", position=1))
     if g.state.active == ANN:
         g.then(ANN, EndTurn())

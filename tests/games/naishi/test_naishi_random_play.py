@@ -35,8 +35,8 @@ def rescore(line: list[str], hand: list[str], copies: dict[str, str | None]) -> 
     cells.update({("hand", c + 1): kind_of(x) for c, x in enumerate(hand)})
     real = dict(cells)
     for key, copied in copies.items():
-        row, pos = key.split(":")
-        cells[(row, int(pos))] = copied if copied else "nothing"
+        row, place = key.split(":")
+        cells[(row, int(place))] = copied if copied else "nothing"
 
     def near(row: str, pos: int) -> list[str]:
         other = "hand" if row == "line" else "line"

@@ -10,7 +10,7 @@ import pytest
 
 from shared.games.decider import Context, Rejection, fold
 from shared.games.naishi import GAME
-from shared.games.naishi.components import development_deck, kind_of
+from shared.games.naishi.components import FirstPlayer, development_deck, kind_of
 from shared.games.naishi.messages import (
     CardGiven,
     CardsSwapped,
@@ -39,7 +39,7 @@ from shared.games.naishi.messages import (
 from shared.games.naishi.rules import decide, legal_commands, players_to_act, setup
 from shared.games.naishi.state import State
 from shared.games.table import Create, Join, Start, TableDecider
-from shared.games.testing import Given
+from shared.games.testing import Given, accepted, as_type, unredacted
 from tests.games.naishi.naishi_support import (
     ANN,
     ANN_HAND,
@@ -60,18 +60,14 @@ def table_after(*commands, seed: int = 0, options: dict | None = None):
     rng = Random(seed)
     steps = [(ANN, Create(options=options or {}, seats=2)), (BOB, Join()), (ANN, Start())]
     for actor, command in [*steps, *commands]:
-        g = Given(GAME, DECIDER.decide(table, command, Context(actor=actor, rng=rng)))
-        assert not isinstance(g.events, Rejection), g.events
-        table = fold(DECIDER.evolve, g.events, table)
+        events = accepted(DECIDER.decide(table, command, Context(actor=actor, rng=rng)))
+        table = fold(DECIDER.evolve, events, table)
     return table
 
 
-def dealt(seed: int = 0, first_player: str = "random") -> GameSetUp:
-    g = Given(GAME, setup(NaishiOptions(first_player=first_player), (ANN, BOB), Random(seed)))
-    assert not isinstance(g.events, Rejection)
-    (event,) = g.events
-    assert isinstance(event, GameSetUp)
-    return event
+def dealt(seed: int = 0, first_player: FirstPlayer = "random") -> GameSetUp:
+    (event,) = accepted(setup(NaishiOptions(first_player=first_player), (ANN, BOB), Random(seed)))
+    return as_type(event, GameSetUp)
 
 
 # --- setup (Naishi 1-6) ---------------------------------------------------------------------
@@ -129,11 +125,11 @@ def test_naishi_3_lines_of_five_mountains():
 def test_naishi_4_deal_of_the_34_development_cards():
     """Naishi 4: 2 Development cards + 3 Mountains per Hand; River of 5 piles of 6."""
     event = dealt(3)
-    kinds = {p: Counter(kind_of(c) for c in event.hands[p]) for p in (ANN, BOB)}
+    kinds = {p: Counter(kind_of(c) for c in unredacted(event.hands[p])) for p in (ANN, BOB)}
     assert all(k["mountain"] == 3 and sum(k.values()) == 5 for k in kinds.values())
     assert [len(pile) for pile in event.river] == [6] * 5
-    dev = [c for p in (ANN, BOB) for c in event.hands[p] if kind_of(c) != "mountain"]
-    dev += [c for pile in event.river for c in pile]
+    dev = [c for p in (ANN, BOB) for c in unredacted(event.hands[p]) if kind_of(c) != "mountain"]
+    dev += [c for pile in event.river for c in unredacted(pile)]
     assert sorted(dev) == sorted(development_deck()) and len(dev) == 34
     assert dealt(3) == event and dealt(4) != event  # shuffled from the rng only
 
@@ -143,7 +139,7 @@ def test_naishi_4_river_tops_are_revealed_and_the_rest_hidden():
     view = GAME.player_view(state, ANN)
     assert [p["size"] for p in view["river"]] == [6] * 5
     assert [p["top"] for p in view["river"]] == [pile[0] for pile in state.river]
-    redacted = GAME.redact(dealt(), BOB)
+    redacted = as_type(GAME.redact(dealt(), BOB), GameSetUp)
     assert all(pile[0] and pile[1:] == [None] * 5 for pile in redacted.river)
 
 
@@ -152,7 +148,7 @@ def test_naishi_5_opening_exchange_is_simultaneous_and_hidden():
     deal = dealt(5)
     state = Given(GAME, [deal]).state
     assert players_to_act(state) == [ANN, BOB]
-    ann_offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
+    ann_offer = sorted(c for c in unredacted(deal.hands[ANN]) if kind_of(c) != "mountain")
     assert legal_commands(state, ANN) == [GiveCard(card=c) for c in ann_offer]
     out = Given(GAME, [deal]).when(ANN, GiveCard(card=ann_offer[0]))
     assert out == [CardGiven(player=ANN, card=ann_offer[0])]
@@ -167,8 +163,8 @@ def test_naishi_5_opening_exchange_is_simultaneous_and_hidden():
 
 def test_naishi_5_hands_are_shuffled_after_the_exchange():
     deal = dealt(5)
-    ann_gives = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")[1]
-    bob_gives = sorted(c for c in deal.hands[BOB] if kind_of(c) != "mountain")[0]
+    ann_gives = sorted(c for c in unredacted(deal.hands[ANN]) if kind_of(c) != "mountain")[1]
+    bob_gives = sorted(c for c in unredacted(deal.hands[BOB]) if kind_of(c) != "mountain")[0]
     g = Given(GAME, [deal])
     g.then(ANN, GiveCard(card=ann_gives))
     g.then(BOB, GiveCard(card=bob_gives), Random(9))
@@ -176,13 +172,15 @@ def test_naishi_5_hands_are_shuffled_after_the_exchange():
     assert isinstance(shuffled, HandsShuffled)
     ann_hand = shuffled.hands[ANN]
     assert bob_gives in ann_hand and ann_gives not in ann_hand
-    assert sorted(ann_hand) == sorted([c for c in deal.hands[ANN] if c != ann_gives] + [bob_gives])
-    assert Counter(kind_of(c) for c in ann_hand)["mountain"] == 3
+    assert sorted(unredacted(ann_hand)) == sorted(
+        [c for c in unredacted(deal.hands[ANN]) if c != ann_gives] + [bob_gives]
+    )
+    assert Counter(kind_of(c) for c in unredacted(ann_hand))["mountain"] == 3
     # The positions come from the rng: other seeds give other orders.
     orders = set()
     for seed in range(10):
-        again = Given(GAME, g.events[:2]).when(BOB, GiveCard(card=bob_gives), Random(seed))
-        orders.add(tuple(again[-1].hands[ANN]))
+        again = Given(GAME, g.events[:2]).accepts(BOB, GiveCard(card=bob_gives), Random(seed))
+        orders.add(tuple(as_type(again[-1], HandsShuffled).hands[ANN]))
     assert len(orders) > 1
     state = g.state
     assert state.phase == "turns" and state.active == deal.first_player
@@ -190,11 +188,11 @@ def test_naishi_5_hands_are_shuffled_after_the_exchange():
 
 def test_naishi_5_exchange_rejections():
     deal = dealt(5)
-    mountain = next(c for c in deal.hands[ANN] if kind_of(c) == "mountain")
+    mountain = next(c for c in unredacted(deal.hands[ANN]) if kind_of(c) == "mountain")
     assert Given(GAME, [deal]).refused(ANN, GiveCard(card=mountain)) == "card_not_in_hand"
-    bob_card = next(c for c in deal.hands[BOB] if kind_of(c) != "mountain")
+    bob_card = next(c for c in unredacted(deal.hands[BOB]) if kind_of(c) != "mountain")
     assert Given(GAME, [deal]).refused(ANN, GiveCard(card=bob_card)) == "card_not_in_hand"
-    offer = sorted(c for c in deal.hands[ANN] if kind_of(c) != "mountain")
+    offer = sorted(c for c in unredacted(deal.hands[ANN]) if kind_of(c) != "mountain")
     g = Given(GAME, [deal])
     g.then(ANN, GiveCard(card=offer[0]))
     assert g.refused(ANN, GiveCard(card=offer[1])) == "not_your_turn"  # given: bob is awaited
@@ -266,8 +264,8 @@ def test_naishi_7_one_develop_per_turn():
 
 def test_naishi_7_last_card_of_a_pile_reveals_nothing():
     river = [["rice_1"], *FULL_RIVER[1:]]
-    out = Given(GAME, start(river=river)).when(ANN, Develop(row="line", position=1))
-    assert out[0].revealed is None
+    out = Given(GAME, start(river=river)).accepts(ANN, Develop(row="line", position=1))
+    assert as_type(out[0], Developed).revealed is None
     assert Given(GAME, [*start(river=river), *out]).state.river[0] == ()
 
 
@@ -285,14 +283,14 @@ def test_naishi_8_swap_before_develop_then_develop_is_required():
     assert {type(c) for c in legal_commands(state, ANN)} == {Develop}
     # Ending the turn now would skip the obliged Develop: the code and message say so.
     assert g.refused(ANN, EndTurn()) == "must_develop"
-    assert "develop now" in g.when(ANN, EndTurn()).message
+    assert "develop now" in g.rejects(ANN, EndTurn()).message
     assert g.refused(ANN, ImposeDecree(row="line", position=1)) == "must_develop"
     assert g.refused(ANN, RecallEmissaries()) == "must_develop"
     assert g.refused(ANN, DeclareEnd()) == "must_develop"
     assert g.refused(ANN, DiscardRiverCards(first=1, second=2)) == "bonus_already_used"
     # Develop closes the turn: the bonus is used.
-    g.then(ANN, Develop(row="line", position=3))
-    assert g.events[-1] == TurnEnded(player=ANN, next_player=BOB)
+    events = g.then(ANN, Develop(row="line", position=3))
+    assert events[-1] == TurnEnded(player=ANN, next_player=BOB)
 
 
 def test_naishi_8_swap_after_develop_closes_the_turn():
@@ -375,7 +373,7 @@ def test_naishi_8_discard_after_develop_may_empty_the_river():
 
 
 def test_naishi_8_swap_before_develop_needs_a_river_card():
-    river = [[], [], [], [], []]
+    river: list[list[str]] = [[], [], [], [], []]
     code = Given(GAME, start(river=river)).refused(ANN, SwapCards(kind="line", first=1, second=2))
     assert code == "nothing_to_develop"
 
@@ -436,7 +434,7 @@ def test_naishi_8_develop_ends_the_turn_when_no_bonus_is_left():
             TurnEnded(player=BOB, next_player=ANN),
         ],
     )
-    out = g.when(ANN, Develop(row="line", position=1))
+    out = g.accepts(ANN, Develop(row="line", position=1))
     assert [type(e) for e in out] == [Developed, TurnEnded]
 
 
@@ -710,7 +708,7 @@ def test_naishi_16_owner_chooses_among_several_candidates():
     state = g.state
     assert not GAME.is_terminal(state)
     assert players_to_act(state) == [ANN]
-    assert sorted(c.copies for c in legal_commands(state, ANN)) == [
+    assert sorted(as_type(c, ChooseNinjaCopy).copies for c in legal_commands(state, ANN)) == [
         "councillor",
         "monk",
         "naishi",

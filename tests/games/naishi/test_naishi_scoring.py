@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shared.games.naishi.scoring import (
+    GridScore,
     best_copies,
     copy_candidates,
     neighbours,
@@ -11,7 +12,7 @@ from shared.games.naishi.scoring import (
 from tests.games.naishi.naishi_support import grid_from
 
 
-def score(line: str, hand: str, copies: dict | None = None) -> dict:
+def score(line: str, hand: str, copies: dict | None = None) -> GridScore:
     return score_grid(grid_from(line, hand), copies)
 
 
