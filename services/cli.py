@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from services import VERSION, compose
+from services import VERSION, compose, up
 from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
@@ -239,7 +239,7 @@ def cmd_up(args: argparse.Namespace) -> int:
 
     try:
         runtime_run(
-            compose.run_everything(
+            up.run_everything(
                 settings, port=args.port, websocket_port=args.ws_port, ready=ready, http_port=args.http_port
             )
         )

@@ -22,13 +22,12 @@ from services.bots.service import serve_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
-from services.runtime import nats_url, service_credentials, stop_on_signals, url_file
+from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.table_projector.projector import serve_table_projector
-from services.web.server import serve_web
 from shared.bus.connection import Bus
 from shared.bus.credentials import ISSUER_FILE, SESSION_KEY_FILE, Credentials, ServerSecrets, read_secret
-from shared.bus.server import EmbeddedServer, free_port
+from shared.bus.server import EmbeddedServer
 from shared.logs import configure_logging
 from shared.settings import Settings, load_settings
 
@@ -206,78 +205,6 @@ async def until_answering(
         if asyncio.get_running_loop().time() > deadline:
             break
     return missing
-
-
-async def run_everything(
-    settings: Settings,
-    *,
-    port: int,
-    websocket_port: int,
-    ready: Callable[[str, str, str], None],
-    http_port: int = 8000,
-) -> None:
-    """`tabletop up`: the embedded NATS with authentication (unless NATS_URL is set), every
-    service of `everything` in a process of its own, signed in as its own role, all kept
-    running by a supervisor (services/supervisor.py), and the web client at
-    http://127.0.0.1:`http_port` (or another free port), until SIGTERM or Ctrl-C.
-    `ready(url, websocket_url, http_url)` once they all answer."""
-    from services import supervisor  # it forks processes that import this module
-
-    # the process the services' processes are forked from: it imports them while NATS starts
-    preloading = asyncio.create_task(asyncio.to_thread(supervisor.preload))
-    server = None
-    http_port = free_port(http_port)  # before NATS starts: its WebSocket takes this page only
-    if settings.nats_url:
-        url = settings.nats_url
-    else:
-        server = embedded_server(
-            settings, port=port, websocket_port=websocket_port, http_port=http_port
-        ).start()
-        url = server.url
-    stop = asyncio.Event()
-    stop_on_signals(stop)
-    try:
-        setup = await Bus.connect(
-            url, settings, name="tabletop-up", credentials=service_credentials(settings, "admin")
-        )
-        try:
-            await setup.ensure_streams()
-        finally:
-            await setup.close()
-        await preloading
-        supervising = supervisor.Supervisor(url, settings, everything(settings), server)
-        tasks = [asyncio.create_task(supervising.run(stop))]
-        answering = asyncio.create_task(supervising.answering.wait())
-        await asyncio.wait([answering, tasks[0]], timeout=60, return_when=asyncio.FIRST_COMPLETED)
-        if tasks[0].done():
-            tasks[0].result()  # the supervisor failed to start: say why
-            return  # stopped before the services answered
-        if not answering.done():
-            answering.cancel()
-            log.warning("services_not_answering", services=supervising.silent())
-        websocket_url = server.websocket_url if server else settings.websocket_url
-        web_started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        tasks.append(
-            asyncio.create_task(
-                serve_web(
-                    host="127.0.0.1",
-                    port=http_port,
-                    websocket_url=websocket_url,
-                    stop=stop,
-                    ready=web_started.set_result,
-                )
-            )
-        )
-        http_url = await web_started
-        if server is not None:  # clients find NATS here: only once the services answer
-            url_file(settings).write_text(url + "\n")
-        ready(url, websocket_url, http_url)
-        await stop.wait()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        if server is not None:
-            url_file(settings).unlink(missing_ok=True)
-            server.stop()
 
 
 def run_alone(
