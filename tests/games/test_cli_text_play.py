@@ -232,7 +232,7 @@ def board_renders_every_view(decider: TableDecider, options: dict) -> None:
             text = "\n".join(render({"version": 1, "view": view}))
             if view["status"] == "running":
                 assert not any(
-                    re.match(rf"  {key}\s*: [\[{{]", text, re.M) for key in view if key not in ("options",)
+                    re.search(rf"^  {key}\s*: [\[{{]", text, re.M) for key in view if key not in ("options",)
                 ), text
             if view.get("legal"):
                 assert same_commands(commands_in(text), view["legal"]), text
