@@ -164,7 +164,6 @@ def test_issue12_every_kind_of_command_is_listed_never_cut():
     from shared.games.decider import Context, fold
     from shared.games.naishi.messages import Develop
     from shared.games.simulate import simulate
-    from shared.games.table import TableDecider
 
     decider: TableDecider = get("naishi")
     sim = simulate(decider, ["ann", "bob"], random.Random(2))
