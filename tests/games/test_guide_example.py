@@ -51,21 +51,28 @@ class Example(NamedTuple):
 
 
 @pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Example]:
+def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The guide's blocks written into a folder: the package `last_stone` and its doc."""
     folder = tmp_path_factory.mktemp("guide")
     for path, text in blocks(GUIDE.read_text(encoding="utf-8")).items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(folder))
-        patch.setenv("TABLETOP_GAMES", f"{NAME}:GAME")
-        games.cache_clear()  # the registry reads TABLETOP_GAMES again
-        try:
-            yield Example(get(NAME), (folder / "docs" / "games" / f"{NAME}.md").read_text("utf-8"))
-        finally:
-            games.cache_clear()
-            for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
-                del sys.modules[module]
+    yield folder
+    for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
+        del sys.modules[module]
+
+
+@pytest.fixture
+def example(package: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Example]:
+    """The example, offered by the registry for one test (registered as an operator would:
+    the folder on the path, the game named in TABLETOP_GAMES)."""
+    monkeypatch.syspath_prepend(str(package))
+    monkeypatch.setenv("TABLETOP_GAMES", f"{NAME}:GAME")
+    games.cache_clear()  # the registry reads TABLETOP_GAMES again
+    try:
+        yield Example(get(NAME), (package / "docs" / "games" / f"{NAME}.md").read_text("utf-8"))
+    finally:
+        games.cache_clear()  # the next test's registry is read without the example
 
 
 def test_the_guide_holds_every_file_of_the_example():
