@@ -343,3 +343,24 @@ class _Checked:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
+
+
+def conforms(decider: TableDecider) -> None:
+    """The quick run of one game: each option set and each player count played once."""
+    tally = Tally()
+    played = [play(decider, seed, options, seats, tally) for seed, options, seats in quick_cases(decider)]
+    assert any(played), "no option set suits any player count"
+    assert tally.accepted and tally.steps and tally.events
+    assert "bad_command" in tally.refused
+
+
+def same_seed_same_log(decider: TableDecider) -> None:
+    """The same seed gives the same log whatever the global `random` did before."""
+    players = [f"p{i}" for i in range(1, decider.game.min_players + 1)]
+    logs = []
+    for noise in (1, 2):
+        random.seed(noise)  # the global generator churned differently before each game
+        for _ in range(noise * 10):
+            random.random()
+        logs.append(msgspec.json.encode(simulate(decider, players, random.Random(7)).events))
+    assert logs[0] == logs[1]

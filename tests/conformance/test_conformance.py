@@ -6,22 +6,20 @@ once; the `slow` run plays `TABLETOP_TEST_GAMES` games per game (default 60) ove
 from __future__ import annotations
 
 import dataclasses
-import random
 
-import msgspec
 import pytest
 
-from shared.games.simulate import simulate
 from shared.games.table import TableDecider
 from tests.conformance.conformance import (
     GAMES,
     Leak,
     Tally,
     cases,
+    conforms,
     deciders,
     option_sets,
     play,
-    quick_cases,
+    same_seed_same_log,
 )
 from tests.highcard import GAME as HIGHCARD
 
@@ -30,12 +28,7 @@ DECIDERS = deciders()
 
 @pytest.mark.parametrize("name", sorted(DECIDERS))
 def test_every_option_set_and_player_count_conforms(name):
-    decider = DECIDERS[name]
-    tally = Tally()
-    played = [play(decider, seed, options, seats, tally) for seed, options, seats in quick_cases(decider)]
-    assert any(played), "no option set suits any player count"
-    assert tally.accepted and tally.steps and tally.events
-    assert "bad_command" in tally.refused
+    conforms(DECIDERS[name])
 
 
 @pytest.mark.slow
@@ -50,15 +43,7 @@ def test_many_seeded_games_conform(name):
 
 @pytest.mark.parametrize("name", sorted(DECIDERS))
 def test_the_same_seed_gives_the_same_log_whatever_global_random_does(name):
-    decider = DECIDERS[name]
-    players = [f"p{i}" for i in range(1, decider.game.min_players + 1)]
-    logs = []
-    for noise in (1, 2):
-        random.seed(noise)  # the global generator churned differently before each game
-        for _ in range(noise * 10):
-            random.random()
-        logs.append(msgspec.json.encode(simulate(decider, players, random.Random(7)).events))
-    assert logs[0] == logs[1]
+    same_seed_same_log(DECIDERS[name])
 
 
 def test_option_sets_cover_every_literal_and_bool_option():

@@ -4,7 +4,6 @@ of them, so a new game is tested by being registered, with no list of games to e
 from __future__ import annotations
 
 import importlib
-import inspect
 from typing import Any
 
 from services.registry import games
@@ -14,9 +13,9 @@ NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 
 
 def package_of(game: Game[Any, Any]) -> str:
-    module = inspect.getmodule(game.legal_commands)  # `decide` may be the platform's turn guard
-    assert module is not None
-    return module.__name__.rpartition(".")[0]
+    """The package around the game's rules module (where its `setup` is defined: `decide` is
+    a `DecideByTurns` made in shared/games/turns.py)."""
+    return game.setup.__module__.rpartition(".")[0]
 
 
 def _is_package(game: Game[Any, Any]) -> bool:

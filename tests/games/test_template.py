@@ -6,11 +6,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+from typing import Any
 
 import msgspec
 import pytest
 
 from services.registry import games
+from shared.games.decider import Game
 from shared.games.testing import accepted
 from shared.games.turns import DecideByTurns
 from tests.games.registered import PACKAGES, package_of
@@ -29,9 +31,7 @@ def test_every_built_in_game_is_checked():
     assert {"decrypto", "diced_tomatoes", "dozito", "illustori", "naishi"} <= set(PACKAGES)
 
 
-@pytest.mark.parametrize("name", sorted(PACKAGES))
-def test_the_game_package_has_the_template_files_and_names(name):
-    game = PACKAGES[name]
+def has_the_template_files_and_names(game: Game[Any, Any]) -> None:
     package = package_of(game)
     for file, (names, fields) in TEMPLATE.items():
         module = importlib.import_module(f"{package}.{file}")
@@ -43,31 +43,41 @@ def test_the_game_package_has_the_template_files_and_names(name):
     assert importlib.import_module(package).GAME is game
 
 
-@pytest.mark.parametrize("name", sorted(PACKAGES))
-def test_decide_is_the_turn_guard_then_one_move_per_command(name):
+def decides_by_turns(game: Game[Any, Any]) -> None:
     """The rules' `decide` is a `DecideByTurns`: the platform guards the turn, and every
     command of the game has its move."""
-    game = PACKAGES[name]
     rules = importlib.import_module(f"{package_of(game)}.rules")
     assert game.decide is rules.decide and isinstance(game.decide, DecideByTurns)
     assert set(game.decide.moves) == set(game.commands)
 
 
-@pytest.mark.parametrize("name", sorted(PACKAGES))
-def test_the_options_and_the_phase_are_typed(name):
+def types_its_options_and_phase(game: Game[Any, Any]) -> None:
     """Every option has a default; the state's `phase` is a Literal, so its words are listed."""
-    game = PACKAGES[name]
     game.options()  # every field has a default
     info = msgspec.inspect.type_info(type(game.initial_state))
     assert isinstance(info, msgspec.inspect.StructType)
     phase = next((f for f in info.fields if f.name == "phase"), None)
-    assert phase is not None and isinstance(phase.type, msgspec.inspect.LiteralType), name
+    assert phase is not None and isinstance(phase.type, msgspec.inspect.LiteralType), game.name
 
 
+def ranks_by_rank_players(game: Game[Any, Any]) -> None:
+    rules = importlib.import_module(f"{package_of(game)}.rules")
+    assert "rank_players(" in inspect.getsource(rules.result), game.name
+
+
+# Every check of the template, each on one game (the guide's example game runs them too).
+TEMPLATE_CHECKS = (
+    has_the_template_files_and_names,
+    decides_by_turns,
+    types_its_options_and_phase,
+    ranks_by_rank_players,
+)
+
+
+@pytest.mark.parametrize("check", TEMPLATE_CHECKS, ids=lambda check: check.__name__)
 @pytest.mark.parametrize("name", sorted(PACKAGES))
-def test_the_result_is_built_by_rank_players(name):
-    rules = importlib.import_module(f"{package_of(PACKAGES[name])}.rules")
-    assert "rank_players(" in inspect.getsource(rules.result), name
+def test_the_game_package_follows_the_template(name, check):
+    check(PACKAGES[name])
 
 
 @pytest.mark.parametrize(("name", "old"), [("naishi", "cards_dealt"), ("diced_tomatoes", "game_started")])
