@@ -19,6 +19,7 @@ from aiohttp import web
 from services import VERSION
 from services.registry import games
 from shared.games.clock import TableOptions
+from shared.games.table import RESERVED_VIEW_KEYS
 
 log = structlog.get_logger("tabletop.web")
 
@@ -40,12 +41,14 @@ def option_schema(options: type) -> dict[str, Any]:
 
 def client_config(websocket_url: str) -> dict[str, Any]:
     """What the browser needs before it connects: tabletop's version, where NATS listens for
-    browsers, the options every table takes, and the games with their player counts and option
-    schemas."""
+    browsers, the options every table takes, the view keys every table has (the table page
+    draws them; a game's board draws the rest), and the games with their player counts and
+    option schemas."""
     return {
         "version": VERSION,
         "websocket": websocket_url,
         "table_options": option_schema(TableOptions),
+        "reserved_view_keys": sorted(RESERVED_VIEW_KEYS),
         "games": [
             {
                 "game": name,

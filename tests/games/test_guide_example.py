@@ -7,7 +7,9 @@ games in the repository names it."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import random
 import re
 import sys
@@ -27,7 +29,7 @@ from tests.games.test_cli_text_play import board_renders_every_view
 from tests.games.test_describe import check_log, told
 from tests.games.test_games_docs import DOC_CHECKS
 from tests.games.test_template import TEMPLATE_CHECKS
-from tests.golden.golden import GOLDENS
+from tests.golden.golden import GOLDENS, Golden, differences, write
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "adding-a-game.md"
 NAME = "last_stone"
@@ -50,29 +52,43 @@ class Example(NamedTuple):
     doc: str
 
 
-@pytest.fixture(scope="module")
-def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The guide's blocks written into a folder: the package `last_stone` and its doc."""
-    folder = tmp_path_factory.mktemp("guide")
+@contextlib.contextmanager
+def written_out(folder: Path) -> Iterator[Path]:
+    """The guide's blocks written into `folder`: the package `last_stone` and its doc; the
+    package is forgotten by this process afterwards."""
     for path, text in blocks(GUIDE.read_text(encoding="utf-8")).items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
-    yield folder
-    for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
-        del sys.modules[module]
+    try:
+        yield folder
+    finally:
+        for module in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
+            del sys.modules[module]
+
+
+@contextlib.contextmanager
+def registered(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TableDecider]:
+    """The example offered by this process's registry, registered as an operator would: the
+    folder on the path, the game named in TABLETOP_GAMES."""
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setenv("TABLETOP_GAMES", f"{NAME}:GAME")
+    games.cache_clear()  # the registry reads TABLETOP_GAMES again
+    try:
+        yield get(NAME)
+    finally:
+        games.cache_clear()  # the next test's registry is read without the example
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with written_out(tmp_path_factory.mktemp("guide")) as folder:
+        yield folder
 
 
 @pytest.fixture
 def example(package: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Example]:
-    """The example, offered by the registry for one test (registered as an operator would:
-    the folder on the path, the game named in TABLETOP_GAMES)."""
-    monkeypatch.syspath_prepend(str(package))
-    monkeypatch.setenv("TABLETOP_GAMES", f"{NAME}:GAME")
-    games.cache_clear()  # the registry reads TABLETOP_GAMES again
-    try:
-        yield Example(get(NAME), (package / "docs" / "games" / f"{NAME}.md").read_text("utf-8"))
-    finally:
-        games.cache_clear()  # the next test's registry is read without the example
+    with registered(package, monkeypatch) as decider:
+        yield Example(decider, (package / "docs" / "games" / f"{NAME}.md").read_text("utf-8"))
 
 
 def test_the_guide_holds_every_file_of_the_example():
@@ -129,3 +145,16 @@ def test_the_example_has_the_generic_terminal_board(example):
     ended = simulate(example.decider, ["ann", "bob"], random.Random(0)).table
     text = "\n".join(render({"version": 1, "view": example.decider.player_view(ended, "ann")}))
     assert f"{'stones':<8}: 0" in text and f"{'max_take':<8}: 3" in text
+
+
+def test_the_example_records_and_replays_a_golden_playthrough(example, tmp_path, monkeypatch):
+    """What one line in GOLDENS gives a game: its playthrough recorded, then replayed to no
+    difference; a changed view shows as a difference."""
+    monkeypatch.setattr("tests.golden.golden.FOLDER", tmp_path)
+    golden = Golden(NAME, "default", {}, 2, 1)
+    write(example.decider, golden)
+    assert golden.path.exists() and differences(example.decider, golden) == ""
+    recorded = json.loads(golden.path.read_text(encoding="utf-8"))
+    recorded["steps"][-1]["views"]["p1"]["stones"] = 99
+    golden.path.write_text(json.dumps(recorded), encoding="utf-8")
+    assert "99" in differences(example.decider, golden)

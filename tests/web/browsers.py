@@ -11,8 +11,6 @@ import random
 import re
 import secrets
 import shutil
-import signal
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +23,7 @@ from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
 from shared.settings import load_settings
-from tests.processes import SERVICE_ENV, TABLETOP, cli_env
+from tests import processes
 from tests.texts import strings
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -45,44 +43,28 @@ STEP_TIMEOUT_MS = 20_000
 ACTION_TIMEOUT_MS = 5_000  # a click or a fill on what is on the page now
 
 
-class Up:
-    """`tabletop up` as a person starts it, on free ports, in its own data folder."""
+class Up(processes.Up):
+    """`tabletop up` as a person starts it (tests/processes.py), with the address of its web
+    client as it prints it."""
 
     def __init__(self, data: Path) -> None:
-        self.data = data
-        self.env = cli_env(
-            TABLETOP_DATA=str(data), TABLETOP_LOG_LEVEL="warning", XDG_CONFIG_HOME=str(data / "config")
-        )
-        for name in ("NATS_URL", "TABLETOP_CREDENTIALS", *SERVICE_ENV):
-            self.env.pop(name, None)
-        self.process: subprocess.Popen[bytes] | None = None
+        super().__init__(data)
         self.http_url = ""
-        self.nats_url = ""
+
+    @property
+    def nats_url(self) -> str:
+        return self.url
 
     def start(self) -> Up:
+        super().start()
         log = self.data / "up.log"
-        self.process = subprocess.Popen(
-            [*TABLETOP, "up", "--port", "0", "--ws-port", "0", "--http-port", "0"],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(log, "ab"),  # noqa: SIM115 - the process keeps it
-            stdin=subprocess.DEVNULL,
-        )
         deadline = time.monotonic() + 90
         while not (found := re.search(r"play in a browser at (http://\S+)", log.read_text())):
-            assert self.process.poll() is None, log.read_text()
+            assert self.process is not None and self.process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "tabletop up did not come up:\n" + log.read_text()
             time.sleep(0.1)
         self.http_url = found.group(1)
-        self.nats_url = (self.data / "nats.url").read_text().strip()
         return self
-
-    def stop(self) -> int:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGINT)
-        code = self.process.wait(30)
-        self.process = None
-        return code
 
     async def admin(self) -> Client:
         """A client that may look as anyone (the operator's user)."""
@@ -343,6 +325,56 @@ CLIENT_WORDS = frozenset(
     if path.suffix in (".js", ".html") and "vendor" not in path.parts
     for word in re.findall(r"[A-Za-z]+", path.read_text())
 )
+
+
+async def play_a_whole_table(
+    up: Up, browser: Any, game: str, people: int, bots: int, options: dict[str, Any], pictured: int
+) -> list[Seat]:
+    """A table of `game` made in a browser, joined from the lobby by the other `people`, filled
+    with `bots` on nats-py, and played to its end by clicking; every page shows the same result,
+    no page ever showed another seat's secrets, and no page had a JavaScript error. The first
+    page is pictured at version `pictured`. The seats, with what their pages showed."""
+    base = up.http_url
+    names = [unique(f"p{i}") for i in range(people)]
+    bot_names = [unique(f"bot{i}") for i in range(bots)]
+    seats = [Seat(n, await sign_in(browser, base, n), random.Random(i)) for i, n in enumerate(names)]
+    table = await create_table(seats[0].page, base, game, people + bots, options)
+    for seat in seats[1:]:
+        await join_from_lobby(seat.page, base, game, table)
+    bot_clients = {bot: await up.player(bot) for bot in bot_names}
+    try:
+        for bot, client in bot_clients.items():
+            assert (await client.command(game, table, bot, {"type": "join"}))["ok"]
+        bot_tasks = [
+            asyncio.ensure_future(bot_seat(client, game, table, bot, random.Random(7)))
+            for bot, client in bot_clients.items()
+        ]
+        await seats[0].page.click("#table-controls [data-action=start]")
+
+        async def picture() -> None:
+            await screenshot(seats[0].page, game)
+
+        await play_through(seats, pause_at=pictured, on_pause=picture)
+        await asyncio.wait_for(asyncio.gather(*bot_tasks), 60)
+    finally:
+        for client in bot_clients.values():
+            await client.bus.close()
+    results = [await s.page.inner_text("#result") for s in seats]
+    assert all(r == results[0] for r in results) and "Rank" in results[0]
+    admin = await up.admin()
+    try:
+        views = await views_by_version(admin, game, table, [*names, *bot_names, "spectator"])
+        final = await admin.view(game, table)
+    finally:
+        await admin.bus.close()
+    assert final["view"]["status"] == "ended"
+    for name in final["view"]["result"]["scores"]:
+        assert name in results[0]
+    assert_no_secret_shown({s.name: s.seen for s in seats}, views, [*names, *bot_names])
+    for seat in seats:
+        assert not seat.page.errors, seat.page.errors
+        await seat.page.context.close()
+    return seats
 
 
 def secrets_of(view: dict[str, Any], public: set[str]) -> set[str]:

@@ -22,6 +22,7 @@ from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
 from shared.bus.errors import SignInRefused
+from shared.games.table import RESERVED_VIEW_KEYS
 from shared.settings import load_settings
 from tests.processes import TABLETOP, cli_env
 from tests.web.browsers import (
@@ -30,11 +31,11 @@ from tests.web.browsers import (
     Seat,
     Up,
     assert_no_secret_shown,
-    bot_seat,
     create_table,
     join_from_lobby,
     new_browser,
     page_text,
+    play_a_whole_table,
     play_through,
     screenshot,
     sign_in,
@@ -80,6 +81,7 @@ def test_the_server_hands_out_the_client_and_its_configuration(up):
     naishi = next(g for g in config["games"] if g["game"] == "naishi")
     assert naishi["min_players"] == naishi["max_players"] == 2
     assert naishi["options"]["properties"]["first_player"]["default"] == "random"
+    assert config["reserved_view_keys"] == sorted(RESERVED_VIEW_KEYS)  # the generic board skips them
     for path, kind in (
         ("/", "text/html"),
         ("/app.js", "text/javascript"),
@@ -209,47 +211,7 @@ async def board_html(page, selector: str) -> str:
 
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
-    people, bots, options, pictured = GAMES[game]
-    base = up.http_url
-    names = [unique(f"p{i}") for i in range(people)]
-    bot_names = [unique(f"bot{i}") for i in range(bots)]
-    seats = [Seat(n, await sign_in(browser, base, n), random.Random(i)) for i, n in enumerate(names)]
-    table = await create_table(seats[0].page, base, game, people + bots, options)
-    for seat in seats[1:]:
-        await join_from_lobby(seat.page, base, game, table)
-    bot_clients = {bot: await up.player(bot) for bot in bot_names}
-    try:
-        for bot, client in bot_clients.items():
-            assert (await client.command(game, table, bot, {"type": "join"}))["ok"]
-        bot_tasks = [
-            asyncio.ensure_future(bot_seat(client, game, table, bot, random.Random(7)))
-            for bot, client in bot_clients.items()
-        ]
-        await seats[0].page.click("#table-controls [data-action=start]")
-
-        async def picture() -> None:
-            await screenshot(seats[0].page, game)
-
-        await play_through(seats, pause_at=pictured, on_pause=picture)
-        await asyncio.wait_for(asyncio.gather(*bot_tasks), 60)
-    finally:
-        for client in bot_clients.values():
-            await client.bus.close()
-    results = [await s.page.inner_text("#result") for s in seats]
-    assert all(r == results[0] for r in results) and "Rank" in results[0]
-    admin = await up.admin()
-    try:
-        views = await views_by_version(admin, game, table, [*names, *bot_names, "spectator"])
-        final = await admin.view(game, table)
-    finally:
-        await admin.bus.close()
-    assert final["view"]["status"] == "ended"
-    for name in final["view"]["result"]["scores"]:
-        assert name in results[0]
-    assert_no_secret_shown({s.name: s.seen for s in seats}, views, [*names, *bot_names])
-    for seat in seats:
-        assert not seat.page.errors, seat.page.errors
-        await seat.page.context.close()
+    await play_a_whole_table(up, browser, game, *GAMES[game])
 
 
 @pytest.mark.slow

@@ -200,10 +200,10 @@ function boardModule(game) {
   return boards[game];
 }
 
-/** The view's own fields as a readable list: the board of a game without one. */
+/** The game's own view fields as a readable list: the board of a game without one (the
+ * table's keys are drawn by the table page; `free_text` only shapes the command forms). */
 function genericBoard(view) {
-  const skip = new Set(["legal", "free_text", "game", "status", "seats", "seat_count", "creator",
-    "options", "to_act", "result"]);
+  const skip = new Set([...config.reserved_view_keys, "free_text"]);
   const fields = Object.fromEntries(Object.entries(view).filter(([k]) => !skip.has(k)));
   return h("div", { class: "generic-board" }, readable(fields));
 }
