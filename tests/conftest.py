@@ -183,3 +183,11 @@ def assert_replay_equals_live(
             assert version in live[source], f"no live view of {source} at version {version}"
         if version in live[source]:
             assert view == live[source][version], (viewer, version)
+
+
+@pytest.fixture
+def embedded_only(secure_server: SecureServer) -> None:
+    """Skips a test that needs the embedded server configured like `tabletop up` (its roles
+    and their passwords), when the tests run on an outside NATS."""
+    if secure_server.secrets is None:
+        pytest.skip("needs the embedded server configured like `tabletop up` (NATS_URL is set)")

@@ -22,9 +22,8 @@ from shared.messages import subjects
 from tests.platform import test_security as security
 from tests.platform.test_security import GAME, Table, follow, unique
 
-# the security tests' fixtures: the embedded server only, one stack per module, a running table
-embedded_only = security.embedded_only
-services = security.services
+# the embedded server only (its roles sign in), and the security tests' running table
+pytestmark = pytest.mark.usefixtures("embedded_only")
 table = security.table
 
 VIEWS_STREAM = f"KV_{subjects.VIEWS_BUCKET}"

@@ -28,22 +28,11 @@ from services.game_worker.unknown_games import UnknownGames
 from shared.bus.connection import Incoming
 from shared.bus.credentials import inbox_prefix
 from shared.messages import subjects
-from tests.platform.stack import stack
 
 GAME = "highcard"
+# the embedded server configured like `tabletop up`: these tests sign in as its roles
+pytestmark = pytest.mark.usefixtures("embedded_only")
 PASSWORD = "a long enough password"
-
-
-@pytest.fixture(autouse=True)
-def embedded_only(secure_server):
-    if secure_server.secrets is None:
-        pytest.skip("needs the embedded server configured like `tabletop up` (NATS_URL is set)")
-
-
-@pytest.fixture(scope="module")  # no test here starts or stops a service of its own
-async def services(nats_url):
-    async with stack(nats_url, f"worker:{GAME}", "table-projector", "history-projector") as s:
-        yield s
 
 
 def unique(prefix: str) -> str:

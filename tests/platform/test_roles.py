@@ -20,8 +20,8 @@ from shared.settings import load_settings
 from tests.platform import test_security as security
 from tests.platform.test_security import GAME, until
 
-embedded_only = security.embedded_only
-services = security.services
+# the embedded server only (its roles sign in), and the security tests' running table
+pytestmark = pytest.mark.usefixtures("embedded_only")
 table = security.table
 
 # (role, kind, subject): something each role never needs, with {t} a running table and {ann}

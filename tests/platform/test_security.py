@@ -27,25 +27,14 @@ from shared.bus.credentials import SERVICE_ROLES, Credentials, inbox_prefix
 from shared.bus.errors import Forbidden, SignInRefused
 from shared.messages import subjects
 from shared.settings import load_settings
-from tests.platform.stack import stack
 
 GAME = "highcard"
+# the embedded server configured like `tabletop up`: these tests sign in as its roles
+pytestmark = pytest.mark.usefixtures("embedded_only")
 
 
 def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:10]}"
-
-
-@pytest.fixture(autouse=True)
-def embedded_only(secure_server):
-    if secure_server.secrets is None:
-        pytest.skip("needs the embedded server configured like `tabletop up` (NATS_URL is set)")
-
-
-@pytest.fixture(scope="module")  # no test here starts or stops a service of its own
-async def services(nats_url):
-    async with stack(nats_url, f"worker:{GAME}", "table-projector", "history-projector") as s:
-        yield s
 
 
 async def sign_in(url: str, name: str, password: str) -> Bus:

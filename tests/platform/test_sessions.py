@@ -20,21 +20,10 @@ from shared.bus.credentials import Credentials
 from shared.bus.errors import Forbidden, SignInRefused
 from shared.messages import subjects
 from shared.settings import load_settings
-from tests.platform.stack import stack
 
 GAME = "highcard"
-
-
-@pytest.fixture(autouse=True)
-def embedded_only(secure_server):
-    if secure_server.secrets is None:
-        pytest.skip("needs the embedded server configured like `tabletop up` (NATS_URL is set)")
-
-
-@pytest.fixture(scope="module")
-async def services(nats_url):
-    async with stack(nats_url, f"worker:{GAME}", "table-projector") as s:
-        yield s
+# the embedded server configured like `tabletop up`: these tests sign in as its roles
+pytestmark = pytest.mark.usefixtures("embedded_only")
 
 
 def unique(prefix: str) -> str:

@@ -26,7 +26,7 @@ from shared.games.diced_tomatoes.messages import (
     TurnEnded,
 )
 from shared.games.diced_tomatoes.state import State
-from shared.games.table import GameEnded, Table, TableDecider
+from shared.games.table import RESERVED_VIEW_KEYS, GameEnded, Table, TableDecider
 from tests.conformance.conformance import GAMES, cases, play, quick_cases
 
 DECIDER = TableDecider(GAME)
@@ -109,16 +109,7 @@ def recomputed_scores(state: State) -> dict[str, int]:
 
 PRIVATE_KEYS = {"you", "legal"}
 # Every key a view may have: the platform's and the game's (docs/games/diced_tomatoes.md, View).
-VIEW_KEYS = {
-    "game",
-    "status",
-    "seats",
-    "seat_count",
-    "creator",
-    "options",
-    "to_act",
-    "legal",
-    "result",
+VIEW_KEYS = RESERVED_VIEW_KEYS | {
     "you",
     "players",
     "solo",

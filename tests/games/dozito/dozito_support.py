@@ -4,13 +4,16 @@ dealt game with the cards a test names, grids turned face up, cards."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
 from shared.games.decider import Event
+from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS, Card, Kind
 from shared.games.dozito.messages import GameSetUp, RoundDealt
 from shared.games.dozito.state import State
+from shared.games.testing import Given
 
 STANDARD: list[Card] = list(DECKS["standard"])
 PLAYERS = ("ann", "bob")
@@ -56,3 +59,9 @@ def face_up(state: State, player: str, slots: Iterable[int]) -> State:
 def card(colour: str, number: int | None, kind: Kind = "normal", suns: int = 0, id: str = "") -> Card:
     name = id or f"{colour}-{number if number is not None else 'joker'}"
     return Card(id=name, colour=colour, number=number, kind=kind, suns=suns)
+
+
+def ann_face_up(grid: Mapping[int, str], slots: Iterable[int], **deal: Any) -> Given:
+    """Ann's grid dealt with these cards (`dealt`'s other arguments in `deal`), these slots of
+    it face up, and her turn."""
+    return Given(GAME, start=face_up(Given(GAME, dealt({"ann": grid}, **deal)).state, "ann", slots))

@@ -42,7 +42,7 @@ from shared.games.dozito.state import State, evolve, score_grid
 from shared.games.table import Create, Join, Start, TableDecider
 from shared.games.testing import Given, accepted, as_type, unredacted
 
-from .dozito_support import card, dealt, face_up
+from .dozito_support import ann_face_up, card, dealt, face_up
 
 DECIDER = TableDecider(GAME)
 
@@ -86,12 +86,7 @@ def test_first_player_of_round_one_is_random_dozito_3():
 
 def test_first_player_of_later_rounds_is_lowest_total_dozito_3():
     # ann ends round 1 with a full grid; bob has no face-up card: bob scores 0 and starts round 2.
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {12: "blue-9"}}, draw_top=["red-12"])).state, "ann", range(1, 12)
-        ),
-    )
+    g = ann_face_up({12: "blue-9"}, range(1, 12), draw_top=["red-12"])
     g.then("ann", DrawCard())
     g.then("ann", PlaceCard(slot=12))
     events = g.then("ann", DiscardCard(pile=0))
@@ -255,12 +250,7 @@ def test_d2_variant_face_down_target_lets_the_chain_continue_dozito_6():
 
 
 def test_placing_onto_a_face_up_card_discards_it_and_ends_the_turn_dozito_6():
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])).state, "ann", [4]
-        ),
-    )
+    g = ann_face_up({4: "blue-4"}, [4], discards=[["red-4"], ["green-1"]])
     g.then("ann", TakeDiscard(pile=0))
     g.then("ann", PlaceCard(slot=4))
     assert g.state.phase == "must_discard" and g.state.hand == "blue-4"
@@ -342,12 +332,7 @@ def test_replay_flipped_and_discarded_gives_another_turn_dozito_8():
 
 
 def test_replay_replaced_face_up_and_discarded_gives_another_turn_dozito_8():
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {4: "green-4"}}, discards=[["red-4"], ["blue-2"]])).state, "ann", [4]
-        ),
-    )
+    g = ann_face_up({4: "green-4"}, [4], discards=[["red-4"], ["blue-2"]])
     g.then("ann", TakeDiscard(pile=0))
     g.then("ann", PlaceCard(slot=4))
     events = g.then("ann", DiscardCard(pile=0))
@@ -379,14 +364,7 @@ def test_replay_during_the_last_turns_is_still_taken_ambiguity_2_3_7():
 
 
 def test_face_up_joker_replaced_by_a_numbered_card_is_discarded_dozito_9():
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {6: "red-joker-2"}}, discards=[["blue-6"], ["red-1"]])).state,
-            "ann",
-            [6],
-        ),
-    )
+    g = ann_face_up({6: "red-joker-2"}, [6], discards=[["blue-6"], ["red-1"]])
     g.then("ann", TakeDiscard(pile=0))
     events = g.then("ann", PlaceCard(slot=6))
     placed = as_type(events[0], CardPlaced)
@@ -397,12 +375,7 @@ def test_face_up_joker_replaced_by_a_numbered_card_is_discarded_dozito_9():
 
 
 def test_joker_in_hand_with_every_slot_face_up_ambiguity_2_3_6():
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {1: "red-1"}}, draw_top=["blue-joker-1"])).state, "ann", SLOTS
-        ),
-    )
+    g = ann_face_up({1: "red-1"}, SLOTS, draw_top=["blue-joker-1"])
     g.then("ann", DrawCard())
     assert set(legal_commands(g.state, "ann")) == {PlaceCard(slot=s) for s in SLOTS} | {
         DiscardCard(pile=0),
@@ -517,7 +490,7 @@ def test_d1_through_the_state_face_down_cards_score_nothing_dozito_11():
         card("R", 4),
     ]
     ann = {s: c.id for s, c in enumerate(deck[:12], start=1)}
-    g = Given(GAME, start=face_up(Given(GAME, dealt({"ann": ann}, deck=deck)).state, "ann", range(1, 12)))
+    g = ann_face_up(ann, range(1, 12), deck=deck)
     from shared.games.dozito.rules import _scored
 
     assert _scored(g.state).scores["ann"].total == 24
@@ -689,12 +662,7 @@ def test_card_in_hand_message_says_what_the_player_can_do_dozito_4_dozito_6():
     g.then("ann", TakeDiscard(pile=0))
     out = rejected(g.when("ann", DrawCard()), "card_in_hand")
     assert "place it" in out.message and "discard it" not in out.message
-    g = Given(
-        GAME,
-        start=face_up(
-            Given(GAME, dealt({"ann": {4: "blue-4"}}, discards=[["red-4"], ["green-1"]])).state, "ann", [4]
-        ),
-    )
+    g = ann_face_up({4: "blue-4"}, [4], discards=[["red-4"], ["green-1"]])
     g.then("ann", TakeDiscard(pile=0))
     g.then("ann", PlaceCard(slot=4))
     out = rejected(g.when("ann", TakeDiscard(pile=1)), "card_in_hand")

@@ -378,22 +378,28 @@ def test_naishi_8_swap_before_develop_needs_a_river_card():
     assert code == "nothing_to_develop"
 
 
+def both_emissaries_out(swap_spot: str) -> Given:
+    """Ann's two Emissaries out of her reserve (one on a Decree, one on `swap_spot`), and her
+    turn again."""
+    return Given(
+        GAME,
+        [
+            *start(),
+            DecreeImposed(player=ANN, row="line", position=5),
+            CardsSwapped(player=ANN, spot=swap_spot, kind="line", first=1, second=2),
+            TurnEnded(player=ANN, next_player=BOB),
+            TurnEnded(player=BOB, next_player=ANN),
+        ],
+    )
+
+
 def test_naishi_8_at_most_one_bonus_per_turn_needs_an_emissary_and_a_free_spot():
     """Naishi 8 (RULES.md 1.3 #9): one bonus a turn; an Emissary; a free Court spot."""
     g = Given(GAME, start())
     g.then(ANN, SwapCards(kind="line", first=1, second=2))
     assert g.refused(ANN, SwapCards(kind="line", first=1, second=2)) == "bonus_already_used"
     # No Emissary left in the reserve (one on the Decree, one on a Swap spot).
-    g = Given(
-        GAME,
-        [
-            *start(),
-            DecreeImposed(player=ANN, row="line", position=5),
-            CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-            TurnEnded(player=ANN, next_player=BOB),
-            TurnEnded(player=BOB, next_player=ANN),
-        ],
-    )
+    g = both_emissaries_out("swap_2")
     assert g.state.reserve[ANN] == 0
     assert g.refused(ANN, SwapCards(kind="line", first=1, second=3)) == "no_emissary"
     assert not any(isinstance(c, SwapCards) for c in legal_commands(g.state, ANN))
@@ -424,16 +430,7 @@ def test_naishi_8_at_most_one_bonus_per_turn_needs_an_emissary_and_a_free_spot()
 
 def test_naishi_8_develop_ends_the_turn_when_no_bonus_is_left():
     """After the Develop, a player with no Emissary left has nothing more to do."""
-    g = Given(
-        GAME,
-        [
-            *start(),
-            DecreeImposed(player=ANN, row="line", position=5),
-            CardsSwapped(player=ANN, spot="swap_2", kind="line", first=1, second=2),
-            TurnEnded(player=ANN, next_player=BOB),
-            TurnEnded(player=BOB, next_player=ANN),
-        ],
-    )
+    g = both_emissaries_out("swap_2")
     out = g.accepts(ANN, Develop(row="line", position=1))
     assert [type(e) for e in out] == [Developed, TurnEnded]
 
@@ -509,16 +506,7 @@ def test_naishi_9_no_decree_after_develop_nor_without_an_emissary():
 
 
 def test_naishi_10_recall_returns_swap_and_discard_emissaries_only():
-    g = Given(
-        GAME,
-        [
-            *start(),
-            DecreeImposed(player=ANN, row="line", position=5),
-            CardsSwapped(player=ANN, spot="swap_1", kind="line", first=1, second=2),
-            TurnEnded(player=ANN, next_player=BOB),
-            TurnEnded(player=BOB, next_player=ANN),
-        ],
-    )
+    g = both_emissaries_out("swap_1")
     assert g.state.reserve[ANN] == 0
     assert RecallEmissaries() in legal_commands(g.state, ANN)
     g.then(ANN, RecallEmissaries())
