@@ -10,7 +10,9 @@ bucket are unchanged, no push arrives, and the services still run."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from collections import Counter
 
 import msgspec
 import nats
@@ -135,3 +137,55 @@ async def test_a_request_inside_the_services_account_with_a_reply_that_is_no_inb
     assert await misdirected() >= counted + 6
     assert await bus.view_entries(">") == views_before
     assert await log_count(bus) == log_before
+
+
+# What a client may put in a command for a game nobody serves: the responder of unknown games
+# (services/game_worker/unknown_games.py) reads only the subject, whatever the body.
+GARBAGE = [
+    b"",
+    b"not json",
+    b"\xff\xfe\x00",
+    b"{" * 4096,
+    b'{"id": "c1", "id": "c2", "type": "create"}',
+    msgspec.json.encode({"id": "c1", "type": "create", "options": {"x": "y" * 60_000}}),
+]
+FLOOD = 1000
+
+
+async def test_commands_for_an_unknown_game_aimed_flooded_or_garbage_change_nothing(
+    bus, nats_url, table: Table
+):
+    """The responder that answers `unknown_game` is a service like any other: its answers
+    aimed at any subject land nowhere, a thousand commands at once are each answered, garbage
+    bodies get the same answer, and the log, the views and the table are untouched."""
+    ann_name, _ = table.names
+    await table.ann.wait_view(GAME, table.id, subjects.SPECTATOR, 3)
+    pushes, _own = await follow(table.ann.bus, subjects.update(GAME, table.id, ann_name))
+    attacker = await connect_as(nats_url, "player")
+    unknown = subjects.cmd("nosuchgame", unique("t"), attacker.options["user"])
+    for _ in range(200):  # the responder takes commands once the workers have heard each other
+        try:
+            await attacker.request(unknown, b"{}", timeout=2)
+            break
+        except nats.errors.NoRespondersError:
+            await asyncio.sleep(0.05)
+    log_before = await log_count(bus)
+    views_before = await bus.view_entries(">")
+    for target in [t.format(game=GAME, t=table.id, ann=ann_name) for t in TARGETS]:
+        for body in GARBAGE:
+            await attacker.publish(unknown, body, reply=target)
+    answers = await asyncio.gather(
+        *(attacker.request(unknown, GARBAGE[i % len(GARBAGE)], timeout=30) for i in range(FLOOD))
+    )
+    codes = Counter(msgspec.json.decode(a.data)["error"]["code"] for a in answers)
+    assert codes == {"unknown_game": FLOOD}, codes
+    await table.ann.bus.nc.flush()
+
+    assert pushes.empty(), "an answer arrived as a push"
+    assert await log_count(bus) == log_before
+    assert await bus.view_entries(">") == views_before
+    await attacker.close()
+    view = await table.ann.wait_view(GAME, table.id, ann_name, 3)  # the table plays on
+    card = view["view"]["hand"][0]
+    reply = await table.ann.command(GAME, table.id, ann_name, {"type": "play_card", "card": card})
+    assert reply["ok"], reply
