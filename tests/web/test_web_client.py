@@ -312,6 +312,7 @@ async def test_refusals_are_shown_with_the_servers_message(up, browser):
         refused = page.locator("#signin .error")
         await refused.filter(has_text="Sign-in refused").wait_for()
         assert await page.locator("#who").count() == 0
+        await screenshot(page, "signin-refused")
     finally:
         await other.close()
 
