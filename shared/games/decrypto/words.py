@@ -49,15 +49,27 @@ def contained_pairs(words: list[str] | tuple[str, ...]) -> list[tuple[str, str]]
 def keyword_clashes(examples: tuple[str, ...], keywords: tuple[str, ...]) -> list[tuple[str, str]]:
     """(example, keyword) pairs where the example names the keyword (Decrypto 12's comparison)
     or one contains the other as whole words: such an example would be refused as a clue, or
-    would hint at a keyword."""
+    would hint at a keyword. Indexed by runs of words, so that checking every shipped list at
+    import costs milliseconds, not a comparison of every pair."""
     keys = {keyword_key(k): k for k in keywords}
     named = [(e, keys[keyword_key(e)]) for e in examples if keyword_key(e) in keys]
-    return named + [
-        (e, k)
-        for e in examples
-        for k in keywords
-        if keyword_key(e) != keyword_key(k) and (contains_word(e, k) or contains_word(k, e))
-    ]
+    whole: dict[tuple[str, ...], list[str]] = {}  # a keyword's words -> the keywords of them
+    inside: dict[tuple[str, ...], list[str]] = {}  # any run of a keyword's words -> its keywords
+    for keyword in keywords:
+        whole.setdefault(word_parts(keyword), []).append(keyword)
+        for run in _runs(word_parts(keyword)):
+            inside.setdefault(run, []).append(keyword)
+    contained = []
+    for example in examples:
+        parts = word_parts(example)
+        found = {k for run in _runs(parts) for k in whole.get(run, ())} | set(inside.get(parts, ()))
+        contained += [(example, k) for k in keywords if k in found and keyword_key(k) != keyword_key(example)]
+    return named + contained
+
+
+def _runs(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Every run of consecutive words of `parts` (what `contains_word` looks for)."""
+    return {parts[i:j] for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
 
 
 WORDS: dict[str, tuple[str, ...]] = {language: _load(language) for language in LANGUAGES}
