@@ -39,16 +39,19 @@ def abandoned(*, expired: bool = False) -> Result:
 
 def _with_departures(table: Table, result: Result) -> Result:
     """`result` naming the seats whose players quit (`abandoned_seats`) or ran out of time
-    (`timed_out`); with `on_timeout: lose`, those who ran out of time rank last."""
+    (`timed_out`). Leaving forfeits: those players rank below every player who finished
+    (`forfeited`), whatever the bot that played their seat scored."""
     details = dict(result.details)
     if table.quitters:
         details["abandoned_seats"] = list(table.quitters)
     if table.timed_out:
         details["timed_out"] = list(table.timed_out)
-    result = msgspec.structs.replace(result, details=details)
-    if table.table_options.on_timeout == "lose" and table.timed_out and result.ranking:
-        return _ranked_last(result, table.timed_out)
-    return result
+    left = [p for p in table.players if p in table.quitters or p in table.timed_out]
+    finished = [s for s in result.ranking if s.player not in left]
+    if left and finished:
+        details["forfeited"] = left
+        return _ranked_last(msgspec.structs.replace(result, details=details), left)
+    return msgspec.structs.replace(result, details=details)
 
 
 def _ranked_last(result: Result, losers: Sequence[PlayerId]) -> Result:
@@ -94,6 +97,10 @@ def said_result(result: Result) -> str:
     if result.details.get("abandoned"):
         return "Every player left before the start: the table is closed"
     scores = ", ".join(f"{s.player} {_number(s.score)}" for s in result.ranking)
+    forfeited = result.details.get("forfeited")
+    if forfeited:
+        rank = "rank" if len(forfeited) > 1 else "ranks"
+        scores += f"; {spoken_list(forfeited)} left the game and {rank} last"
     if not result.winners:
         outcome = "nobody won"
     elif len(result.winners) == 1:

@@ -63,6 +63,19 @@ def a_card(table, player):
 CUSTOM = {"clock": "custom", "clock_bank": 10, "clock_increment": 2}
 
 
+def played_out(table, ms=0):
+    """The table played to its end, each seat its first card; a zombie's by the bot service."""
+    while table.status == "running":
+        for seat in HIGHCARD.players_to_act(table):
+            move = a_card(table, seat)
+            if seat in table.zombies:
+                command = PlayFor(seat=seat, command={"type": "play_card", "card": move.card})
+                table, _ = then(table, BOTS_PLAYER, command, ms=ms)
+            else:
+                table, _ = then(table, seat, move, ms=ms)
+    return table
+
+
 def test_a_table_has_no_clock_unless_asked_and_its_options_stay_as_before():
     table = started({})
     assert table.clock is None
@@ -164,18 +177,7 @@ def test_on_timeout_lose_with_more_players_makes_a_zombie_who_ranks_last():
     table, _ = then(table, "cat", a_card(table, "cat"), ms=1000)
     table, _ = then(table, SERVICE_PLAYER, Deadline(), ms=10_000)
     assert table.zombies == ("bob",) and table.status == "running"
-    while table.status == "running":
-        for seat in HIGHCARD.players_to_act(table):
-            move = a_card(table, seat)
-            if seat == "bob":
-                table, _ = then(
-                    table,
-                    BOTS_PLAYER,
-                    PlayFor(seat="bob", command={"type": "play_card", "card": move.card}),
-                    ms=10_001,
-                )
-            else:
-                table, _ = then(table, seat, move, ms=10_001)
+    table = played_out(table, ms=10_001)
     assert table.result.ranking[-1].player == "bob"
     assert "bob" not in table.result.winners
     assert table.result.details["timed_out"] == ["bob"]
@@ -187,17 +189,35 @@ def test_quit_hands_the_seat_to_a_bot_and_the_result_names_it():
     table, events = then(table, "bob", Quit())
     assert events == [SeatZombied(player="bob", reason="quit")]
     assert code(decide(table, "bob", Quit())) == "seat_played_by_bot"
-    while table.status == "running":
-        seat = HIGHCARD.players_to_act(table)[0]
-        move = a_card(table, seat)
-        if seat == "bob":
-            table, _ = then(
-                table, BOTS_PLAYER, PlayFor(seat="bob", command={"type": "play_card", "card": move.card})
-            )
-        else:
-            table, _ = then(table, seat, move)
+    table = played_out(table)
     assert table.result.details["abandoned_seats"] == ["bob"]
     assert table.result.ranking  # the game was played to its end
+
+
+@pytest.mark.parametrize("on_timeout", ["quit", "zombie", "lose"])
+def test_leaving_forfeits_whatever_the_bot_scored_for_the_seat(on_timeout):
+    """The player who would have won leaves (quits, or runs out of time) at once; the bot
+    plays the seat exactly as they would have: the seat tops the scores, its player ranks
+    last, below every player who finished, and the result says so."""
+    options = {} if on_timeout == "quit" else {**CUSTOM, "on_timeout": on_timeout}
+    natural = played_out(started(options)).result
+    leaver = natural.winners[0]
+    table = started(options)
+    if on_timeout == "quit":
+        table, _ = then(table, leaver, Quit())
+    else:  # everyone else moves at once; the leaver's clock runs out
+        for seat in HIGHCARD.players_to_act(table):
+            if seat != leaver:
+                table, _ = then(table, seat, a_card(table, seat), ms=1000)
+        table, _ = then(table, SERVICE_PLAYER, Deadline(), ms=10_000)
+    result = played_out(table, ms=10_001).result
+    assert result.scores == natural.scores and max(result.scores.values()) == result.scores[leaver]
+    assert result.ranking[-1].player == leaver and leaver not in result.winners
+    assert result.details["forfeited"] == [leaver]
+    others = [s.player for s in natural.ranking if s.player != leaver]
+    assert [s.player for s in result.ranking[:-1]] == others
+    said = HIGHCARD.describe(GameEnded(result=result), None)
+    assert said.endswith(f"; {leaver} left the game and ranks last)"), said
 
 
 def test_when_no_person_is_left_the_table_ends_abandoned():

@@ -358,6 +358,35 @@ async def test_a_second_tab_opens_a_table_without_signing_in_and_sign_out_revoke
         await context.close()
 
 
+async def test_a_player_who_quits_ranks_last_and_the_result_says_so(up, browser):
+    """Two people at a one-card table: one quits at once, the bot service plays the seat, the
+    other plays on; every page's result ranks the quitter last and says they left."""
+    base = up.http_url
+    names = [unique("qa"), unique("qb")]
+    seats = [Seat(n, await sign_in(browser, base, n), random.Random(i)) for i, n in enumerate(names)]
+    table = await create_table(seats[0].page, base, "highcard", 2, {"hand_size": 1})
+    await join_from_lobby(seats[1].page, base, "highcard", table)
+    await seats[0].page.click("#table-controls [data-action=start]")
+    await seats[0].page.wait_for_selector("#table[data-status=running]")
+
+    async def accept(dialog):
+        await dialog.accept()
+
+    seats[0].page.once("dialog", accept)
+    await seats[0].page.click("#table-controls [data-action=quit]")
+    await play_through(seats[1:])
+    for seat in seats:
+        await seat.page.wait_for_selector("#table[data-status=ended]")
+        result = await seat.page.inner_text("#result")
+        assert f"{names[0]} left the game: ranked last" in result, result
+        last = await seat.page.inner_text("#result .ranking tbody tr:last-child th")
+        assert last == names[0] and f"{names[0]} wins" not in result
+        assert not seat.page.errors, seat.page.errors
+    await screenshot(seats[1].page, "forfeit")
+    for seat in seats:
+        await seat.page.context.close()
+
+
 async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, browser):
     """A table with clocks and a bot seat, made from the create form: the page counts the
     clocks, the bot service plays the bot's seat, and quitting (the only person) ends the
