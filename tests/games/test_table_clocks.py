@@ -216,7 +216,7 @@ def test_leaving_forfeits_whatever_the_bot_scored_for_the_seat(on_timeout):
     assert result.details["forfeited"] == [leaver]
     others = [s.player for s in natural.ranking if s.player != leaver]
     assert [s.player for s in result.ranking[:-1]] == others
-    said = HIGHCARD.describe(GameEnded(result=result), None)
+    said = HIGHCARD.describe(GameEnded(result=result), None) or ""
     assert said.endswith(f"; {leaver} left the game and ranks last)"), said
 
 
