@@ -79,7 +79,7 @@ def naishi_forms(token: str) -> tuple[str, ...]:
 
 
 def illustori_forms(token: str) -> tuple[str, ...]:
-    """The Illustori log names a card by its id and its picture (a public catalogue)."""
+    """The Illustori log names a card by its picture (a public catalogue), the view by its id."""
     return (token, ILLUSTORI_CARDS[token]) if token in ILLUSTORI_CARDS else (token,)
 
 

@@ -93,6 +93,11 @@ ON_PAGE = """() => Array.from(document.querySelectorAll('[data-command], form[da
         n.checkVisibility() ? 'visible' : 'hidden'}`).join('; ')"""
 
 
+# What a game log must not show a person: the protocol's ids of Illustori's cards ("c26") and
+# Diced Tomatoes' dice ("(die 34)"), or a tomato counted from 0 where the board counts from 1.
+INTERNAL_IDS = re.compile(r"\bc\d\d\b|\(die \d+\)|tomato 0\b")
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(3)}"
 
@@ -373,6 +378,8 @@ async def play_a_whole_table(
     assert_no_secret_shown({s.name: s.seen for s in seats}, views, [*names, *bot_names])
     for seat in seats:
         assert not seat.page.errors, seat.page.errors
+        log = await seat.page.inner_text("#log")
+        assert not INTERNAL_IDS.search(log), INTERNAL_IDS.search(log)
         await seat.page.context.close()
     return seats
 

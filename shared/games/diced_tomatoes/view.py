@@ -90,11 +90,11 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 # --- the game log ---------------------------------------------------------------------------
 
-_CHANGES = {  # effect -> what was done to die {}
-    "reroll": "re-roll die {}",
-    "adjust": "move die {} by one",
-    "invert": "turn die {} over",
-    "set": "set die {}",
+_CHANGES = {  # effect -> what was done to the die
+    "reroll": "re-roll a die",
+    "adjust": "move a die by one",
+    "invert": "turn a die over",
+    "set": "set a die",
 }
 _ENDS = {
     "final_round": "the final round is over",
@@ -104,7 +104,8 @@ _ENDS = {
 
 
 def _tomato(owner: PlayerId, token: int) -> str:
-    return f"{owner}'s tomato {token}"
+    """A tomato token as the board numbers it, from 1 (the events count from 0)."""
+    return f"{owner}'s tomato {token + 1}"
 
 
 def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
@@ -118,13 +119,13 @@ def _count(dice: Sequence[int]) -> str:
 
 
 def _dice_rolled(event: DiceRolled, viewer: PlayerId | None) -> str:
-    rolled = spoken_list(f"{f} (die {d})" for d, f in zip(event.dice, event.faces))
+    rolled = spoken_list(str(face) for face in event.faces)  # dice by face: ids are bookkeeping
     took = f"took {_count(event.taken)} from the bushel and " if event.taken else ""
     return f"{event.player} {took}rolled {rolled}"
 
 
 def _die_placed(event: DiePlaced, viewer: PlayerId | None) -> str:
-    return f"{event.player} placed a {event.face} (die {event.die}) on {_tomato(event.owner, event.token)}"
+    return f"{event.player} placed a {event.face} on {_tomato(event.owner, event.token)}"
 
 
 def _plant_harvested(event: PlantHarvested, viewer: PlayerId | None) -> str:
@@ -144,7 +145,7 @@ def _plant_uprooted(event: PlantUprooted, viewer: PlayerId | None) -> str:
 
 
 def _die_changed(event: DieChanged, viewer: PlayerId | None) -> str:
-    done = _CHANGES.get(event.effect, event.effect + " die {}").format(event.die)
+    done = _CHANGES.get(event.effect, f"{event.effect} a die")
     return f"{event.player} spent {event.cost} karma to {done}: now a {event.face}"
 
 

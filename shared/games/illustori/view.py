@@ -117,8 +117,8 @@ _CLEARED = {
 
 
 def _said(card: str) -> str:
-    """A card as players know it: its id and its picture."""
-    return f"{card} ({CARDS.get(card, 'a card')})"
+    """A card as players know it: by its picture (the id is the protocol's)."""
+    return CARDS.get(card, "a card")
 
 
 def _why(reasons: list[str]) -> str:
