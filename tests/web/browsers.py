@@ -98,6 +98,10 @@ ON_PAGE = """() => Array.from(document.querySelectorAll('[data-command], form[da
 INTERNAL_IDS = re.compile(r"\bc\d\d\b|\(die \d+\)|tomato 0\b")
 
 
+# A protocol word shown as it is written ("final_round", "first_seat"): a page says it in words.
+RAW_WORDS = re.compile(r"\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b")
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(3)}"
 
@@ -151,6 +155,8 @@ async def create_table(page: Any, base: str, game: str, seats: int, options: dic
 
 async def join_from_lobby(page: Any, base: str, game: str, table: str) -> None:
     await page.goto(f"{base}/#/lobby/{game}")
+    entry = page.locator(f'[data-table="{table}"]')
+    assert not RAW_WORDS.search(await entry.inner_text()), await entry.inner_text()  # its options
     await page.click(f'[data-table="{table}"] [data-action=join]')
     await page.wait_for_url(re.compile(rf".*#/table/{game}/{table}$"))
     await page.wait_for_selector("#table[data-version]")
@@ -366,6 +372,7 @@ async def play_a_whole_table(
             await client.bus.close()
     results = [await s.page.inner_text("#result") for s in seats]
     assert all(r == results[0] for r in results) and "Rank" in results[0]
+    assert not RAW_WORDS.search(results[0]), RAW_WORDS.search(results[0])
     admin = await up.admin()
     try:
         views = await views_by_version(admin, game, table, [*names, *bot_names, "spectator"])

@@ -101,12 +101,12 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     ann_name, bob_name = unique("ann"), unique("bob")
     ann = Seat(ann_name, await sign_in(browser, base, ann_name), random.Random(1))
     bob = Seat(bob_name, await sign_in(browser, base, bob_name, width=380), random.Random(2))
-    table = await create_table(ann.page, base, "naishi", 2, {})
-    # bob finds it in the lobby, with its options, and joins
+    table = await create_table(ann.page, base, "naishi", 2, {"first_player": "first_seat"})
+    # bob finds it in the lobby, with its options in words, and joins
     await bob.page.goto(f"{base}/#/lobby/naishi")
     row = bob.page.locator(f'[data-table="{table}"]')
     await row.wait_for()
-    assert "first player: random" in await row.inner_text()
+    assert "first player: first seat" in await row.inner_text()
     await join_from_lobby(bob.page, base, "naishi", table)
     await ann.page.wait_for_selector("#table-controls [data-action=start]")
     await ann.page.click("#table-controls [data-action=start]")

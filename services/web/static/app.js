@@ -36,15 +36,22 @@ function humanize(key) {
 
 let players = new Set(); // the ids of the table shown: keys that are not humanized
 
+/** A value as words: "final_round" -> "final round", "torii_1" -> "torii 1"; a player's
+ * name as it is. */
+function spoken(value) {
+  const text = String(value);
+  return !players.has(text) && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(text) ? text.replace(/_/g, " ") : text;
+}
+
 /** Any JSON value as something a person reads: lists, and definition lists for objects. */
 function readable(value) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "none");
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value !== "object") return String(value);
+  if (typeof value !== "object") return spoken(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return h("span", { class: "muted" }, "none");
     if (value.every((v) => v === null || typeof v !== "object")) {
-      return value.map((v) => (v === null ? "?" : String(v))).join(", ");
+      return value.map((v) => (v === null ? "?" : spoken(v))).join(", ");
     }
     return h("ol", { class: "readable" }, value.map((v) => h("li", {}, readable(v))));
   }
@@ -575,7 +582,8 @@ function optionsText(options) {
   const entries = Object.entries(options || {});
   if (entries.length === 0) return "default options";
   return entries.map(([k, v]) => `${humanize(k).toLowerCase()}: ${
-    Array.isArray(v) ? (v.length ? v.join(" ") : "none") : v === null ? "none" : v}`).join(" · ");
+    Array.isArray(v) ? (v.length ? v.map(spoken).join(" ") : "none") : v === null ? "none" : spoken(v)}`)
+    .join(" · ");
 }
 
 function lobbyPage(game) {
