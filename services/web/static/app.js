@@ -777,20 +777,24 @@ function tablePage(game, table) {
     const clock = view.clock;
     const bots = new Set(view.bots || []);
     const zombies = new Set(view.zombies || []);
-    const parts = view.seats.map((p) => {
+    const parts = view.seats.map((p, i) => {
       const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null]
         .filter(Boolean);
+      let running = false;
       let time = "";
       if (clock && clock.remaining_ms && p in clock.remaining_ms) {
         let left = clock.remaining_ms[p];
-        const running = (clock.running || []).includes(p) && view.status === "running";
+        running = (clock.running || []).includes(p) && view.status === "running";
         if (running && clock.since) left -= Date.now() - Date.parse(clock.since);
-        time = ` ${running ? "⏱ " : ""}${clockText(left)}`;
+        time = ` ${clockText(left)}`;
       }
-      return `${p}${tags.length ? ` (${tags.join(", ")})` : ""}${time}`;
+      // a running clock is marked by a drawn dot, not a glyph a font may lack
+      return h("span", { class: running ? "clock running" : "clock" }, i ? " · " : "",
+        running ? h("span", { class: "tick", role: "img", "aria-label": "running" }) : null,
+        `${p}${tags.length ? ` (${tags.join(", ")})` : ""}${time}`);
     });
     const shown = Boolean(clock) || bots.size || zombies.size;
-    clocks.textContent = shown ? parts.join(" · ") : "";
+    clocks.replaceChildren(...(shown ? parts : []));
   }
   const ticking = setInterval(() => { if (stopped) clearInterval(ticking); else showClocks(); }, 1000);
 
