@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from shared.games.decrypto.words import WORDS
 from tests.texts import strings
 from tests.web.game_views import GAMES, PLAYERS, Step, steps
 
@@ -298,3 +299,41 @@ def test_screenshots(game: str, server: str, browser: Any) -> None:
         harness.page.screenshot(path=str(SCREENSHOTS / f"{game}-{viewport['width']}.png"), full_page=True)
         assert not harness.page.evaluate(TOO_WIDE), f"{game} is wider than {viewport['width']} px"
         harness.page.close()
+
+
+# Each word of a Decrypto keyword on one line (a line may end at a space or after a hyphen):
+# (text, lines its longest word takes, the tile wider than its box), for every keyword tile.
+KEYWORD_LAYOUT = """() => [...document.querySelectorAll(".board-decrypto .kw")].map((kw) => {
+    const range = document.createRange();
+    const text = kw.firstChild;
+    let lines = 1;
+    let start = 0;
+    for (const word of text.textContent.split(/(\\s+|-)/)) {
+        if (word.trim() && word !== "-") {
+            range.setStart(text, start);
+            range.setEnd(text, start + word.length);
+            lines = Math.max(lines, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size);
+        }
+        start += word.length;
+    }
+    return [text.textContent, lines, kw.scrollWidth > kw.clientWidth];
+})"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_decrypto_keywords_are_never_broken_inside_a_word(server: str, browser: Any, viewport) -> None:
+    """The longest keywords of both shipped lists, shown on both teams' screens (a finished
+    game shows all eight), keep each word whole on one line, at desktop and at phone width."""
+    longest = sorted(
+        {w for language in WORDS.values() for w in language}, key=lambda w: max(map(len, w.split()))
+    )[-8:]
+    ended = next(s for s in reversed(list(steps("decrypto", SEED))) if s.views[None]["status"] == "ended")
+    view = {**ended.views[None], "keywords": {"white": longest[:4], "black": longest[4:]}}
+    harness = open_harness(server, browser, "decrypto", viewport)
+    harness.show(view, None)
+    shown = harness.page.evaluate(KEYWORD_LAYOUT)
+    assert len(shown) == 8, shown
+    broken = [(text, lines, wide) for text, lines, wide in shown if lines > 1 or wide]
+    assert not broken, f"keywords broken inside a word at {viewport['width']} px: {broken}"
+    harness.page.screenshot(path=str(SCREENSHOTS / f"decrypto-keywords-{viewport['width']}.png"))
+    harness.page.close()
