@@ -6,6 +6,7 @@ walks a finished table to the board seen live at its end."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import re
@@ -94,6 +95,36 @@ def test_the_server_hands_out_the_client_and_its_configuration(up):
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(f"{up.http_url}/../pyproject.toml")
     assert missing.value.code in (403, 404)
+    # gzipped for a browser that takes it, and revalidated by its ETag: unchanged, a 304
+    plain = urllib.request.urlopen(f"{up.http_url}/vendor/nats.js").read()
+    ask = urllib.request.Request(f"{up.http_url}/vendor/nats.js", headers={"Accept-Encoding": "gzip, br"})
+    with urllib.request.urlopen(ask) as answer:
+        assert answer.headers["Content-Encoding"] == "gzip" and answer.headers["Cache-Control"] == "no-cache"
+        assert gzip.decompress(answer.read()) == plain
+        etag = answer.headers["ETag"]
+    again = urllib.request.Request(f"{up.http_url}/vendor/nats.js", headers={"If-None-Match": etag})
+    with pytest.raises(urllib.error.HTTPError) as unchanged:
+        urllib.request.urlopen(again)
+    assert unchanged.value.code == 304
+
+
+async def test_a_first_visit_weighs_little_over_the_wire(up, browser):
+    """Everything the sign-in page loads on a first visit, as the browser received it
+    (compressed): printed, and under 150 KB."""
+    context = await browser.new_context()
+    page = await context.new_page()
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    await page.goto(f"{up.http_url}/#/signin")
+    await page.wait_for_selector("#signin")
+    await page.wait_for_load_state("networkidle")
+    sizes = {r.url.removeprefix(up.http_url): await r.request.sizes() for r in responses}
+    await context.close()
+    received = {url: s["responseBodySize"] + s["responseHeadersSize"] for url, s in sizes.items()}
+    total = sum(received.values())
+    print(f"first visit: {total} bytes over the wire in {len(received)} responses: {received}")
+    assert "/vendor/nats.js" in received and received["/vendor/nats.js"] < 100_000
+    assert total < 150_000
 
 
 async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the_live_board(up, browser):
