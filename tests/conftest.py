@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The platform's test games, offered by the registry (services/registry.py) the way an
 # operator adds a game, here and in every `tabletop` process the tests start.
 TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
-os.environ["TABLETOP_GAMES"] = ",".join(s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
+if TEST_GAMES not in os.environ.get("TABLETOP_GAMES", ""):  # a pytest run of the tests has them
+    os.environ["TABLETOP_GAMES"] = ",".join(s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
 
 # This machine's service credentials for the tests, and a config folder for the CLI's
 # sessions, apart from the user's own.
