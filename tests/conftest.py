@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # operator adds a game, here and in every `tabletop` process the tests start.
 TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
 if TEST_GAMES not in os.environ.get("TABLETOP_GAMES", ""):  # a pytest run of the tests has them
-    os.environ["TABLETOP_GAMES"] = ",".join(s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
+    os.environ["TABLETOP_GAMES"] = ",".join(
+        s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s
+    )
 
 # This machine's service credentials for the tests, and a config folder for the CLI's
 # sessions, apart from the user's own.

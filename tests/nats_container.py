@@ -171,7 +171,8 @@ class ContainerServer(EmbeddedServer):
         private_log(self.data_dir / "nats-server.log").close()  # owner only, before it writes
         remove_orphans()
         container = (
-            DockerContainer(nats_image(), command=["-c", str(conf)])
+            DockerContainer(nats_image())
+            .with_command(["-c", str(conf)])
             .with_name(f"tabletop-test-nats-{uuid.uuid4().hex[:12]}")
             .with_volume_mapping(str(self.data_dir), str(self.data_dir), mode="rw")
             .with_kwargs(user=f"{os.getuid()}:{os.getgid()}", labels={OWNER_LABEL: str(os.getpid())})
@@ -179,7 +180,7 @@ class ContainerServer(EmbeddedServer):
         published: dict[str, Any] = {f"{CLIENT_PORT}/tcp": ("127.0.0.1", self.port)}
         if self.websocket_port:
             published[f"{WEBSOCKET_PORT}/tcp"] = ("127.0.0.1", self.websocket_port)
-        container.ports = published
+        container.ports.update(published)
         self._container = ContainerProcess(container)
         container.start()
         self.process = self._container

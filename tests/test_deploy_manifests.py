@@ -56,7 +56,9 @@ def problems(docs: list[Doc]) -> list[str]:
     config_maps = {d["metadata"]["name"] for d in docs if d["kind"] == "ConfigMap"}
     for doc in docs:
         name = f"{doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
-        found += [f"{name} on Kubernetes {problem}" for problem in schema_problems(json.dumps(doc, sort_keys=True))]
+        found += [
+            f"{name} on Kubernetes {problem}" for problem in schema_problems(json.dumps(doc, sort_keys=True))
+        ]
         spec = doc.get("spec", {})
         if "template" not in spec:
             continue
@@ -89,8 +91,10 @@ MISTAKES: dict[str, Callable[[list[Doc]], None]] = {
     "a volume mount of no path": lambda docs: _pods(docs)[2]["spec"]["containers"][0]["volumeMounts"][0].pop(
         "mountPath"
     ),
-    "a selector of other pods": lambda docs: docs[-1]["spec"]["selector"]["matchLabels"].update(service="bot"),
-    "a ConfigMap not defined": lambda docs: docs.pop(0),
+    "a selector of other pods": lambda docs: docs[-1]["spec"]["selector"]["matchLabels"].update(
+        service="bot"
+    ),
+    "a ConfigMap not defined": lambda docs: docs.remove(docs[0]),
 }
 
 

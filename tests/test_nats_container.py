@@ -24,8 +24,15 @@ from tests.nats_container import IMAGE_REPOSITORY, OWNER_LABEL, docker_problem, 
 MODULE = "tests/platform/test_contract.py"
 MODULE_TESTS = 36
 THIS_SESSIONS_SERVER = "tests/test_nats_container.py::test_the_sessions_server_is_the_container_when_asked"
-# What makes a pytest run of the tests's subprocess its own: its server, credentials, sessions.
-OUTER = ("NATS_URL", "NATS_USER", "NATS_PASSWORD", "TABLETOP_CREDENTIALS", "XDG_CONFIG_HOME", "TABLETOP_TEST_NATS")
+# Left out of a pytest run's environment, to be its own: its server, credentials and sessions.
+OUTER = (
+    "NATS_URL",
+    "NATS_USER",
+    "NATS_PASSWORD",
+    "TABLETOP_CREDENTIALS",
+    "XDG_CONFIG_HOME",
+    "TABLETOP_TEST_NATS",
+)
 
 
 def pytest_process(*args: str, **env: str) -> subprocess.Popen[str]:
@@ -112,7 +119,10 @@ def test_a_container_left_by_a_killed_run_is_removed_by_the_next():
 @pytest.mark.parametrize(
     ("setting", "says"),
     [
-        ({"TABLETOP_TEST_NATS": "docker"}, "TABLETOP_TEST_NATS='docker': it is one of embedded, container, url"),
+        (
+            {"TABLETOP_TEST_NATS": "docker"},
+            "TABLETOP_TEST_NATS='docker': it is one of embedded, container, url",
+        ),
         ({"TABLETOP_TEST_NATS": "url"}, "TABLETOP_TEST_NATS=url runs the tests on NATS_URL: set it too"),
     ],
 )
