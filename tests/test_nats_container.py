@@ -67,11 +67,12 @@ def docker_engine() -> None:
         pytest.skip(f"TABLETOP_TEST_NATS=container needs a Docker engine: {problem}")
 
 
-def test_the_sessions_server_is_the_container_when_asked(secure_server: SecureServer):
+def test_the_sessions_server_is_the_container_when_asked(request):
     """Run by the test below in its pytest run on the container: this session's server is a
     container of the wheel's nats-server image, publishing the port the tests connect to."""
     if nats_kind() != "container":
         pytest.skip("the session's NATS is not a container (TABLETOP_TEST_NATS)")
+    secure_server: SecureServer = request.getfixturevalue("secure_server")
     client = docker.from_env()
     try:
         (container,) = client.containers.list(filters={"label": f"{OWNER_LABEL}={os.getpid()}"})
@@ -99,8 +100,9 @@ def test_a_platform_module_passes_on_nats_in_a_container():
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("docker_engine")
-def test_a_container_left_by_a_killed_run_is_removed_by_the_next():
-    run = pytest_process(MODULE, "-n", "0", "-q", "-x", TABLETOP_TEST_NATS="container")
+def test_a_container_left_by_a_killed_run_is_removed_by_the_next(tmp_path):
+    # TMPDIR: the scratch folder it cannot remove once killed is this test's
+    run = pytest_process(MODULE, "-n", "0", "-q", "-x", TABLETOP_TEST_NATS="container", TMPDIR=str(tmp_path))
     try:
         deadline = time.monotonic() + 120
         while not owned_containers(run.pid):  # its server started
@@ -116,6 +118,7 @@ def test_a_container_left_by_a_killed_run_is_removed_by_the_next():
     assert owned_containers(run.pid) == []
 
 
+@pytest.mark.slow  # a pytest process
 @pytest.mark.parametrize(
     ("setting", "says"),
     [
