@@ -550,7 +550,7 @@ class EmbeddedServer:
                 raise ServerFailed(f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
             # its greeting, not only a connection: a port a container's is published on takes
             # connections before the server inside listens
-            if not self.answers(0.2):
+            if not self.answers(2.0):
                 time.sleep(0.05)
                 continue
             if not self.max_store:  # the limits follow the free space while it runs
