@@ -105,8 +105,8 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
+    except PermissionError:  # another user's, alive
+        pass
     return True
 
 
@@ -159,12 +159,12 @@ class ContainerServer(EmbeddedServer):
     """The embedded server's config, store and log, run in a container: `url` and
     `websocket_url` are its ports published on loopback."""
 
+    _container: ContainerProcess | None = None  # the one started, until it is removed
+
     def config(self) -> str:
         websocket = WEBSOCKET_PORT if self.websocket_port else 0
         log = str(self.data_dir / "nats-server.log")
         return self.server_config(f"0.0.0.0:{CLIENT_PORT}", "0.0.0.0", websocket) + f'log_file: "{log}"\n'
-
-    _container: ContainerProcess | None = None  # the one started, until it is removed
 
     def _spawn(self, conf: Path) -> None:
         write_secret(conf, self.config())
