@@ -1,6 +1,7 @@
 """Names `vulture` cannot see used: they are read by something other than Python code."""
 
 from aiohttp.web import StreamResponse
+from testcontainers.core.config import testcontainers_config
 
 from services.auth.claims import (
     AuthorizationResponse,
@@ -11,11 +12,12 @@ from services.auth.claims import (
     UserPermissions,
 )
 from shared.games.diced_tomatoes.messages import KarmaGained
-from tests.conftest import pytest_collection_modifyitems
+from tests.conftest import pytest_collection_modifyitems, pytest_configure
 from tests.highcard import CRASHY
 from tests.platform.test_cluster import pytestmark
 from tests.platform.test_security import embedded_only
 from tests.platform.test_views_exact import services_highcard
+from tests.test_nats_container import docker_engine
 from tests.web.test_boards import Handler as BoardFiles
 
 used = [
@@ -34,9 +36,13 @@ used = [
     KarmaGained.amount,
     # Read by pytest: a hook, module marks, and fixtures used automatically or by name.
     pytest_collection_modifyitems,
+    pytest_configure,
     pytestmark,
     embedded_only,
     services_highcard,
+    docker_engine,
+    # Read by testcontainers when a container starts (tests/nats_container.py).
+    testcontainers_config.ryuk_disabled,
     # A test game loaded by name through TABLETOP_GAMES (tests/conftest.py).
     CRASHY,
     # http.server calls these on the board tests' file server.

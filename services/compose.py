@@ -145,12 +145,18 @@ def web_origins(settings: Settings, http_port: int) -> list[str]:
 
 
 def embedded_server(
-    settings: Settings, *, port: int = 0, websocket_port: int | None = None, http_port: int = 8000
+    settings: Settings,
+    *,
+    port: int = 0,
+    websocket_port: int | None = None,
+    http_port: int = 8000,
+    runner: type[EmbeddedServer] = EmbeddedServer,
 ) -> EmbeddedServer:
     """The NATS `tabletop up` runs (not started): its store under the data folder,
     authentication on with this machine's service credentials, browsers over WebSocket from
-    the web client at `http_port` (or `TABLETOP_WEB_ORIGINS`) only."""
-    return EmbeddedServer(
+    the web client at `http_port` (or `TABLETOP_WEB_ORIGINS`) only. `runner`: what runs it,
+    this machine's nats-server by default (the tests also run it in a container)."""
+    return runner(
         Path(settings.data_dir) / "nats",
         port=port,
         sync_always=settings.sync_always,

