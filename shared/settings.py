@@ -59,6 +59,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     auth_log_interval: float = 10.0
     # Open tables nobody started are ended this many seconds after their creation.
     open_table_ttl: float = 6 * 3600.0
+    # Running tables without clocks where nobody moved for this many seconds end abandoned
+    # (0: never).
+    idle_table_ttl: float = 24 * 3600.0
     # The NATS WebSocket address the web client hands to browsers (when `tabletop up` does not
     # run the NATS itself: it gives its own listener's).
     websocket_url: str = "ws://127.0.0.1:9222"
@@ -96,6 +99,7 @@ _ENV = {
     "cache_size": "TABLETOP_CACHE_SIZE",
     "max_retries": "TABLETOP_MAX_RETRIES",
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
+    "idle_table_ttl": "TABLETOP_IDLE_TABLE_TTL",
     "password_hash_memory_kib": "TABLETOP_PASSWORD_HASH_MEMORY_KIB",
     "password_hash_passes": "TABLETOP_PASSWORD_HASH_PASSES",
     "auth_hash_threads": "TABLETOP_AUTH_HASH_THREADS",

@@ -120,12 +120,14 @@ class TableProjector:
         shard: tuple[int, int] = (0, 1),
         cache_size: int = 4096,
         open_table_ttl: float = 6 * 3600.0,
+        idle_table_ttl: float = 24 * 3600.0,
     ) -> None:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
         self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
         self.tables: Bounded[tuple[str, str], Folded] = Bounded(cache_size)
         self.open_table_ttl = open_table_ttl
+        self.idle_table_ttl = idle_table_ttl
         # notified whenever this replica has stored views: a view request waiting for a new
         # table's views looks again at once
         self.stored = asyncio.Condition()
@@ -420,17 +422,16 @@ class TableProjector:
             log.error("lobby_entry_unreadable", key=key)
 
     async def expire_open_tables(self, now: float | None = None) -> int:
-        """Ask the workers to end the open tables of this replica's partitions that nobody
-        started within `open_table_ttl` seconds of their creation. Returns how many were asked;
-        the worker decides (a table started meanwhile refuses)."""
+        """Ask the workers to end the tables of this replica's partitions that ran out of
+        time: open ones nobody started within `open_table_ttl` seconds of their creation, and
+        running ones without clocks nobody moved at for `idle_table_ttl` seconds (0: never).
+        Returns how many were asked; the worker decides (the command expects the version seen
+        here, so a table that moved meanwhile refuses)."""
         now = time.time() if now is None else now
         asked = 0
         for game, tables in list(self.lobby.items()):
             for table, entry in list(tables.items()):
-                if entry.get("status") != "open" or subjects.partition(game, table) not in self.partitions:
-                    continue
-                created = _epoch(entry.get("created_at", ""))
-                if created is None or now - created < self.open_table_ttl:
+                if subjects.partition(game, table) not in self.partitions or not self._ran_out(entry, now):
                     continue
                 version = entry["version"]
                 command = {"id": f"expire-{version}", "type": "expire", "expect": version}
@@ -441,6 +442,15 @@ class TableProjector:
                     continue
                 asked += 1
         return asked
+
+    def _ran_out(self, entry: dict[str, Any], now: float) -> bool:
+        if entry.get("status") == "open":
+            created = _epoch(entry.get("created_at", ""))
+            return created is not None and now - created >= self.open_table_ttl
+        if entry.get("status") == "running" and entry.get("clock", "none") == "none" and self.idle_table_ttl:
+            moved = _epoch(entry.get("moved_at", ""))
+            return moved is not None and now - moved >= self.idle_table_ttl
+        return False
 
     # --- requests -------------------------------------------------------------------------------
 
@@ -619,6 +629,7 @@ def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, 
         "table": table,
         "version": folded.version,
         "created_at": folded.created_at,
+        "moved_at": folded.moved_at,
         **decider.lobby_entry(state),
     }
 
@@ -717,7 +728,9 @@ async def serve_table_projector(
     await bus.ensure_streams()
     await bus.delete_consumer(DURABLE)  # the consumer of the whole log, before partitions
     settings = bus.settings
-    projector = TableProjector(bus, shard=shard, open_table_ttl=settings.open_table_ttl)
+    projector = TableProjector(
+        bus, shard=shard, open_table_ttl=settings.open_table_ttl, idle_table_ttl=settings.idle_table_ttl
+    )
     serving = until is None
     # Every loop here ends on `halted`: set with `stop`, and as soon as one partition's loop
     # ends (a failure), so that none runs on even if it missed its cancellation (Python 3.11's
@@ -819,7 +832,8 @@ async def _set_when_set(source: asyncio.Event, target: asyncio.Event) -> None:
 
 
 async def _expire_periodically(projector: TableProjector, stop: asyncio.Event) -> None:
-    every = min(max(projector.open_table_ttl / 10, 0.2), 60.0)
+    ttls = [t for t in (projector.open_table_ttl, projector.idle_table_ttl) if t]
+    every = min(max(min(ttls) / 10, 0.2), 60.0) if ttls else 60.0
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), every)

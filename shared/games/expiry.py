@@ -1,5 +1,5 @@
-"""What the service itself says ran out: an open table nobody started in time (`expire`), or
-a player's clock (`deadline`)."""
+"""What the service itself says ran out: an open table nobody started in time, or a running
+table without clocks nobody moved at for long (`expire`), or a player's clock (`deadline`)."""
 
 from __future__ import annotations
 
@@ -20,15 +20,22 @@ from shared.games.table_messages import (
     TableExpired,
 )
 from shared.games.table_state import Table
-from shared.games.turns import NOT_STARTED
+from shared.games.turns import GAME_OVER, NOT_STARTED
 
 
 def expire(table: Table, command: Expire, ctx: Context) -> list[Event] | Rejection:
+    """An open table nobody started in time expires; a running table without clocks where
+    nobody moved for long ends abandoned. The service sends it with `expect` set to the
+    version it saw, so a move made meanwhile refuses it."""
     if ctx.actor != SERVICE_PLAYER:
         return Rejection("not_allowed", "Only the service itself expires a table.")
-    if table.status != "open":
-        return Rejection("already_started", "Only an open table expires.")
-    return [TableExpired()]
+    if table.status == "open":
+        return [TableExpired()]
+    if table.status != "running":
+        return GAME_OVER
+    if table.clock is not None:
+        return Rejection("has_clocks", "A table with clocks ends by its deadlines, not by expiry.")
+    return [GameEnded(result=abandoned(idle=True))]
 
 
 def deadline(game: Game[Any, Any], table: Table, command: Deadline, ctx: Context) -> list[Event] | Rejection:

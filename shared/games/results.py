@@ -30,10 +30,14 @@ def game_ended(table: Table, event: GameEnded) -> Table:
     return msgspec.structs.replace(table, status="ended", result=event.result)
 
 
-def abandoned(*, expired: bool = False) -> Result:
+def abandoned(*, expired: bool = False, idle: bool = False) -> Result:
+    """No result: every player left, nobody started the table in time (`expired`), or nobody
+    moved for long at a table without clocks (`idle`)."""
     details: dict[str, Any] = {"abandoned": True}
     if expired:
         details["expired"] = True
+    if idle:
+        details["idle"] = True
     return Result(scores={}, ranking=[], winners=[], details=details)
 
 
@@ -90,6 +94,8 @@ def said_result(result: Result) -> str:
     """The end of a game in words: who won, the scores in ranking order, or why nobody did."""
     if result.details.get("expired"):
         return "Nobody started the game in time: the table expired"
+    if result.details.get("idle"):
+        return "Nobody moved for a long time: the game is closed, without a winner"
     if result.details.get("abandoned") and (
         result.details.get("abandoned_seats") or result.details.get("timed_out")
     ):

@@ -30,7 +30,8 @@ class Start(Command, frozen=True, kw_only=True):
 
 
 class Expire(Command, frozen=True, kw_only=True):
-    """Sent by the service itself for an open table nobody started in time."""
+    """Sent by the service itself for an open table nobody started in time, or a running
+    table without clocks where nobody moved for long."""
 
 
 class Quit(Command, frozen=True, kw_only=True):

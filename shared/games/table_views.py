@@ -95,6 +95,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "seat_count": table.seat_count,
         "creator": table.creator,
         "options": table.options,
+        "clock": table.table_options.clock,
         **_stand_ins(table),
     }
 

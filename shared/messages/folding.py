@@ -56,6 +56,7 @@ class Folded(msgspec.Struct, frozen=True, gc=False):
     last_seq: int = 0  # stream sequence of the last batch folded
     command_ids: dict[str, Applied] = msgspec.field(default_factory=dict)
     created_at: str = ""  # when the table's first batch was appended
+    moved_at: str = ""  # when its last batch was appended
 
     def then(self, decider: TableDecider, seq: int, batch: EventBatch[Any]) -> Folded:
         """This table after one more batch."""
@@ -69,6 +70,7 @@ class Folded(msgspec.Struct, frozen=True, gc=False):
             last_seq=seq,
             command_ids=self.command_ids,
             created_at=self.created_at or batch.at,
+            moved_at=batch.at,
         )
 
     def skip(self, seq: int) -> Folded:

@@ -15,6 +15,7 @@ from shared.games.table import (
     ClockExpired,
     Create,
     Deadline,
+    Expire,
     GameEnded,
     Join,
     PlayFor,
@@ -263,3 +264,18 @@ def test_the_clocks_fold_the_same_from_the_log_whatever_the_time_of_the_fold():
     assert again.clock == table.clock
     # each charged while it ran, each given the increment after its move
     assert table.clock.remaining_ms == {"ann": 10_800, "bob": 9_500, "cat": 8_000}
+
+
+def test_the_service_ends_a_running_table_without_clocks_and_only_that():
+    """`expire` ends an open table (expired) or a running one without clocks (idle, no
+    winner); a table with clocks ends by its deadlines, an ended one stays as it is, and
+    nobody but the service may send it."""
+    idle = started({})
+    assert code(decide(idle, "ann", Expire())) == "not_allowed"
+    ended, events = then(idle, SERVICE_PLAYER, Expire())
+    assert events == [GameEnded(result=ended.result)] and ended.status == "ended"
+    assert ended.result.details == {"abandoned": True, "idle": True} and not ended.result.winners
+    said = HIGHCARD.describe(events[0], None)
+    assert said == "Nobody moved for a long time: the game is closed, without a winner"
+    assert code(decide(ended, SERVICE_PLAYER, Expire())) == "game_over"
+    assert code(decide(started(CUSTOM), SERVICE_PLAYER, Expire())) == "has_clocks"

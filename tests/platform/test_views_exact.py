@@ -349,6 +349,31 @@ async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, 
         assert reply["error"]["code"] == "not_allowed"
 
 
+async def test_a_running_table_without_clocks_nobody_moves_at_ends_abandoned(bus, nats_url, monkeypatch):
+    """Everyone walked away from a game without clocks: after TABLETOP_IDLE_TABLE_TTL seconds
+    without a move the service ends it, without a winner; a table with clocks is left to its
+    deadlines."""
+    monkeypatch.setenv("TABLETOP_IDLE_TABLE_TTL", "2")
+    client = Client(bus, timeout=5, attempts=20)
+    async with stack(nats_url, "worker:highcard", "table-projector", "history-projector"):
+        idle, clocked = table_id(), table_id()
+        clocks = {"clock": "custom", "clock_bank": 3600, "clock_increment": 0}
+        for table, options in ((idle, {}), (clocked, clocks)):
+            create = {"type": "create", "options": options}
+            assert (await client.command("highcard", table, "ann", create))["ok"]
+            await client.command("highcard", table, "bob", {"type": "join"})
+            assert (await client.command("highcard", table, "ann", {"type": "start"}))["ok"]
+        ended = await client.wait_view("highcard", idle, subjects.SPECTATOR, 4)
+        assert ended["view"]["status"] == "ended"
+        assert ended["view"]["result"]["details"] == {"abandoned": True, "idle": True}
+        step = (await client.replay("highcard", idle, "ann"))[-1]
+        assert step["player"] == "tabletop" and step["events"][0]["type"] == "game_ended"
+        assert step["log"] == ["Nobody moved for a long time: the game is closed, without a winner"]
+        assert (await client.view("highcard", clocked))["view"]["status"] == "running"
+        refused = await client.command("highcard", clocked, "tabletop", {"type": "expire"})
+        assert refused["error"]["code"] == "has_clocks"
+
+
 # --- pipelined writes ------------------------------------------------------------------------
 
 
