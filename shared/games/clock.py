@@ -8,11 +8,11 @@ so that a replay of the log gives the same remaining times as the live table.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-from shared.games.decider import Options
+from shared.games.decider import Options, explained
 
 ClockSpeed = Literal["none", "fast", "normal", "slow", "custom"]
 OnTimeout = Literal["zombie", "lose"]
@@ -32,11 +32,21 @@ class TableOptions(Options, frozen=True, kw_only=True):
     """The options every table takes, whatever its game: given at `create` next to the game's
     own options."""
 
-    clock: ClockSpeed = "none"
-    clock_bank: float | None = None  # seconds, `custom` clocks only
-    clock_increment: float | None = None  # seconds added after each move, `custom` only
-    on_timeout: OnTimeout = "zombie"
-    bots: int = 0  # seats taken by bots at creation
+    clock: Annotated[
+        ClockSpeed,
+        explained("A time bank per player: fast 3 min +15 s a move, normal 6 min +30 s, slow 12 min +60 s."),
+    ] = "none"
+    clock_bank: Annotated[float | None, explained("Custom clock only: each player's bank, in seconds.")] = (
+        None
+    )
+    clock_increment: Annotated[
+        float | None, explained("Custom clock only: seconds added to a player's bank after each move.")
+    ] = None
+    on_timeout: Annotated[
+        OnTimeout,
+        explained("When a clock runs out: a bot plays the seat, or the player loses (two players: at once)."),
+    ] = "zombie"
+    bots: Annotated[int, explained("Seats taken by bots when the table is made.")] = 0
 
 
 TABLE_OPTION_NAMES = frozenset(TableOptions.__struct_fields__)

@@ -55,7 +55,14 @@ class Event(msgspec.Struct, tag_field="type", tag=snake_case, frozen=True, kw_on
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Base of a game's table options: every field has a default, unknown names are refused."""
+    """Base of a game's table options: every field has a default, unknown names are refused,
+    and each is `explained` for the person who creates a table."""
+
+
+def explained(text: str) -> msgspec.Meta:
+    """An option's meaning in a sentence (its JSON schema's `description`: the web client's
+    create form shows it under the field), as `Annotated[type, explained("...")]`."""
+    return msgspec.Meta(description=text)
 
 
 class Rejection(msgspec.Struct, frozen=True):

@@ -52,6 +52,8 @@ def deciders() -> dict[str, TableDecider]:
 
 def _field_values(info: msgspec.inspect.Type) -> list[Any]:
     """The values an option field can take, when they are few: a `Literal` or a bool."""
+    if isinstance(info, msgspec.inspect.Metadata):  # `Annotated[...]`: its sentence, its bounds
+        return _field_values(info.type)
     if isinstance(info, msgspec.inspect.LiteralType):
         return list(info.values)
     if isinstance(info, msgspec.inspect.BoolType):

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from services.registry import games
+from shared.games.clock import TableOptions
 from shared.games.decider import Game
 from shared.games.testing import accepted
 from shared.games.turns import DecideByTurns
@@ -52,12 +53,27 @@ def decides_by_turns(game: Game[Any, Any]) -> None:
 
 
 def types_its_options_and_phase(game: Game[Any, Any]) -> None:
-    """Every option has a default; the state's `phase` is a Literal, so its words are listed."""
+    """Every option has a default and is `explained` (the create form shows the sentence);
+    the state's `phase` is a Literal, so its words are listed."""
     game.options()  # every field has a default
+    unexplained = [
+        name for name, schema in option_schemas(game.options).items() if not schema.get("description")
+    ]
+    assert not unexplained, f"{game.name}: options without a sentence: {unexplained}"
     info = msgspec.inspect.type_info(type(game.initial_state))
     assert isinstance(info, msgspec.inspect.StructType)
     phase = next((f for f in info.fields if f.name == "phase"), None)
     assert phase is not None and isinstance(phase.type, msgspec.inspect.LiteralType), game.name
+
+
+def option_schemas(options: type) -> dict[str, dict[str, Any]]:
+    schema = msgspec.json.schema(options)
+    properties: dict[str, dict[str, Any]] = schema["$defs"][options.__name__]["properties"]
+    return properties
+
+
+def test_every_table_option_is_explained():
+    assert all(schema.get("description") for schema in option_schemas(TableOptions).values())
 
 
 def ranks_by_rank_players(game: Game[Any, Any]) -> None:

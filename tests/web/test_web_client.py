@@ -141,6 +141,12 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     await join_from_lobby(bob.page, base, "naishi", table)
     await ann.page.wait_for_selector("#table-controls [data-action=start]")
     await ann.page.click("#table-controls [data-action=start]")
+    # the first thing to do is said above the board, and its cards are in view without scrolling
+    give = ann.page.locator('#table [data-command*="give_card"]').first
+    await give.wait_for()
+    assert "give it" in await ann.page.inner_text("#table .turn-line")
+    box = await give.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 900, box
     guest = await sign_in(browser, base, None)
     await guest.goto(f"{base}/#/table/naishi/{table}")
     await guest.wait_for_selector("#table[data-status=running]")
@@ -387,6 +393,25 @@ async def test_a_second_tab_opens_a_table_without_signing_in_and_sign_out_revoke
         assert await second.evaluate("() => localStorage.getItem('tabletop.session')") is None
     finally:
         await context.close()
+
+
+@pytest.mark.parametrize("game", ["decrypto", "illustori"])
+async def test_every_option_of_the_create_form_is_explained(up, browser, game):
+    """Each field of a game's create form (its own options and the table's) carries the
+    sentence the game gives it."""
+    page = await sign_in(browser, up.http_url, unique("op"))
+    await page.goto(f"{up.http_url}/#/lobby/{game}")
+    await page.wait_for_selector("#create-table")
+    fields = await page.eval_on_selector_all(
+        "#create-table .field:has([id^=opt-]:not(#opt-seats))",
+        "fs => fs.map(f => [f.querySelector('label').textContent,"
+        " f.querySelector('small')?.textContent || ''])",
+    )
+    assert len(fields) >= 10, fields
+    unexplained = [label for label, hint in fields if len(hint.split()) < 4]
+    assert not unexplained, unexplained
+    await screenshot(page, f"create-{game}")
+    await page.context.close()
 
 
 async def test_a_player_who_quits_ranks_last_and_the_result_says_so(up, browser):

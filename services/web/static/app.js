@@ -491,6 +491,9 @@ function homePage() {
 }
 
 /** The create form of a game, built from its options' JSON schema. */
+// the games' language options name languages by code
+const LANGUAGES = { en: "English", fr: "Français" };
+
 /** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows. */
 function optionRows(properties, fields, rows) {
   for (const [key, schema] of Object.entries(properties || {})) {
@@ -506,7 +509,7 @@ function optionRows(properties, fields, rows) {
       input = h("select", { id, name: key },
         nullable ? h("option", { value: "", selected: schema.default == null }, "none") : null,
         choices.map((c) => h("option", { value: String(c), selected: c === schema.default },
-          humanize(String(c)))));
+          LANGUAGES[c] || humanize(String(c)))));
       read = () => (input.value === "" ? null : choices.find((c) => String(c) === input.value));
     } else if (type === "boolean") {
       input = h("input", { id, type: "checkbox", name: key, checked: Boolean(schema.default) });
@@ -524,7 +527,10 @@ function optionRows(properties, fields, rows) {
       read = () => input.value;
     }
     fields.push([key, read]);
-    const hint = type === "array" ? "comma-separated" : nullable ? "empty: none" : null;
+    // the option's sentence from the game (its schema's description), then how to type it
+    const typing = type === "array" ? "Comma-separated." : nullable ? "Empty: none." : null;
+    const hint = [schema.description, /empty/i.test(schema.description || "") ? null : typing]
+      .filter(Boolean).join(" ");
     rows.push(h("div", { class: type === "boolean" ? "field check" : "field" },
       h("label", { for: id }, humanize(key)), input, hint ? h("small", {}, hint) : null));
   }
@@ -548,9 +554,7 @@ function createForm(info, onCreated) {
     h("div", { class: "field" }, h("label", { for: "opt-seats" }, "Seats"), seats,
       h("small", {}, "the most players; the game can start with fewer")),
     rows,
-    h("fieldset", { class: "table-options" }, h("legend", {}, "Clocks and bots"), tableRows,
-      h("small", {}, "Clock: a time bank per player (fast 3 min +15 s a move, normal 6 min +30 s, " +
-        "slow 12 min +60 s; custom: bank and increment in seconds). Bots take seats at once.")),
+    h("fieldset", { class: "table-options" }, h("legend", {}, "Clocks and bots"), tableRows),
     submit, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

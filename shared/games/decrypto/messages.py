@@ -10,7 +10,7 @@ from typing import Annotated, Literal, get_args
 
 import msgspec
 
-from shared.games.decider import Command, Event, Options, PlayerId
+from shared.games.decider import Command, Event, Options, PlayerId, explained
 
 Language = Literal["en", "fr"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
@@ -30,16 +30,41 @@ class DecryptoOptions(Options, frozen=True, kw_only=True):
     """Table options: msgspec refuses a value outside its type at `create`; `check_options`
     in rules.py checks the teams."""
 
-    language: Language = "en"  # the keyword list: "en" or "fr"
-    max_rounds: MaxRounds | None = 8  # RULES 4.3-1: the 8-round cap, on by default; None = no cap
-    white: list[PlayerId] = []  # players the creator puts in White, in encryptor order
-    black: list[PlayerId] = []  # players the creator puts in Black, in encryptor order
-    clue_uniqueness: ClueUniqueness = "game"  # ASSUMED scope (4.1-15): "game" both teams, "team" own team
-    code_draw: CodeDraw = "with_replacement"  # 4.3-6: BGA reshuffles; or "without_replacement"
-    timer_seconds: TimerSeconds = 30  # ASSUMED sand timer; advisory only (the rules have no clock)
+    # the keyword list: "en" or "fr"
+    language: Annotated[Language, explained("The language of the keywords and of the example clues.")] = "en"
+    # RULES 4.3-1: the 8-round cap, on by default; None = no cap
+    max_rounds: Annotated[
+        MaxRounds | None, explained("The game ends after this many rounds at most (empty: no limit).")
+    ] = 8
+    # players the creator puts in White / Black, in encryptor order
+    white: Annotated[
+        list[PlayerId],
+        explained("Names of the White team, in the order they give clues (empty: teams made at the start)."),
+    ] = []
+    black: Annotated[
+        list[PlayerId],
+        explained("Names of the Black team, in the order they give clues (empty: teams made at the start)."),
+    ] = []
+    # ASSUMED scope (4.1-15): "game" both teams, "team" own team
+    clue_uniqueness: Annotated[
+        ClueUniqueness,
+        explained("A clue may never repeat one of the whole game, or only one of the own team."),
+    ] = "game"
+    # 4.3-6: BGA reshuffles; or "without_replacement"
+    code_draw: Annotated[
+        CodeDraw,
+        explained("Codes drawn from all 24 each round, or each of a team's 24 once before any repeats."),
+    ] = "with_replacement"
+    # ASSUMED sand timer; advisory only (the rules have no clock)
+    timer_seconds: Annotated[
+        TimerSeconds, explained("The sand timer shown to the slower team, in seconds: advice only (0: none).")
+    ] = 30
     # ASSUMED (4.3-2): after the last round, "score" (score, then keywords, then a draw) or
     # "keywords" (straight to the keywords, then a draw)
-    last_round_tiebreak: LastRoundTiebreak = "score"
+    last_round_tiebreak: Annotated[
+        LastRoundTiebreak,
+        explained("After the last round: compare scores first, or go straight to guessing keywords."),
+    ] = "score"
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -7,16 +7,30 @@ written in an event (`DiceRolled.faces`, `DieChanged.face` for a karma re-roll).
 
 from __future__ import annotations
 
-from shared.games.decider import Command, Event, Options, PlayerId
+from typing import Annotated
+
+from shared.games.decider import Command, Event, Options, PlayerId, explained
 from shared.games.diced_tomatoes.data import DiceBonus
 
 
 class DicedTomatoesOptions(Options, frozen=True, kw_only=True):
-    tomato_dice: bool = False  # 3.1-15: a harvest value equal to its slot earns a golden star
-    karma_overdose: bool = False  # 3.1-16: karma = harvested value; 1/3 karma per die given
-    golden_sun: bool = False  # 3.1-17: one golden die (+1 to a plant) per player
-    dice_bonus: DiceBonus = "pooled"  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
-    reroll_passed_dice: bool = True  # 3.1-3 ASSUMED: dice passed to you are rolled again
+    tomato_dice: Annotated[  # 3.1-15
+        bool, explained("Tomato Dice rules: a harvest worth exactly its slot number earns a golden star.")
+    ] = False
+    karma_overdose: Annotated[  # 3.1-16
+        bool,
+        explained("Completing another's plant gives karma equal to its value; each die given, 1/3 karma."),
+    ] = False
+    golden_sun: Annotated[  # 3.1-17
+        bool, explained("Each player gets one golden die: +1 to a plant, never a seed.")
+    ] = False
+    dice_bonus: Annotated[  # 3.3-3: "pooled" (dice // 3) or "per_plant" (+1 per 3-dice plant)
+        DiceBonus,
+        explained("End bonus: 1 point per 3 dice on your plants, or 1 per plant of exactly 3 dice."),
+    ] = "pooled"
+    reroll_passed_dice: Annotated[  # 3.1-3 ASSUMED
+        bool, explained("The dice passed to you are rolled again with yours (off: they keep their faces).")
+    ] = True
 
 
 # --- commands --------------------------------------------------------------------------------

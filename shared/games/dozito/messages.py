@@ -8,17 +8,23 @@ any other event names was turned face up at that moment, in front of everyone.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-from shared.games.decider import Command, Event, Options, PlayerId
+from shared.games.decider import Command, Event, Options, PlayerId, explained
 from shared.games.dozito.cards import DEFAULT_DECK, DEFAULT_ROUNDS, Card, Rounds
 
 
 class DozitoOptions(Options, frozen=True, kw_only=True):
-    rounds: Rounds = DEFAULT_ROUNDS  # Dozito 12: 1 or 3
-    deck: str = DEFAULT_DECK  # the deck table file deck_<name>.json (composition ASSUMED)
+    rounds: Annotated[Rounds, explained("Rounds to play: 1 for a short game, 3 for the full one.")] = (
+        DEFAULT_ROUNDS  # Dozito 12: 1 or 3
+    )
+    # the deck table file deck_<name>.json (composition ASSUMED)
+    deck: Annotated[
+        str,
+        explained("The deck: standard (5 colours, 75 cards) or four_colours (60 cards, up to 4 players)."),
+    ] = DEFAULT_DECK
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
-from shared.games.decider import Command, Event, Options, PlayerId
+from typing import Annotated
+
+from shared.games.decider import Command, Event, Options, PlayerId, explained
 from shared.games.illustori.chaining import Rules
 from shared.games.illustori.data import DEFAULT_DECK_SIZE, Language, Mode, ReverseDirection
 
 
 class IllustoriOptions(Options, frozen=True, kw_only=True):
-    mode: Mode = "english"  # "english" | "english_reverse" | "german_reverse" (Illustori 9-11)
-    reverse_direction: ReverseDirection = "start"  # reverse modes: the new text "start"s or "end"s (5.3-2)
-    no_repeated_letter: bool = False  # Illustori 13
-    no_used_letters: bool = False  # Illustori 14-15
-    deck_size: int = DEFAULT_DECK_SIZE  # ASSUMED 60 (5.2)
-    language: Language = "en"  # "en" | "fr": the words of the example texts in `legal`
+    # "english" | "english_reverse" | "german_reverse" (Illustori 9-11)
+    mode: Annotated[
+        Mode,
+        explained(
+            "How texts chain: by their last letter (English), or reversed (English or German reverse)."
+        ),
+    ] = "english"
+    # reverse modes: the new text "start"s or "end"s (5.3-2)
+    reverse_direction: Annotated[
+        ReverseDirection, explained("Reverse modes only: whether a new text starts or ends with the letter.")
+    ] = "start"
+    no_repeated_letter: Annotated[  # Illustori 13
+        bool, explained("A text whose first and last letters are the same is penalised.")
+    ] = False
+    no_used_letters: Annotated[  # Illustori 14-15
+        bool, explained("A text's free end may not be a letter that began or ended an earlier text.")
+    ] = False
+    deck_size: Annotated[  # ASSUMED 60 (5.2)
+        int, explained("Cards in the deck: at least 5 per player and one more, at most 60.")
+    ] = DEFAULT_DECK_SIZE
+    language: Annotated[  # "en" | "fr": the words of the example texts in `legal`
+        Language, explained("The language of the example texts offered.")
+    ] = "en"
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -7,13 +7,17 @@ replay may not see (redact).
 
 from __future__ import annotations
 
-from shared.games.decider import Command, Event, Options, PlayerId
+from typing import Annotated
+
+from shared.games.decider import Command, Event, Options, PlayerId, explained
 from shared.games.naishi.components import DEFAULT_FIRST_PLAYER, FirstPlayer
 
 
 class NaishiOptions(Options, frozen=True, kw_only=True):
     # "random" (BGA's default, ASSUMED), "first_seat" or "second_seat" (Naishi 1).
-    first_player: FirstPlayer = DEFAULT_FIRST_PLAYER
+    first_player: Annotated[
+        FirstPlayer, explained("Who plays first: drawn at random, or the first or second seat.")
+    ] = DEFAULT_FIRST_PLAYER
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -151,6 +151,15 @@ function actions(view, moves) {
     moves.rest(describe));
 }
 
+/** What the seat to act does now, in a few words, for the line above the board. */
+function whatToDo(view, moves) {
+  if (moves.find("give_card").length) return "click one of your 2 Development cards to give it.";
+  if (moves.find("choose_ninja_copy").length) return "choose what your Ninja copies.";
+  if (view.developed) return "take a bonus action below, or end your turn.";
+  if (moves.find("develop").length) return "click a card of your territory (below) to develop it, or take another action.";
+  return "choose an action below.";
+}
+
 function exchangeInfo(view, ctx, moves) {
   if (view.phase !== "exchange") return null;
   const given = view.exchange_given || [];
@@ -186,12 +195,14 @@ export function renderBoard(view, ctx) {
   const others = view.players.filter((p) => p !== me);
   const phase = { exchange: "Opening exchange", turns: `Round ${view.round}, turn ${view.turn}`, end: "Final scoring" }[view.phase] || view.phase;
   const mineTerritory = me ? territory(view, ctx, moves, me) : null;
+  const toDo = moves.legal.length ? whatToDo(view, moves) : "";
   return board("naishi",
-    turnLine(view, ctx, phase),
+    turnLine(view, ctx, toDo ? `${phase}: ${toDo}` : phase),
     resultPanel(view, ctx, tieNote(view)),
+    // the opening exchange is all there is to do at first: its cards come first, in view
+    view.phase === "exchange" ? exchangeInfo(view, ctx, moves) : null,
     others.map((p) => territory(view, ctx, moves, p)),
     h("div", { class: "middle" }, river(view), court(view, ctx)),
-    exchangeInfo(view, ctx, moves),
     mineTerritory,
     actions(view, moves));
 }
