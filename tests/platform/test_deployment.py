@@ -6,6 +6,7 @@ of `tabletop credentials`, and the compose file's server config is one nats-serv
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import stat
@@ -223,8 +224,13 @@ def test_the_compose_server_config_is_accepted_by_nats_server(tmp_path):
     shutil.copy(ROOT / "deploy/nats/cluster.conf", etc / "nats.conf")
     for name in ("auth.conf", "routes.conf"):
         shutil.copy(tmp_path / "secrets" / name, etc / name)
+    # the web client's origins come from the environment, as the compose file sets them
+    origins = {"WEB_ORIGIN_IP": "http://127.0.0.1:8000", "WEB_ORIGIN_NAME": "http://localhost:8000"}
     checked = subprocess.run(
-        [server_binary(), "-t", "-c", str(etc / "nats.conf")], capture_output=True, text=True
+        [server_binary(), "-t", "-c", str(etc / "nats.conf")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **origins},
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     routes = (etc / "routes.conf").read_text()
