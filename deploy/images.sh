@@ -28,6 +28,12 @@ build() {  # docker build, its output shown only when it fails
 }
 
 docker info >/dev/null 2>&1 || fail "no Docker daemon answers \`docker info\`"
+# One build at a time on this machine (the images are the machine's): a second run waits for
+# the first, then finds what it made.
+if command -v flock >/dev/null; then
+    exec 9>"${TMPDIR:-/tmp}/tabletop-images.lock"
+    flock 9
+fi
 
 apt_mirror() {
     # deb822 sources (URIs:) or one-line sources (deb URI suite ...); the first Debian one

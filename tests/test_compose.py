@@ -11,8 +11,8 @@ Skipped with the reason where no Docker daemon answers. What it builds and start
 from __future__ import annotations
 
 import asyncio
-import json
 import os
+import random
 import secrets
 import shutil
 import subprocess
@@ -23,27 +23,27 @@ from typing import Any
 
 import pytest
 
-from services.client import Client
+from services.client import Client, new_id, play_with_bots
 from services.registry import get
 from shared.bus.connection import Bus
-from shared.bus.credentials import ServerSecrets
+from shared.bus.credentials import Credentials, ServerSecrets
+from shared.bus.errors import Unavailable
 from shared.bus.server import free_port
 from shared.settings import load_settings
-from tests.processes import ROOT, SERVICE_ENV, TABLETOP, cli_env, instances, service_name
+from tests.processes import ROOT, TABLETOP, cli_env, instances, service_name
+from tests.web.browsers import PASSWORD
 
 pytestmark = pytest.mark.slow  # images, containers, a browser
 
 GAMES = ("naishi", "dozito", "diced_tomatoes", "decrypto", "illustori")
-SHORT = {"decrypto": {"max_rounds": 2}, "dozito": {"rounds": 1}, "illustori": {"deck_size": 16}}
+SHORT = {"decrypto": {"max_rounds": 4}, "dozito": {"rounds": 1}, "illustori": {"deck_size": 16}}
 # what answers a micro-service ping, and how many of each (as docker-compose.yml runs them)
-SERVING = {
-    service_name(("worker", game)): 1 for game in GAMES
-} | {
+SERVING = {service_name(("worker", game)): 1 for game in GAMES} | {
     service_name(("table-projector",)): 2,
     service_name(("history-projector",)): 1,
     service_name(("bots",)): 1,
 }
-KILLED_MID_GAME_AT = 3  # every table at this version or later when the containers are killed
+KILLED_MID_GAME_AT = 3  # every table paused at this version or later for the kills
 
 
 def docker_missing() -> str | None:
@@ -65,7 +65,11 @@ def build_images(folder: Path) -> dict[str, str]:
     started = time.monotonic()
     built = subprocess.run(
         [str(ROOT / "deploy/images.sh")],
-        env={**os.environ, "TABLETOP_IMAGE_PREFIX": "tabletop-test-compose", "TABLETOP_IMAGES_ENV": str(env_file)},
+        env={
+            **os.environ,
+            "TABLETOP_IMAGE_PREFIX": "tabletop-test-compose",
+            "TABLETOP_IMAGES_ENV": str(env_file),
+        },
         capture_output=True,
         text=True,
         timeout=1500,
@@ -85,7 +89,14 @@ class Stack:
 
     def compose(self, *args: str, timeout: float = 300) -> str:
         done = subprocess.run(
-            ["docker-compose", "--project-name", self.project, "--file", str(ROOT / "docker-compose.yml"), *args],
+            [
+                "docker-compose",
+                "--project-name",
+                self.project,
+                "--file",
+                str(ROOT / "docker-compose.yml"),
+                *args,
+            ],
             env=self.env,
             capture_output=True,
             text=True,
@@ -149,7 +160,11 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
 async def admin_bus(stack: Stack) -> Bus:
     secrets_ = ServerSecrets(Path(stack.env["TABLETOP_SECRETS"]))
     return await Bus.connect(
-        websocket_url(stack), load_settings(), name="test-admin", wait=60, credentials=secrets_.credentials("admin")
+        websocket_url(stack),
+        load_settings(),
+        name="test-admin",
+        wait=60,
+        credentials=secrets_.credentials("admin"),
     )
 
 
@@ -165,17 +180,36 @@ async def until_serving(bus: Bus, timeout: float = 180) -> None:
             await asyncio.sleep(0.5)
 
 
-async def version_of(client: Client, game: str, table: str) -> int:
-    """The table's version as the lobby of the projectors has it (0: not there yet)."""
-    try:
-        return int((await client.view(game, table))["version"])
-    except Exception:  # noqa: BLE001 - not created yet, or its view not stored yet
-        return 0
+class PausingSeat(Client):
+    """A player's seat that stops before its first move at `pause_at` or later until `go` is
+    set (so every table is mid-game at the kills), and sends a command again, under the same
+    id, while the servers cannot take it (a worker or a node being restarted)."""
+
+    def __init__(self, bus: Bus, pause_at: int, go: asyncio.Event) -> None:
+        super().__init__(bus)
+        self.pause_at = pause_at
+        self.go = go
+        self.paused: set[str] = set()  # the tables waiting for `go`
+        self.retries = 0
+
+    async def command(self, game: str, table: str, player: str, command: dict[str, Any]) -> dict[str, Any]:
+        if command.get("expect", 0) >= self.pause_at and not self.go.is_set():
+            self.paused.add(table)
+            await self.go.wait()
+        command = {"id": new_id(), **command}
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                return await super().command(game, table, player, command)
+            except Unavailable:
+                assert time.monotonic() < deadline, f"{table}: {command} not taken in 120 s"
+                self.retries += 1
+                await asyncio.sleep(0.5)
 
 
-async def watched_to_its_end(stack: Stack, game: str, table: str) -> str:
+async def watched_to_its_end(stack: Stack, game: str, table: str, showing: asyncio.Event) -> str:
     """The web page of the stack, in Chromium, signed in as a player who watches `table`
-    until it ends; the result the page shows."""
+    (`showing` set once the page shows it) until it ends; the result the page shows."""
     async_api = pytest.importorskip("playwright.async_api")
     from tests.web.browsers import new_browser, sign_in, unique
 
@@ -185,6 +219,8 @@ async def watched_to_its_end(stack: Stack, game: str, table: str) -> str:
         try:
             page = await sign_in(browser, base, unique("watcher"))
             await page.goto(f"{base}/#/table/{game}/{table}")
+            await page.wait_for_selector("#table[data-version]", timeout=60_000)
+            showing.set()
             await page.wait_for_selector("#table[data-status=ended]", timeout=240_000)
             result: str = await page.inner_text("#result")
             assert not page.errors, page.errors
@@ -199,63 +235,66 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
     assert len(stack.containers("auth")) == 2  # deploy.replicas
     admin = await admin_bus(stack)
     client = Client(admin)
+    bus: Bus | None = None
     try:
         await until_serving(admin)
         print(f"compose: every service answers {time.monotonic() - started:.0f} s after `up`")
 
-        # the plays: the CLI on this machine over the published WebSocket, its seat signed in
-        # through the auth callout as a player; the bot service plays the other seats
-        env = cli_env(NATS_URL=websocket_url(stack), XDG_CONFIG_HOME=str(tmp_path / "config"))
-        for name in SERVICE_ENV:
-            env.pop(name, None)
+        # a player signed in through the auth callout over the published WebSocket sits at a
+        # table of each game; the bot service plays the other seats
+        player = f"ann{secrets.token_hex(3)}"
+        bus = await Bus.connect(
+            websocket_url(stack),
+            load_settings(),
+            name="test-player",
+            wait=30,
+            credentials=Credentials.player(player, PASSWORD),
+        )
+        go = asyncio.Event()
+        seat = PausingSeat(bus, KILLED_MID_GAME_AT, go)
         tables = {game: f"{game}-{secrets.token_hex(6)}" for game in GAMES}
         plays = {
-            game: await asyncio.create_subprocess_exec(
-                *TABLETOP,
-                "play",
-                game,
-                "--bots",
-                str(get(game).game.min_players),
-                "--table",
-                table,
-                "--seed",
-                "3",
-                "--json",
-                "--quiet",
-                *[f"--option={k}={v}" for k, v in SHORT.get(game, {}).items()],
-                env=env,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+            game: asyncio.ensure_future(
+                play_with_bots(
+                    seat,
+                    game,
+                    table,
+                    [player],
+                    random.Random(3),
+                    options={**SHORT.get(game, {}), "bots": max(2, get(game).game.min_players) - 1},
+                )
             )
             for game, table in tables.items()
         }
-        communicating = {game: asyncio.ensure_future(p.communicate()) for game, p in plays.items()}
-        watched = asyncio.ensure_future(watched_to_its_end(stack, "decrypto", tables["decrypto"]))
-
-        deadline = time.monotonic() + 120
-        while min([await version_of(client, g, t) for g, t in tables.items()]) < KILLED_MID_GAME_AT:
-            finished = [g for g, c in communicating.items() if c.done()]
-            assert not finished, f"{finished} ended before the kills: {[communicating[g].result() for g in finished]}"
-            assert time.monotonic() < deadline, {g: await version_of(client, g, t) for g, t in tables.items()}
-            await asyncio.sleep(0.2)
-        versions = {g: await version_of(client, g, t) for g, t in tables.items()}
+        deadline = time.monotonic() + 180
+        while len(seat.paused) < len(tables):
+            ended = {g: p.result() for g, p in plays.items() if p.done()}
+            assert not ended, f"ended before the kills: {ended}"
+            assert time.monotonic() < deadline, f"only {seat.paused} reached version {KILLED_MID_GAME_AT}"
+            await asyncio.sleep(0.1)
+        versions = {g: (await client.view(g, t))["version"] for g, t in tables.items()}
+        showing = asyncio.Event()
+        watched = asyncio.ensure_future(watched_to_its_end(stack, "dozito", tables["dozito"], showing))
+        await asyncio.wait_for(showing.wait(), 120)
 
         # the log's leader if it is not the node this machine talks to (else another one)
-        leader = (await admin.js.stream_info("TABLETOP_EVENTS")).cluster.leader
+        cluster = (await admin.js.stream_info("TABLETOP_EVENTS")).cluster
+        assert cluster is not None  # replicated: the compose file sets TABLETOP_REPLICAS=3
+        leader = cluster.leader
         nats_node = leader if leader in ("nats-2", "nats-3") else "nats-3"
-        worker = "worker-decrypto"  # the longest game here
+        worker = "worker-dozito"  # the longest game's
         killed = {service: stack.kill(service) for service in (nats_node, worker)}
-        print(f"compose: killed {nats_node} (the log's leader: {leader}) and {worker} at versions {versions}")
+        go.set()  # the moves go on at once, into the kills
+        print(
+            f"compose: killed {nats_node} (the log's leader: {leader}) and {worker} with every "
+            f"table mid-game, at versions {versions}"
+        )
 
-        results = {}
-        for game, done in communicating.items():
-            out, err = await asyncio.wait_for(done, 300)
-            assert plays[game].returncode == 0, f"{game}: {out.decode()}{err.decode()}"
-            results[game] = json.loads(out.decode().splitlines()[-1])
+        results = {game: await asyncio.wait_for(play, 300) for game, play in plays.items()}
         shown = await asyncio.wait_for(watched, 120)
         for game, table in tables.items():
             final = await client.view(game, table)
-            assert final["view"]["status"] == "ended" and results[game]["result"], (game, final)
+            assert final["view"]["status"] == "ended" and final["view"]["result"], (game, final)
             assert final["version"] == results[game]["version"]
         assert "Rank" in shown, shown
         restarts = {service: int(inspect(c, "{{.RestartCount}}")) for service, c in killed.items()}
@@ -263,11 +302,13 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
         print(
             f"compose: {len(results)} games finished "
             + ", ".join(f"{g} at v{r['version']}" for g, r in results.items())
-            + f"; kills survived: {len(killed)} (restarts {restarts}); "
+            + f"; kills survived: {len(killed)} (restarts {restarts}, commands sent again {seat.retries}); "
             f"{time.monotonic() - started:.0f} s after `up`"
         )
     finally:
-        await admin.close()
+        for connection in (bus, admin):
+            if connection is not None:
+                await connection.close()
 
     admin_env = cli_env(
         NATS_URL=websocket_url(stack),
@@ -275,7 +316,9 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
         NATS_PASSWORD_FILE=str(Path(stack.env["TABLETOP_SECRETS"]) / "admin"),
         XDG_CONFIG_HOME=str(tmp_path / "config"),
     )
-    verified = subprocess.run([*TABLETOP, "verify"], env=admin_env, capture_output=True, text=True, timeout=300)
+    verified = subprocess.run(
+        [*TABLETOP, "verify"], env=admin_env, capture_output=True, text=True, timeout=300
+    )
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "every view equals a fold of the log" in verified.stderr
     print(f"compose: tabletop verify: {verified.stderr.strip()}")
