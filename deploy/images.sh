@@ -24,7 +24,7 @@ say() { echo "images: $*" >&2; }
 fail() { say "$*"; exit 1; }
 seconds_since() { echo $(($(date +%s) - $1)); }
 build() {  # docker build, its output shown only when it fails
-    out=$(docker build "$@" 2>&1) || { echo "$out" >&2; fail "docker build $* failed"; }
+    out=$(docker build --force-rm "$@" 2>&1) || { echo "$out" >&2; fail "docker build $* failed"; }
 }
 
 docker info >/dev/null 2>&1 || fail "no Docker daemon answers \`docker info\`"
