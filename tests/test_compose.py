@@ -15,7 +15,9 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,7 +61,13 @@ def docker_missing() -> str | None:
     return None
 
 
-def build_images(folder: Path) -> dict[str, str]:
+def show(capsys: pytest.CaptureFixture[str], figure: str) -> None:
+    """`figure` in the test log whether the test passes or not (past the output capture)."""
+    with capsys.disabled():
+        sys.stderr.write(f"\ncompose: {figure}\n")
+
+
+def build_images(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
     """deploy/images.sh with the tests' prefix; the variables it writes for docker-compose."""
     env_file = folder / "images.env"
     started = time.monotonic()
@@ -74,9 +82,9 @@ def build_images(folder: Path) -> dict[str, str]:
         text=True,
         timeout=1500,
     )
-    print(built.stderr, end="")
     assert built.returncode == 0, built.stdout + built.stderr
-    print(f"compose: images built in {time.monotonic() - started:.0f} s")
+    said = "\n".join(line for line in built.stderr.splitlines() if line.startswith("images: "))
+    show(capsys, f"images built in {time.monotonic() - started:.0f} s:\n{said}")
     return dict(line.split("=", 1) for line in env_file.read_text().split())
 
 
@@ -113,7 +121,7 @@ class Stack:
         policy brings it back (a `docker kill` counts as stopping it by hand)."""
         (container,) = self.containers(service)
         pid = inspect(container, "{{.State.Pid}}")
-        os.kill(int(pid), 9)
+        os.kill(int(pid), signal.SIGKILL)
         return container
 
 
@@ -124,11 +132,11 @@ def inspect(container: str, template: str) -> str:
 
 
 @pytest.fixture
-def stack(tmp_path: Path) -> Iterator[Stack]:
+def stack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Stack]:
     missing = docker_missing()
     if missing:
         pytest.skip(missing)
-    images = build_images(tmp_path)
+    images = build_images(tmp_path, capsys)
     # the credentials as a user makes them, in a folder of this test's (not deploy/secrets)
     made = subprocess.run(
         [*TABLETOP, "credentials", str(tmp_path / "secrets")], env=cli_env(), capture_output=True, text=True
@@ -151,8 +159,7 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
         yield stack
     finally:
         try:
-            if not os.environ.get("TABLETOP_TEST_KEEP_COMPOSE"):
-                print(stack.compose("logs", "--no-color", "--tail", "15", timeout=120)[-8000:])
+            print(stack.compose("logs", "--no-color", "--tail", "15", timeout=120)[-8000:])  # on a failure
         finally:
             stack.compose("down", "--volumes", "--remove-orphans", "--timeout", "5")
 
@@ -229,7 +236,9 @@ async def watched_to_its_end(stack: Stack, game: str, table: str, showing: async
             await browser.close()
 
 
-async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worker_killed(stack, tmp_path):
+async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worker_killed(
+    stack, tmp_path, capsys
+):
     started = time.monotonic()
     stack.compose("up", "--detach", "--no-build", timeout=600)
     assert len(stack.containers("auth")) == 2  # deploy.replicas
@@ -238,7 +247,7 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
     bus: Bus | None = None
     try:
         await until_serving(admin)
-        print(f"compose: every service answers {time.monotonic() - started:.0f} s after `up`")
+        show(capsys, f"every service answers {time.monotonic() - started:.0f} s after `up`")
 
         # a player signed in through the auth callout over the published WebSocket sits at a
         # table of each game; the bot service plays the other seats
@@ -285,9 +294,10 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
         worker = "worker-dozito"  # the longest game's
         killed = {service: stack.kill(service) for service in (nats_node, worker)}
         go.set()  # the moves go on at once, into the kills
-        print(
-            f"compose: killed {nats_node} (the log's leader: {leader}) and {worker} with every "
-            f"table mid-game, at versions {versions}"
+        show(
+            capsys,
+            f"killed {nats_node} (the log's leader: {leader}) and {worker} with every "
+            f"table mid-game, at versions {versions}",
         )
 
         results = {game: await asyncio.wait_for(play, 300) for game, play in plays.items()}
@@ -299,11 +309,12 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
         assert "Rank" in shown, shown
         restarts = {service: int(inspect(c, "{{.RestartCount}}")) for service, c in killed.items()}
         assert all(n >= 1 for n in restarts.values()), restarts  # each came back by its restart policy
-        print(
-            f"compose: {len(results)} games finished "
+        show(
+            capsys,
+            f"{len(results)} games finished "
             + ", ".join(f"{g} at v{r['version']}" for g, r in results.items())
             + f"; kills survived: {len(killed)} (restarts {restarts}, commands sent again {seat.retries}); "
-            f"{time.monotonic() - started:.0f} s after `up`"
+            f"{time.monotonic() - started:.0f} s after `up`",
         )
     finally:
         for connection in (bus, admin):
@@ -321,4 +332,4 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "every view equals a fold of the log" in verified.stderr
-    print(f"compose: tabletop verify: {verified.stderr.strip()}")
+    show(capsys, f"tabletop verify: {verified.stderr.strip()}")
