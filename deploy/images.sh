@@ -9,6 +9,7 @@
 # then writes the variables that make docker-compose use them into an env file:
 #   deploy/images.sh && docker-compose --env-file deploy/images.env up -d
 # Run again, it rebuilds only what changed (seconds when nothing did).
+# Exit status 2 when the machine lacks what it takes (Docker, root, debootstrap, Python 3.11).
 # Settings: TABLETOP_IMAGE_PREFIX (tabletop-local), TABLETOP_IMAGES_ENV (deploy/images.env),
 # DEBIAN_MIRROR (the first of /etc/apt/sources*), PYTHON (python3: makes the wheelhouse, so a
 # Python 3.11 like the image's).
@@ -22,12 +23,13 @@ wheels=$root/deploy/wheels
 
 say() { echo "images: $*" >&2; }
 fail() { say "$*"; exit 1; }
+lack() { say "$*"; exit 2; }  # this machine lacks what a build needs (exit 2): nothing was tried
 seconds_since() { echo $(($(date +%s) - $1)); }
 build() {  # docker build, its output shown only when it fails
     out=$(docker build --force-rm "$@" 2>&1) || { echo "$out" >&2; fail "docker build $* failed"; }
 }
 
-docker info >/dev/null 2>&1 || fail "no Docker daemon answers \`docker info\`"
+docker info >/dev/null 2>&1 || lack "no Docker daemon answers \`docker info\`"
 # One build at a time on this machine (the images are the machine's): a second run waits for
 # the first, then finds what it made.
 if command -v flock >/dev/null; then
@@ -44,10 +46,10 @@ apt_mirror() {
 if docker image inspect "$base" >/dev/null 2>&1; then
     say "$base: present"
 else
-    [ "$(id -u)" = 0 ] || fail "making $base takes root (debootstrap)"
-    command -v debootstrap >/dev/null || fail "making $base takes debootstrap (apt-get install debootstrap)"
+    [ "$(id -u)" = 0 ] || lack "making $base takes root (debootstrap)"
+    command -v debootstrap >/dev/null || lack "making $base takes debootstrap (apt-get install debootstrap)"
     mirror=${DEBIAN_MIRROR:-$(apt_mirror)}
-    [ -n "$mirror" ] || fail "no Debian mirror in /etc/apt/sources*: set DEBIAN_MIRROR"
+    [ -n "$mirror" ] || lack "no Debian mirror in /etc/apt/sources*: set DEBIAN_MIRROR"
     say "$base: debootstrap bookworm from $mirror (minutes, once per machine)"
     started=$(date +%s)
     rootfs=$(mktemp -d /var/tmp/tabletop-debian.XXXXXX)
@@ -65,7 +67,7 @@ fi
 # The wheelhouse of tabletop's dependencies, made again when pyproject.toml changes. Built by
 # this machine's pip, so its Python must be the image's (3.11) for the compiled wheels to fit.
 "$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
-    || fail "the wheelhouse needs Python 3.11 as \`$python\` (the image's; or set PYTHON)"
+    || lack "the wheelhouse needs Python 3.11 as \`$python\` (the image's; or set PYTHON)"
 # setuptools: what pyproject.toml's build-system requires, to build tabletop in the image
 extra=setuptools
 stamp="$wheels/.made-for"

@@ -5,7 +5,8 @@ through the published WebSocket port, one of them watched in Chromium from the p
 page; one NATS container and one worker container are killed mid-game; every table still ends
 and every view equals a fold of the log (`tabletop verify`); then `down -v`.
 
-Skipped with the reason where no Docker daemon answers. What it builds and starts is named
+Skipped with the reason where no Docker daemon answers or the images cannot be built (not
+root, no debootstrap: deploy/images.sh exits 2). What it builds and starts is named
 `tabletop-test...` (images kept, as a cache; containers, network and volumes removed)."""
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def build_images(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, 
         text=True,
         timeout=1500,
     )
+    if built.returncode == 2:  # the machine lacks what a build takes (root, debootstrap, ...)
+        pytest.skip(f"the images cannot be built here: {built.stderr.strip().splitlines()[-1]}")
     assert built.returncode == 0, built.stdout + built.stderr
     said = "\n".join(line for line in built.stderr.splitlines() if line.startswith("images: "))
     show(capsys, f"images built in {time.monotonic() - started:.0f} s:\n{said}")
