@@ -330,6 +330,8 @@ async def test_compose_up_plays_every_game_to_its_end_through_a_nats_and_a_worke
         NATS_PASSWORD_FILE=str(Path(stack.env["TABLETOP_SECRETS"]) / "admin"),
         XDG_CONFIG_HOME=str(tmp_path / "config"),
     )
+    # the stack's admin, not the test session's (whose password this process may hold)
+    admin_env.pop("NATS_PASSWORD", None)
     verified = subprocess.run(
         [*TABLETOP, "verify"], env=admin_env, capture_output=True, text=True, timeout=300
     )

@@ -233,8 +233,9 @@ class TableProjector:
         key: tuple[str, str],
         steps: list[tuple[Folded, EventBatch[Any] | None]],
     ) -> Rendered | None:
-        """A table's newest views and lobby entry, each viewer's push with the batch's steps;
-        None when the game's views fail (that table only, logged, not retried)."""
+        """A table's newest views and lobby entry, each viewer's push with the batch's steps.
+        When the game's views fail (that table only, logged, not retried): the views of the
+        batch's last step that renders, or None."""
         decider = self.games[key[0]]
         newest = steps[-1][0]
         batches = [batch for _, batch in steps if batch is not None]
@@ -254,7 +255,7 @@ class TableProjector:
             log.exception("projection_failed", game=key[0], table=key[1], seq=newest.last_seq)
             self._count("failed")
             self.tables.pop(key)
-            return None
+            return _last_good(decider, key[1], [folded for folded, _ in steps[:-1]])
         return Rendered(views, pushes, lobby_entry(decider, key[1], newest))
 
     async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
@@ -618,6 +619,18 @@ async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes])
     seats, spectator = view_puts(game, table, bodies)
     await bus.view_put_many(seats)
     await bus.view_put(*spectator)
+
+
+def _last_good(decider: TableDecider, table: str, earlier: list[Folded]) -> Rendered | None:
+    """The newest of a batch's earlier steps whose views render, stored without pushes, so
+    that a table whose views fail shows its last good state whether the failing step came in
+    a batch of its own or with the steps before it; None when none renders."""
+    for folded in reversed(earlier):
+        try:
+            return Rendered(view_bodies(decider, folded), {}, lobby_entry(decider, table, folded))
+        except Exception:  # noqa: BLE001 - the bug logged above, earlier: look further back
+            continue
+    return None
 
 
 def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, Any] | None:

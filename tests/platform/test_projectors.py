@@ -234,6 +234,21 @@ async def test_a_table_whose_views_fail_does_not_stop_the_others(bus, nats_url):
         assert stuck["version"] <= 4 and stuck["view"]["status"] == "open"  # its last good view
 
 
+async def test_a_table_whose_views_fail_in_one_batch_with_its_good_steps_shows_the_last_good_one(
+    bus, nats_url
+):
+    """The failing step and the good ones before it folded in one batch (the projector starts
+    after they are all in the log): the last good view is stored, not none."""
+    async with stack(nats_url, "worker:crashy"):
+        client, broken = Client(bus), table_id()
+        for i, player in enumerate(("a", "b", "c", "d")):
+            await client.command("crashy", broken, player, {"type": "create" if i == 0 else "join"})
+        assert (await client.command("crashy", broken, "a", {"type": "start"}))["ok"]
+    async with stack(nats_url, "table-projector"):
+        stuck = await client.wait_view("crashy", broken, "spectator", 4)
+        assert stuck["version"] == 4 and stuck["view"]["status"] == "open"
+
+
 async def test_a_replay_that_fails_is_answered_and_the_service_goes_on(bus, nats_url):
     async with stack(nats_url, "worker:crashy", "worker:highcard", "history-projector"):
         client, broken, fine = Client(bus), table_id(), table_id()
