@@ -414,6 +414,29 @@ async def test_every_option_of_the_create_form_is_explained(up, browser, game):
     await page.context.close()
 
 
+async def test_a_game_everyone_walked_away_from_ends_by_itself(browser, tmp_path):
+    """A table without clocks where nobody moves any more ends abandoned once
+    TABLETOP_IDLE_TABLE_TTL has passed (3 s here), and its page says so."""
+    idle = Up(tmp_path)
+    idle.env["TABLETOP_IDLE_TABLE_TTL"] = "3"
+    idle.start()
+    try:
+        base = idle.http_url
+        names = [unique("wa"), unique("wb")]
+        pages = [await sign_in(browser, base, n) for n in names]
+        table = await create_table(pages[0], base, "highcard", 2, {})
+        await join_from_lobby(pages[1], base, "highcard", table)
+        await pages[0].click("#table-controls [data-action=start]")
+        for page in pages:  # then nobody moves
+            await page.wait_for_selector("#table[data-status=ended]", timeout=60_000)
+            result = await page.inner_text("#result")
+            assert "Nobody moved for a long time" in result and "No winner" in result, result
+            assert not page.errors, page.errors
+            await page.context.close()
+    finally:
+        assert idle.stop() == 0
+
+
 async def test_a_player_who_quits_ranks_last_and_the_result_says_so(up, browser):
     """Two people at a one-card table: one quits at once, the bot service plays the seat, the
     other plays on; every page's result ranks the quitter last and says they left."""

@@ -296,11 +296,13 @@ function otherMoves(view, boardNode, act, interactive) {
 function resultPanel(result) {
   if (!result) return null;
   const winners = result.winners || [];
-  const forfeited = (result.details && result.details.forfeited) || [];
+  const details = result.details || {};
+  const forfeited = details.forfeited || [];
   return h("section", { id: "result", class: "result", "aria-label": "Result" },
     h("h2", {}, "Result"),
     h("p", { class: "winners" }, winners.length === 0 ? "No winner."
       : winners.length === 1 ? `${winners[0]} wins.` : `Winners: ${winners.join(", ")}.`),
+    details.idle ? h("p", { class: "idle" }, "Nobody moved for a long time: the game was closed.") : null,
     forfeited.length ? h("p", { class: "forfeited" }, `${forfeited.join(", ")} left the game: ` +
       `${forfeited.length === 1 ? "ranked" : "all ranked"} last, whatever the bot scored.`) : null,
     (result.ranking || []).length ? h("table", { class: "ranking" },
