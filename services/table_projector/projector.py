@@ -422,7 +422,7 @@ class TableProjector:
         except msgspec.DecodeError:
             log.error("lobby_entry_unreadable", key=key)
 
-    async def expire_open_tables(self, now: float | None = None) -> int:
+    async def expire_tables(self, now: float | None = None) -> int:
         """Ask the workers to end the tables of this replica's partitions that ran out of
         time: open ones nobody started within `open_table_ttl` seconds of their creation, and
         running ones without clocks nobody moved at for `idle_table_ttl` seconds (0: never).
@@ -851,4 +851,4 @@ async def _expire_periodically(projector: TableProjector, stop: asyncio.Event) -
         try:
             await asyncio.wait_for(stop.wait(), every)
         except TimeoutError:
-            await projector.expire_open_tables()
+            await projector.expire_tables()
