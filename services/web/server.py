@@ -43,9 +43,10 @@ class StaticFile:
 
 def static_files(folder: Path) -> dict[str, StaticFile]:
     """Every file of `folder` by its URL path ("/app.js"), read and gzipped once at start: the
-    client has no build step, and its largest file (the NATS library) shrinks to a fifth."""
+    client has no build step, and its largest file (the NATS library) shrinks to a fifth.
+    A symbolic link is never served: it could point anywhere on the machine."""
     files: dict[str, StaticFile] = {}
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
         body = path.read_bytes()
         gzipped = gzip.compress(body, compresslevel=9, mtime=0) if path.suffix in COMPRESSIBLE else None
         content_type = CONTENT_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]

@@ -59,10 +59,17 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     and each is `explained` for the person who creates a table."""
 
 
-def explained(text: str) -> msgspec.Meta:
+# the names of the languages a game's `language` option may name, for its choices' labels
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français"}
+
+
+def explained(text: str, choices: Mapping[str, str] | None = None) -> msgspec.Meta:
     """An option's meaning in a sentence (its JSON schema's `description`: the web client's
-    create form shows it under the field), as `Annotated[type, explained("...")]`."""
-    return msgspec.Meta(description=text)
+    create form shows it under the field), as `Annotated[type, explained("...")]`; `choices`
+    names an option's values for a person (the schema's `x-choice-names`)."""
+    if choices is None:
+        return msgspec.Meta(description=text)
+    return msgspec.Meta(description=text, extra_json_schema={"x-choice-names": dict(choices)})
 
 
 class Rejection(msgspec.Struct, frozen=True):

@@ -122,10 +122,10 @@ def same_commands(offered: list[dict], legal: list[dict]) -> bool:
 
 @pytest.mark.parametrize("game", sorted(registered.PACKAGES))
 def test_issue12_a_whole_table_is_played_from_the_text_view_alone(up, monkeypatch, game):
-    play_a_whole_table(monkeypatch, up, game, registered.seats(game, 1), SHORT.get(game, {}))
+    play_in_a_terminal(monkeypatch, up, game, registered.seats(game, 1), SHORT.get(game, {}))
 
 
-def play_a_whole_table(
+def play_in_a_terminal(
     monkeypatch, up: Up, game: str, seats: int, options: dict, *, kinds_of_command: int = 2
 ) -> None:
     """One table of `game` created, joined, started and played to its end by `tabletop` alone,

@@ -12,13 +12,12 @@ from typing import Any
 
 import pytest
 
-from tests.games.test_cli_text_play import play_a_whole_table as play_in_a_terminal
+from tests.games.test_cli_text_play import play_in_a_terminal
 from tests.games.test_guide_example import NAME, registered, written_out
 
 async_api = pytest.importorskip("playwright.async_api")
 
-from tests.web.browsers import CHROMIUM, Up, new_browser  # noqa: E402  (needs playwright)
-from tests.web.browsers import play_a_whole_table as play_in_browsers  # noqa: E402
+from tests.web.browsers import CHROMIUM, Up, new_browser, play_in_browsers  # noqa: E402  (needs playwright)
 
 
 @pytest.fixture(scope="module")

@@ -60,6 +60,9 @@ def types_its_options_and_phase(game: Game[Any, Any]) -> None:
         name for name, schema in option_schemas(game.options).items() if not schema.get("description")
     ]
     assert not unexplained, f"{game.name}: options without a sentence: {unexplained}"
+    for name, schema in option_schemas(game.options).items():
+        if "x-choice-names" in schema:  # names for a person, one for each value and no other
+            assert set(schema["x-choice-names"]) == set(schema["enum"]), f"{game.name}.{name}"
     info = msgspec.inspect.type_info(type(game.initial_state))
     assert isinstance(info, msgspec.inspect.StructType)
     phase = next((f for f in info.fields if f.name == "phase"), None)

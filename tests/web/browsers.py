@@ -339,7 +339,7 @@ CLIENT_WORDS = frozenset(
 )
 
 
-async def play_a_whole_table(
+async def play_in_browsers(
     up: Up, browser: Any, game: str, people: int, bots: int, options: dict[str, Any], pictured: int
 ) -> list[Seat]:
     """A table of `game` made in a browser, joined from the lobby by the other `people`, filled

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from services.registry import get
+from services.web.server import static_files
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
 from shared.bus.errors import SignInRefused
@@ -36,7 +37,7 @@ from tests.web.browsers import (
     join_from_lobby,
     new_browser,
     page_text,
-    play_a_whole_table,
+    play_in_browsers,
     play_through,
     screenshot,
     sign_in,
@@ -106,6 +107,18 @@ def test_the_server_hands_out_the_client_and_its_configuration(up):
     with pytest.raises(urllib.error.HTTPError) as unchanged:
         urllib.request.urlopen(again)
     assert unchanged.value.code == 304
+
+
+def test_a_symbolic_link_in_the_static_folder_is_never_served(tmp_path):
+    """A link in the client's folder, to a file or a folder elsewhere, is not served."""
+    static, outside = tmp_path / "static", tmp_path / "outside"
+    static.mkdir()
+    outside.mkdir()
+    (static / "app.js").write_text("'use strict';")
+    (outside / "secret.txt").write_text("not for the web")
+    (static / "secret.txt").symlink_to(outside / "secret.txt")
+    (static / "elsewhere").symlink_to(outside, target_is_directory=True)
+    assert set(static_files(static)) == {"/app.js"}
 
 
 async def test_a_first_visit_weighs_little_over_the_wire(up, browser):
@@ -248,7 +261,7 @@ async def board_html(page, selector: str) -> str:
 
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
-    await play_a_whole_table(up, browser, game, *GAMES[game])
+    await play_in_browsers(up, browser, game, *GAMES[game])
 
 
 @pytest.mark.slow
@@ -410,6 +423,9 @@ async def test_every_option_of_the_create_form_is_explained(up, browser, game):
     assert len(fields) >= 10, fields
     unexplained = [label for label, hint in fields if len(hint.split()) < 4]
     assert not unexplained, unexplained
+    # the language is offered by its name, as the game names it
+    languages = await page.eval_on_selector_all("#opt-language option", "os => os.map(o => o.textContent)")
+    assert languages == ["English", "Français"], languages
     await screenshot(page, f"create-{game}")
     await page.context.close()
 

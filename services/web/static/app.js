@@ -493,9 +493,6 @@ function homePage() {
 }
 
 /** The create form of a game, built from its options' JSON schema. */
-// the games' language options name languages by code
-const LANGUAGES = { en: "English", fr: "Français" };
-
 /** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows. */
 function optionRows(properties, fields, rows) {
   for (const [key, schema] of Object.entries(properties || {})) {
@@ -511,7 +508,7 @@ function optionRows(properties, fields, rows) {
       input = h("select", { id, name: key },
         nullable ? h("option", { value: "", selected: schema.default == null }, "none") : null,
         choices.map((c) => h("option", { value: String(c), selected: c === schema.default },
-          LANGUAGES[c] || humanize(String(c)))));
+          schema["x-choice-names"]?.[c] ?? humanize(String(c)))));
       read = () => (input.value === "" ? null : choices.find((c) => String(c) === input.value));
     } else if (type === "boolean") {
       input = h("input", { id, type: "checkbox", name: key, checked: Boolean(schema.default) });

@@ -10,7 +10,7 @@ from typing import Annotated, Literal, get_args
 
 import msgspec
 
-from shared.games.decider import Command, Event, Options, PlayerId, explained
+from shared.games.decider import LANGUAGE_NAMES, Command, Event, Options, PlayerId, explained
 
 Language = Literal["en", "fr"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
@@ -31,7 +31,9 @@ class DecryptoOptions(Options, frozen=True, kw_only=True):
     in rules.py checks the teams."""
 
     # the keyword list: "en" or "fr"
-    language: Annotated[Language, explained("The language of the keywords and of the example clues.")] = "en"
+    language: Annotated[
+        Language, explained("The language of the keywords and of the example clues.", LANGUAGE_NAMES)
+    ] = "en"
     # RULES 4.3-1: the 8-round cap, on by default; None = no cap
     max_rounds: Annotated[
         MaxRounds | None, explained("The game ends after this many rounds at most (empty: no limit).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from shared.games.decider import Command, Event, Options, PlayerId, explained
+from shared.games.decider import LANGUAGE_NAMES, Command, Event, Options, PlayerId, explained
 from shared.games.illustori.chaining import Rules
 from shared.games.illustori.data import DEFAULT_DECK_SIZE, Language, Mode, ReverseDirection
 
@@ -31,7 +31,7 @@ class IllustoriOptions(Options, frozen=True, kw_only=True):
         int, explained("Cards in the deck: at least 5 per player and one more, at most 60.")
     ] = DEFAULT_DECK_SIZE
     language: Annotated[  # "en" | "fr": the words of the example texts in `legal`
-        Language, explained("The language of the example texts offered.")
+        Language, explained("The language of the example texts offered.", LANGUAGE_NAMES)
     ] = "en"
 
 
