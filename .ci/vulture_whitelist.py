@@ -11,6 +11,7 @@ from services.auth.claims import (
     UserClaims,
     UserPermissions,
 )
+from services.results_projector.standings import Entry
 from shared.games.diced_tomatoes.messages import KarmaGained
 from tests.conftest import pytest_collection_modifyitems, pytest_configure
 from tests.highcard import CRASHY
@@ -34,6 +35,10 @@ used = [
     AuthorizationResponse.jwt,
     # An event field clients read (events go on the wire as they are).
     KarmaGained.amount,
+    # Fields of a player's table that clients read (msgspec encodes them).
+    Entry.ended_at,
+    Entry.rating_before,
+    Entry.rating_after,
     # Read by pytest: a hook, module marks, and fixtures used automatically or by name.
     pytest_collection_modifyitems,
     pytest_configure,

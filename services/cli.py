@@ -32,6 +32,7 @@ from services import VERSION, compose, up
 from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
+from services.results_projector import maintenance as results_maintenance
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.supervisor import SERVICE_NAME as SUPERVISOR_SERVICE
@@ -314,6 +315,35 @@ def cmd_history_projector(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_results_projector(args: argparse.Namespace) -> int:
+    compose.run_alone(compose.results_projector(args.replica))
+    return 0
+
+
+def cmd_rebuild_rankings(args: argparse.Namespace) -> int:
+    async def action(bus: Bus) -> int:
+        folded = await results_maintenance.fold_again(bus)
+        if not folded:
+            print("no results projector has read the log yet: nothing to rebuild", file=sys.stderr)
+            return 1
+        standings = await results_maintenance.fold_the_log(bus)
+        found = await results_maintenance.differences(bus, standings, games())
+        for line in found:
+            print(line)
+        print(
+            f"rankings folded again from the log by {', '.join(folded)}: {standings.results} results, "
+            + (
+                f"{len(found)} difference(s) from a fold of the log"
+                if found
+                else "equal to a fold of the log"
+            ),
+            file=sys.stderr,
+        )
+        return 1 if found else 0
+
+    return operate(action, "rebuild-rankings")
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     """The web client's files alone: it needs no NATS connection of its own (the browsers
     connect to the WebSocket address it hands them)."""
@@ -566,6 +596,59 @@ def cmd_games(args: argparse.Namespace) -> int:
         else:
             print(f"{name:<16} {g.title} ({g.min_players}-{g.max_players} players)")
     return 0
+
+
+def rating_text(record: dict[str, Any]) -> str:
+    """A rating as a person reads it: `31.2` (provisional ones marked `?`)."""
+    return f"{record['rating']:.1f}{'?' if record['provisional'] else ''}"
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    async def action(client: Client) -> int:
+        profile = await client.profile(args.name)
+        if args.json:
+            print(dump(profile))
+            return 0
+        if not profile["games"] and not profile["recent"]:
+            print(f"{args.name} has not finished a table yet")
+            return 0
+        print(f"{profile['player']}, playing since {profile['since'] or '?'}")
+        for game, record in profile["games"].items():
+            print(
+                f"  {game:<16} rating {rating_text(record):<7} played {record['played']}, won {record['won']}"
+            )
+        if profile["recent"]:
+            print("latest tables:")
+        for entry in profile["recent"]:
+            place = "abandoned" if entry["rank"] is None else f"rank {entry['rank']}"
+            change = ""
+            if entry["rated"]:
+                change = f", rating {entry['rating_before']:.1f} -> {entry['rating_after']:.1f}"
+            print(f"  {entry['ended_at'][:16]} {entry['game']:<14} {entry['table']}: {place}{change}")
+        return 0
+
+    return run_client(action)
+
+
+def cmd_rankings(args: argparse.Namespace) -> int:
+    get(args.game)
+
+    async def action(client: Client) -> int:
+        page = await client.rankings(args.game, after=args.after, limit=args.limit)
+        if args.json:
+            print(dump(page))
+            return 0
+        if not page["players"] and not args.after:
+            print(f"nobody is rated at {args.game} yet")
+        for p in page["players"]:
+            print(
+                f"{p['rank']:>4}. {p['player']:<24} {rating_text(p):<7} played {p['played']}, won {p['won']}"
+            )
+        if page.get("next") is not None:
+            print(f"more: tabletop rankings {args.game} --after {page['next']}")
+        return 0
+
+    return run_client(action)
 
 
 def cmd_lobby(args: argparse.Namespace) -> int:
@@ -973,6 +1056,13 @@ def parser() -> argparse.ArgumentParser:
         "(default 0/1: all); run N replicas 0/N .. N-1/N",
     )
     add("history-projector", cmd_history_projector, "run the replay service", json_out=False)
+    rs = add(
+        "results-projector",
+        cmd_results_projector,
+        "run the profiles and rankings service (each replica folds the whole log)",
+        json_out=False,
+    )
+    rs.add_argument("--replica", type=int, default=1, help="this replica's number: its own durable consumer")
     web = add(
         "web",
         cmd_web,
@@ -1011,11 +1101,24 @@ def parser() -> argparse.ArgumentParser:
     vf.add_argument("--table", help="check only this table")
     vf.add_argument("--game", help="the table's game (default: the game whose log has that table)")
     add(
+        "rebuild-rankings",
+        cmd_rebuild_rankings,
+        "make the results projectors fold the whole log again, then compare their rankings and "
+        "every player's tables with a fold of the log here (exit 1 if any differs)",
+        json_out=False,
+    )
+    add(
         "status",
         cmd_status,
         "every service's replicas and counts, and the table projector's lag per partition",
     )
     add("games", cmd_games, "list the games")
+    pf = add("profile", cmd_profile, "a player's ratings per game and their latest tables")
+    pf.add_argument("name")
+    rk = add("rankings", cmd_rankings, "a game's leaderboard, best rating first")
+    rk.add_argument("game")
+    rk.add_argument("--limit", type=int, help="players per page (1-100, default 20)")
+    rk.add_argument("--after", type=int, help="the `next` of the page before")
     lobby = add("lobby", cmd_lobby, "list the open and running tables of a game, newest first")
     lobby.add_argument("game")
     lobby.add_argument("--status", choices=["open", "running"], help="only tables in this state")

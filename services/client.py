@@ -138,6 +138,24 @@ class Client:
         request = {k: v for k, v in (("limit", limit), ("status", status), ("after", after)) if v is not None}
         return self._checked(await self._ask(subjects.lobby(game), json.dumps(request).encode()))
 
+    async def profile(self, player: str) -> dict[str, Any]:
+        """A player's record: per game played, won and rating, and their latest tables."""
+        return self._checked(await self._ask(subjects.profile(player), b"{}"))
+
+    async def history(
+        self, player: str, *, after: int | None = None, limit: int | None = None, game: str | None = None
+    ) -> dict[str, Any]:
+        """One page of a player's tables, newest first; its `next` is the `after` of the next."""
+        request = {k: v for k, v in (("after", after), ("limit", limit), ("game", game)) if v is not None}
+        return self._checked(await self._ask(subjects.history(player), json.dumps(request).encode()))
+
+    async def rankings(
+        self, game: str, *, after: int | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """One page of a game's leaderboard, best first; its `next` is the `after` of the next."""
+        request = {k: v for k, v in (("after", after), ("limit", limit)) if v is not None}
+        return self._checked(await self._ask(subjects.rankings(game), json.dumps(request).encode()))
+
     async def replay(
         self,
         game: str,

@@ -22,6 +22,7 @@ from services.bots.service import serve_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
+from services.results_projector.service import serve_results_projector
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.table_projector.projector import serve_table_projector
@@ -97,6 +98,17 @@ def history_projector() -> Service:
     )
 
 
+def results_projector(replica: int = 1) -> Service:
+    """Players' profiles, their tables and the leaderboards (each replica folds the whole log
+    under its own durable consumer)."""
+    return Service(
+        "results-projector" if replica == 1 else f"results-projector-{replica}",
+        "history",
+        functools.partial(serve_results_projector, replica=replica),
+        answers_as="tabletop-results-projector",
+    )
+
+
 def bots() -> Service:
     """The bot service: plays bot and zombie seats (any number of replicas share its queue
     group)."""
@@ -117,7 +129,7 @@ def session_key(settings: Settings) -> str | None:
 
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: two replicas of the auth callout (when this machine has its
-    signing key), a worker per game, both projectors, the bot service. A new kind of service
+    signing key), a worker per game, the three projectors, the bot service. A new kind of service
     is a constructor above and one more line here."""
     services = []
     seed, key = issuer_seed(settings), session_key(settings)
@@ -126,7 +138,7 @@ def everything(settings: Settings) -> list[Service]:
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed or session key: it runs elsewhere")
     services += [worker(game) for game in games()]
-    services += [table_projector(), history_projector(), bots()]
+    services += [table_projector(), history_projector(), results_projector(), bots()]
     return services
 
 

@@ -115,6 +115,8 @@ def service_name(args: tuple[str, ...]) -> str:
             service = compose.table_projector()
         case ("history-projector", *_):
             service = compose.history_projector()
+        case ("results-projector", *_):
+            service = compose.results_projector()
         case ("bots", *_):
             service = compose.bots()
         case _:

@@ -44,6 +44,7 @@ SHORT = {"decrypto": {"max_rounds": 4}, "dozito": {"rounds": 1}, "illustori": {"
 SERVING = {service_name(("worker", game)): 1 for game in GAMES} | {
     service_name(("table-projector",)): 2,
     service_name(("history-projector",)): 1,
+    service_name(("results-projector",)): 1,
     service_name(("bots",)): 1,
 }
 KILLED_MID_GAME_AT = 3  # every table paused at this version or later for the kills

@@ -27,6 +27,11 @@ FORBIDDEN = [
 ]
 
 
+# What anyone signed in may ask, player or guest: the lobby, and players' profiles, their
+# tables and the leaderboards (public, as on a game site; a past table's seat views stay private)
+PUBLIC_ASKS = [subjects.lobby(">"), subjects.profile(ANY), subjects.history(ANY), subjects.rankings(ANY)]
+
+
 def _watching(viewer: str) -> tuple[list[str], list[str]]:
     """The requests and subscriptions of someone looking on as `viewer`."""
     asks = [subjects.view(ANY, ANY, viewer), subjects.replay(ANY, ANY, viewer)]
@@ -36,22 +41,23 @@ def _watching(viewer: str) -> tuple[list[str], list[str]]:
 
 def player_permissions(name: str) -> tuple[Rule, Rule]:
     """(publish, subscribe) of player `name`: its own commands, its own and the spectators'
-    views, replays and updates, the lobby, its own session requests, and replies in its own
-    inbox."""
+    views, replays and updates, the public asks, its own session requests, and replies in its
+    own inbox."""
     own_asks, own_follows = _watching(name)
     spectator_asks, spectator_follows = _watching(subjects.SPECTATOR)
     # its commands as sent: the players' account imports them, and the services' account maps
     # them to their table's partition after the import
     commands = [subjects.cmd(ANY, ANY, name)]
-    publish = [*commands, *own_asks, *spectator_asks, subjects.lobby(">"), subjects.session(name)]
+    publish = [*commands, *own_asks, *spectator_asks, *PUBLIC_ASKS, subjects.session(name)]
     subscribe = [*own_follows, *spectator_follows, f"{inbox_prefix(name)}.>"]
     return Rule(allow=publish, deny=FORBIDDEN), Rule(allow=subscribe, deny=FORBIDDEN)
 
 
 def guest_permissions(name: str) -> tuple[Rule, Rule]:
-    """(publish, subscribe) of a guest: what a spectator sees, and replies in its own inbox."""
+    """(publish, subscribe) of a guest: what a spectator sees, the public asks, and replies in
+    its own inbox."""
     asks, follows = _watching(subjects.SPECTATOR)
     return (
-        Rule(allow=[*asks, subjects.lobby(">")], deny=FORBIDDEN),
+        Rule(allow=[*asks, *PUBLIC_ASKS], deny=FORBIDDEN),
         Rule(allow=[*follows, f"{inbox_prefix(name)}.>"], deny=FORBIDDEN),
     )

@@ -98,7 +98,14 @@ _PROJECTOR = Grant(
 )
 _HISTORY = Grant(
     publish=(*_ensure(EVENTS, TIMERS, VIEWS), *_read(EVENTS), *_consume(EVENTS), *_EVERY_SERVICE_PUBLISHES),
-    subscribe=(f"{subjects.PREFIX}.replay.>", *_EVERY_SERVICE_SUBSCRIBES),
+    subscribe=(
+        f"{subjects.PREFIX}.replay.>",
+        # the results projector runs as `history` too: it reads the log and answers questions
+        subjects.profile("*"),
+        subjects.history("*"),
+        subjects.rankings("*"),
+        *_EVERY_SERVICE_SUBSCRIBES,
+    ),
 )
 # The bot service looks on as a spectator, sees a seat's own view only through the bots' view
 # request (answered for the seats it plays), and acts only as the bot service.

@@ -168,7 +168,15 @@ def replay(game: str, table: str, viewer: str) -> str:
 UPDATES_ALL = f"{PREFIX}.update.>"
 # What players and guests may ask the services, each answered by a service of the services'
 # account that the players' account imports (and where nothing else of that account is seen).
-CLIENT_REQUESTS = (f"{PREFIX}.cmd.>", f"{PREFIX}.view.>", f"{PREFIX}.replay.>", f"{PREFIX}.lobby.>")
+CLIENT_REQUESTS = (
+    f"{PREFIX}.cmd.>",
+    f"{PREFIX}.view.>",
+    f"{PREFIX}.replay.>",
+    f"{PREFIX}.lobby.>",
+    f"{PREFIX}.profile.*",
+    f"{PREFIX}.history.*",
+    f"{PREFIX}.rankings.*",
+)
 # In the players' account, what is published on an update subject is moved out of the way: only
 # a service's answer can be (its reply subject aimed there by a client); the updates themselves
 # come through the stream import, which no mapping touches.
@@ -181,6 +189,19 @@ FORGET = f"{PREFIX}.projector.forget"
 
 def lobby(game: str) -> str:
     return f"{PREFIX}.lobby.{game}"
+
+
+# Players as the results projector knows them: public to every player and guest.
+def profile(player: str) -> str:
+    return f"{PREFIX}.profile.{player}"
+
+
+def history(player: str) -> str:
+    return f"{PREFIX}.history.{player}"
+
+
+def rankings(game: str) -> str:
+    return f"{PREFIX}.rankings.{game}"
 
 
 # A player's session tokens (services/auth/sessions.py): asked for, revoked, and the password

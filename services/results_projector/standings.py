@@ -1,0 +1,307 @@
+"""Players' records folded from the log: ratings per game, each player's tables, and the
+leaderboards. Pure: the service (`service.py`) feeds it the log's messages in stream order, and
+the same messages in the same order always give the same standings, so `rebuild-rankings`
+recomputes them from the log and compares.
+
+What is rated (docs/architecture.md, "Results"): a table that ended with a result, every seat
+played by a person (a table with a bot seat is unrated; a seat a bot took over from a player
+who quit or ran out of time is that player's, ranked last by the result itself). A table that
+ended abandoned rates nobody. Ratings are OpenSkill's Plackett-Luce model, which rates any
+number of teams with ties: players of the same team (a game's `details.teams`, as Decrypto
+has) with the same rank rate as one team, every other player alone; a player's rating as
+shown is the model's conservative estimate (`ordinal`: mu - 3 sigma).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from openskill.models import PlackettLuce
+
+from shared.games.decider import Result
+from shared.games.table_messages import BOT_SEAT_PREFIX, GameEnded, TableStarted
+from shared.messages import subjects
+
+PROVISIONAL_GAMES = 5  # a rating from fewer rated games than this is marked provisional
+RECENT = 5  # the tables a profile lists
+MODEL = PlackettLuce()
+
+
+class _Tagged(msgspec.Struct):
+    type: str
+
+
+class _Batch(msgspec.Struct):
+    game: str
+    table: str
+    version: int
+    at: str
+    events: list[msgspec.Raw]
+
+
+_batch = msgspec.json.Decoder(_Batch)
+_tag = msgspec.json.Decoder(_Tagged)
+_started = msgspec.json.Decoder(TableStarted)
+_ended = msgspec.json.Decoder(GameEnded)
+
+
+@dataclass(slots=True)
+class Rating:
+    """One player's rating in one game."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+    played: int = 0  # tables ended with a result, rated or not
+    won: int = 0
+    rated: int = 0  # of which rated
+    chart: list[tuple[str, float]] = field(default_factory=list)  # (ended at, rating) after each rated table
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "played": self.played,
+            "won": self.won,
+            "rated": self.rated,
+            "rating": round(self.ordinal, 2),
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "provisional": self.rated < PROVISIONAL_GAMES,
+        }
+
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a player's history (`seq`: the stream sequence of its end, its cursor)."""
+
+    seq: int
+    game: str
+    table: str
+    ended_at: str
+    seats: list[str]
+    rank: int | None  # None: the table ended abandoned
+    score: float | int | None
+    won: bool
+    rated: bool
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = msgspec.to_builtins(self)
+        body["replay"] = f"#/replay/{self.game}/{self.table}"
+        return body
+
+
+@dataclass(slots=True)
+class Standings:
+    """Everything folded so far, up to stream sequence `seq`."""
+
+    seq: int = 0
+    ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)  # game -> player -> rating
+    history: dict[str, list[Entry]] = field(default_factory=dict)  # player -> entries, oldest first
+    since: dict[str, str] = field(default_factory=dict)  # player -> when their first table started
+    tables: dict[tuple[str, str], tuple[int, list[str]]] = field(default_factory=dict)  # not ended
+    results: int = 0  # tables ended with a result
+    skipped: int = 0  # messages that did not fit their table
+    _boards: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # game -> sorted
+
+    # --- folding ----------------------------------------------------------------------------
+
+    def fold(self, seq: int, subject: str, data: bytes, writer: str) -> bool:
+        """One log message, in stream order; False when it was skipped (already folded, or
+        it does not fit its table: the same rule as every reader of the log)."""
+        if seq <= self.seq:
+            return False
+        self.seq = seq
+        parts = subject.split(".")
+        if len(parts) != 5 or writer != subjects.writer(parts[3]):
+            self.skipped += 1
+            return False
+        game, table = parts[3], parts[4]
+        try:
+            batch = _batch.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            self.skipped += 1
+            return False
+        version, players = self.tables.get((game, table), (0, []))
+        if (batch.game, batch.table) != (game, table) or batch.version != version + 1:
+            self.skipped += 1
+            return False
+        ended = False
+        for raw in batch.events:
+            try:
+                kind = _tag.decode(raw).type
+                if kind == "table_started":
+                    players = list(_started.decode(raw).players)
+                    for player in players:
+                        self.since.setdefault(player, batch.at)
+                elif kind == "game_ended":
+                    self._ended(seq, game, table, batch.at, players, _ended.decode(raw).result)
+                    ended = True
+                elif kind == "table_expired":
+                    ended = True
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                self.skipped += 1
+                return False
+        if ended:
+            self.tables.pop((game, table), None)
+        else:
+            self.tables[(game, table)] = (batch.version, players)
+        return True
+
+    def _ended(self, seq: int, game: str, table: str, at: str, players: list[str], result: Result) -> None:
+        seats = players or [s.player for s in result.ranking]
+        if not result.ranking:  # abandoned: in the players' history, rating nobody
+            for player in (p for p in seats if not p.startswith(BOT_SEAT_PREFIX)):
+                self._add(
+                    player,
+                    Entry(
+                        seq=seq,
+                        game=game,
+                        table=table,
+                        ended_at=at,
+                        seats=seats,
+                        rank=None,
+                        score=None,
+                        won=False,
+                        rated=False,
+                    ),
+                )
+            return
+        self.results += 1
+        ratings = self.ratings.setdefault(game, {})
+        rated = _is_rated(result)
+        before = {s.player: ratings.get(s.player, Rating()).ordinal for s in result.ranking}
+        if rated:
+            _rate(ratings, result, at)
+        for standing in result.ranking:
+            player = standing.player
+            if player.startswith(BOT_SEAT_PREFIX):
+                continue
+            rating = ratings.setdefault(player, Rating())
+            rating.played += 1
+            won = player in result.winners
+            rating.won += won
+            self._add(
+                player,
+                Entry(
+                    seq=seq,
+                    game=game,
+                    table=table,
+                    ended_at=at,
+                    seats=seats,
+                    rank=standing.rank,
+                    score=standing.score,
+                    won=won,
+                    rated=rated,
+                    rating_before=round(before[player], 2) if rated else None,
+                    rating_after=round(rating.ordinal, 2) if rated else None,
+                ),
+            )
+        if rated:
+            self._boards.pop(game, None)
+
+    def _add(self, player: str, entry: Entry) -> None:
+        self.history.setdefault(player, []).append(entry)
+
+    # --- what is asked ----------------------------------------------------------------------
+
+    def profile(self, player: str) -> dict[str, Any]:
+        games = {
+            game: players[player].summary()
+            for game, players in sorted(self.ratings.items())
+            if player in players
+        }
+        recent = self.history.get(player, [])[-RECENT:]
+        return {
+            "player": player,
+            "since": self.since.get(player),
+            "games": games,
+            "recent": [e.as_json() for e in reversed(recent)],
+            "chart": {game: self.ratings[game][player].chart for game in games},
+        }
+
+    def tables_of(self, player: str, *, after: int | None, limit: int, game: str | None) -> dict[str, Any]:
+        """A page of the player's tables, newest first, those ended before stream sequence
+        `after` (the `next` of the page before)."""
+        entries = self.history.get(player, [])
+        end = len(entries) if after is None else bisect.bisect_left([e.seq for e in entries], after)
+        page: list[Entry] = []
+        index = end - 1
+        while index >= 0 and len(page) < limit:
+            if game is None or entries[index].game == game:
+                page.append(entries[index])
+            index -= 1
+        more = any(game is None or e.game == game for e in entries[: index + 1])
+        return {"tables": [e.as_json() for e in page], "next": page[-1].seq if page and more else None}
+
+    def rankings(self, game: str, *, after: int | None, limit: int) -> dict[str, Any]:
+        """A page of the game's leaderboard: players by rating (the conservative estimate),
+        then by name; `after` is the rank of the last player of the page before."""
+        board = self._board(game)
+        start = after or 0
+        page = board[start : start + limit]
+        players = [
+            {"player": player, "rank": start + i + 1, **self.ratings[game][player].summary()}
+            for i, (_, player) in enumerate(page)
+        ]
+        return {
+            "game": game,
+            "players": players,
+            "next": start + len(page) if start + limit < len(board) else None,
+        }
+
+    def _board(self, game: str) -> list[tuple[float, str]]:
+        """The rated players of `game`, best first (kept until a rated table of it ends)."""
+        board = self._boards.get(game)
+        if board is None:
+            board = sorted((-r.ordinal, p) for p, r in self.ratings.get(game, {}).items() if r.rated)
+            self._boards[game] = board
+        return board
+
+    def comparable(self) -> dict[str, Any]:
+        """What two folds of the same log must agree on: every rating and every history."""
+        return {
+            "seq": self.seq,
+            "ratings": {
+                g: {p: r.summary() for p, r in sorted(ps.items())} for g, ps in sorted(self.ratings.items())
+            },
+            "history": {p: [e.as_json() for e in es] for p, es in sorted(self.history.items())},
+        }
+
+
+def _is_rated(result: Result) -> bool:
+    """A table with a result, and no seat played by a bot from the start."""
+    people = [s.player for s in result.ranking if not s.player.startswith(BOT_SEAT_PREFIX)]
+    return len(people) == len(result.ranking) and len(people) >= 2
+
+
+def rating_groups(result: Result) -> tuple[list[list[str]], list[float]]:
+    """The result as OpenSkill rates it: groups of players and their ranks (lower is better).
+    Members of one team (`details.teams`) with the same rank are one group; anyone else,
+    a player who left the game among them, is alone."""
+    team_of = {p: team for team, members in (result.details.get("teams") or {}).items() for p in members}
+    groups: dict[tuple[str, int], list[str]] = {}
+    for standing in result.ranking:
+        team = team_of.get(standing.player, "player:" + standing.player)
+        groups.setdefault((team, standing.rank), []).append(standing.player)
+    keys = list(groups)
+    return [groups[k] for k in keys], [float(k[1]) for k in keys]
+
+
+def _rate(ratings: dict[str, Rating], result: Result, at: str) -> None:
+    groups, ranks = rating_groups(result)
+    teams = [
+        [MODEL.rating(mu=ratings.get(p, Rating()).mu, sigma=ratings.get(p, Rating()).sigma) for p in g]
+        for g in groups
+    ]
+    for group, rated in zip(groups, MODEL.rate(teams, ranks=ranks), strict=True):
+        for player, new in zip(group, rated, strict=True):
+            rating = ratings.setdefault(player, Rating())
+            rating.mu, rating.sigma = new.mu, new.sigma
+            rating.rated += 1
+            rating.chart.append((at, round(rating.ordinal, 2)))
