@@ -33,6 +33,7 @@ from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
 from services.results_projector import maintenance as results_maintenance
+from services.results_projector.service import SERVICE_NAME as RESULTS_SERVICE
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.supervisor import SERVICE_NAME as SUPERVISOR_SERVICE
@@ -456,10 +457,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(only, file=sys.stderr)
             return 1
         differences = await maintenance.verify(bus, only)
+        rankings = [] if only else await verify_rankings(bus)
         if args.json:
-            print(dump([dataclasses.asdict(d) for d in differences]))
+            print(dump([dataclasses.asdict(d) for d in differences] + [{"rankings": r} for r in rankings]))
         for d in differences if not args.json else ():
             print(f"{d.game} {d.table}: {d.key}: {d.why}")
+        for line in rankings if not args.json else ():
+            print(line)
         tables = sorted({(d.game, d.table) for d in differences})
         if not args.json:
             print(
@@ -468,9 +472,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 else "every view equals a fold of the log",
                 file=sys.stderr,
             )
-        return 1 if differences else 0
+        return 1 if differences or rankings else 0
 
     return operate(action, "verify")
+
+
+async def verify_rankings(bus: Bus) -> list[str]:
+    """Where the results projectors' answers differ from a fold of the log (said on stderr
+    when none has read the log, or none answers: then nothing is claimed about them)."""
+    if not await bus.service_instances(RESULTS_SERVICE, window=1.0):
+        print("rankings: no results projector answers; not checked", file=sys.stderr)
+        return []
+    standings = await results_maintenance.fold_the_log(bus)
+    try:
+        found = await results_maintenance.differences(bus, standings, games(), timeout=10)
+    except Unavailable as err:
+        print(f"rankings: not checked ({err})", file=sys.stderr)
+        return []
+    if not found:
+        print("every ranking and player's tables equal a fold of the log", file=sys.stderr)
+    return found
 
 
 async def store_space(bus: Bus) -> dict[str, int | None]:

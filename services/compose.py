@@ -22,6 +22,7 @@ from services.bots.service import serve_bots
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
+from services.results_projector.service import SERVICE_NAME as RESULTS_SERVICE
 from services.results_projector.service import serve_results_projector
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
@@ -105,7 +106,7 @@ def results_projector(replica: int = 1) -> Service:
         "results-projector" if replica == 1 else f"results-projector-{replica}",
         "history",
         functools.partial(serve_results_projector, replica=replica),
-        answers_as="tabletop-results-projector",
+        answers_as=RESULTS_SERVICE,
     )
 
 

@@ -289,8 +289,28 @@ def test_up_keeps_its_data_across_a_restart(tmp_path):
         server.run("rebuild-views")
         again = json.loads(server.run("view", played["table"], "--json").stdout)
         assert again == view
+        # the results projector read the log again: bot-1's table is in its profile, played
+        # but not rated (the bot service held seats), so the leaderboard has nobody
+        profile = answered(server, "profile", "bot-1", "--json")
+        assert [(t["table"], t["rated"]) for t in profile["recent"]] == [(played["table"], False)]
+        assert profile["games"]["highcard"]["played"] == 1
+        assert answered(server, "rankings", "highcard", "--json")["players"] == []
+        assert "equal to a fold of the log" in server.run("rebuild-rankings").stderr
+        checked = server.run("verify").stderr
+        assert "every ranking and player's tables equal a fold of the log" in checked
     finally:
         server.stop()
+
+
+def answered(server: Up, *args: str, timeout: float = 60) -> Any:
+    """The JSON a request command prints, asked again while the service is still reading the
+    log after a start (`unavailable`)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done = server.run(*args, check=False)
+        if done.returncode == 0:
+            return json.loads(done.stdout)
+        assert "unavailable" in done.stdout + done.stderr and time.monotonic() < deadline, done.stderr
 
 
 @pytest.mark.slow

@@ -73,15 +73,18 @@ async def ask(bus: Bus, subject: str, request: dict[str, Any], *, timeout: float
         await asyncio.sleep(0.2)
 
 
-async def differences(bus: Bus, standings: Standings, games: Iterable[str]) -> list[str]:
+async def differences(
+    bus: Bus, standings: Standings, games: Iterable[str], *, timeout: float = 60.0
+) -> list[str]:
     """Where the running results projectors' answers differ from `standings`: every game's
-    whole leaderboard and every player's whole history."""
+    whole leaderboard and every player's whole history. Unavailable when none answers within
+    `timeout`."""
     found: list[str] = []
     for game in games:
         expected = _all_pages(
             lambda after, g=game: standings.rankings(g, after=after, limit=PAGE_MAX), "players"
         )
-        answered = await _all_pages_asked(bus, subjects.rankings(game), "players")
+        answered = await _all_pages_asked(bus, subjects.rankings(game), "players", timeout)
         if answered != expected:
             found.append(
                 f"rankings of {game}: {len(answered)} players answered, {len(expected)} in the log"
@@ -92,7 +95,7 @@ async def differences(bus: Bus, standings: Standings, games: Iterable[str]) -> l
         expected = _all_pages(
             lambda after, p=player: standings.tables_of(p, after=after, limit=PAGE_MAX, game=None), "tables"
         )
-        answered = await _all_pages_asked(bus, subjects.history(player), "tables")
+        answered = await _all_pages_asked(bus, subjects.history(player), "tables", timeout)
         if answered != expected:
             found.append(f"history of {player} differs from the log")
     return found
@@ -109,11 +112,12 @@ def _all_pages(page: Any, key: str) -> list[Any]:
             return items
 
 
-async def _all_pages_asked(bus: Bus, subject: str, key: str) -> list[Any]:
+async def _all_pages_asked(bus: Bus, subject: str, key: str, timeout: float) -> list[Any]:
     items: list[Any] = []
     after = None
     while True:
-        body = await ask(bus, subject, {"limit": PAGE_MAX, **({} if after is None else {"after": after})})
+        request = {"limit": PAGE_MAX, **({} if after is None else {"after": after})}
+        body = await ask(bus, subject, request, timeout=timeout)
         if "error" in body:
             raise Unavailable(f"{subject}: {body['error']['message']}")
         items += body[key]

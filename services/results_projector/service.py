@@ -30,6 +30,7 @@ from shared.messages import subjects
 from shared.messages.envelopes import BadRequest, decode_request, encoder, error_body, unknown_game_body
 
 log = structlog.get_logger("tabletop.results_projector")
+SERVICE_NAME = "tabletop-results-projector"
 PAGE_MAX = 100
 PAGE_DEFAULT = 20
 
@@ -163,7 +164,7 @@ async def serve_results_projector(bus: Bus, stop: asyncio.Event, *, replica: int
     projector = ResultsProjector(bus)
     queue = "tabletop-results"
     await bus.add_service(
-        name="tabletop-results-projector",
+        name=SERVICE_NAME,
         version=VERSION,
         description="tabletop players' profiles, their tables and the leaderboards",
         endpoints=[
