@@ -23,7 +23,7 @@ from aiohttp import web
 from services import VERSION
 from services.registry import games
 from shared.games.clock import TableOptions
-from shared.games.table import RESERVED_VIEW_KEYS
+from shared.games.table import BOT_SEAT_PREFIX, RESERVED_VIEW_KEYS
 
 log = structlog.get_logger("tabletop.web")
 
@@ -92,6 +92,7 @@ def client_config(websocket_url: str) -> dict[str, Any]:
         "websocket": websocket_url,
         "table_options": option_schema(TableOptions),
         "reserved_view_keys": sorted(RESERVED_VIEW_KEYS),
+        "bot_seat_prefix": BOT_SEAT_PREFIX,  # a bot's seat is no person: it has no profile
         "games": [
             {
                 "game": name,

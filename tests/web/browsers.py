@@ -371,8 +371,11 @@ async def play_in_browsers(
     finally:
         for client in bot_clients.values():
             await client.bus.close()
+    for seat in seats:  # each page asks the results projector for the rating changes
+        await seat.page.wait_for_selector("#result[data-ratings=loaded]")
     results = [await s.page.inner_text("#result") for s in seats]
     assert all(r == results[0] for r in results) and "Rank" in results[0]
+    assert "Rating" in results[0], results[0]  # every seat a person's: each has their entry
     assert not RAW_WORDS.search(results[0]), RAW_WORDS.search(results[0])
     admin = await up.admin()
     try:

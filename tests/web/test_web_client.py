@@ -264,6 +264,49 @@ async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
     await play_in_browsers(up, browser, game, *GAMES[game])
 
 
+async def test_players_profiles_and_rankings(up, browser):
+    """After a table played in browsers: its result shows each player's rating change, a
+    name leads to that player's profile (their record per game, a chart of the rating, their
+    tables with replays), and the game's rankings list them, best first; a guest sees all."""
+    seats = await play_in_browsers(up, browser, "dozito", 2, 0, {"rounds": 1}, 10**6)
+    ann, bob = (seat.name for seat in seats)
+    page = await sign_in(browser, up.http_url, ann)
+    await page.goto(f"{up.http_url}/#/player/{ann}")
+    entry = page.locator("#history .history-entry").first
+    await entry.wait_for()
+    table = await entry.get_attribute("data-table")
+    record = page.locator("#profile .records tr[data-game=dozito]")
+    assert (await record.locator("td").nth(1).inner_text()) == "1"  # played
+    assert await record.locator(".rating-chart polyline").count() == 1
+    assert "replay" in await entry.inner_text() and bob in await entry.inner_text()
+    assert await page.locator("#profile button", has_text="More tables").is_hidden()  # one page
+    await screenshot(page, "profile")
+    # the table's result: each player's rating after it, and the change
+    await page.goto(f"{up.http_url}/#/table/dozito/{table}")
+    await page.wait_for_selector("#result[data-ratings=loaded]")
+    changes = await page.locator("#result .rating-change").all_inner_texts()
+    assert len(changes) == 2 and all(re.fullmatch(r"-?\d+\.\d \([+−]\d+\.\d\)", c) for c in changes), changes
+    await screenshot(page, "result-with-ratings")
+    # a name in the result leads to that player's profile
+    await page.locator("#result .ranking a.player", has_text=bob).click()
+    await page.wait_for_selector(f"#profile[data-player={bob}] .records")
+    await page.context.close()
+    # the rankings, for a guest too: both players, ranks in order, best rating first
+    guest = await sign_in(browser, up.http_url, None)
+    await guest.goto(f"{up.http_url}/#/rankings/dozito")
+    await guest.wait_for_selector(f"#rankings tr[data-player={ann}]")
+    rows = await guest.eval_on_selector_all(
+        "#rankings tbody tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))"
+    )
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    ratings = [float(r[2].rstrip("?")) for r in rows]
+    assert ratings == sorted(ratings, reverse=True) and {ann, bob} <= {r[1] for r in rows}
+    assert await guest.locator("button", has_text="More players").is_hidden()
+    await screenshot(guest, "rankings")
+    assert not guest.errors, guest.errors
+    await guest.context.close()
+
+
 @pytest.mark.slow
 def test_tabletop_web_serves_the_client_alone_with_the_address_it_is_given(tmp_path):
     log = tmp_path / "web.log"

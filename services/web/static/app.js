@@ -90,6 +90,28 @@ function isId(text) {
 
 /** Connect as `session`: a player's session token (alone: the name is in it), a player's name
  * and password (only to ask for a token), or a guest's name. A reconnect presents the same. */
+/** A player's name, linked to their profile; a bot's seat is no person: plain text. */
+function playerLink(name) {
+  if (String(name).startsWith(config.bot_seat_prefix)) return h("span", {}, name);
+  return h("a", { class: "player", href: `#/player/${encodeURIComponent(name)}` }, name);
+}
+
+/** Nodes with `separator` between them ("ann, bob and cat" reads as "ann, bob, cat"). */
+function joined(nodes, separator = ", ") {
+  return nodes.flatMap((node, i) => (i ? [separator, node] : [node]));
+}
+
+/** A rating as shown: one decimal, and a question mark while it is provisional. */
+function ratingText(record) {
+  return `${record.rating.toFixed(1)}${record.provisional ? "?" : ""}`;
+}
+
+/** A rating change: "+1.6" / "−0.8" (a signed number a screen reader reads as such). */
+function changeText(before, after) {
+  const change = after - before;
+  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}`;
+}
+
 async function connect(session) {
   const connection = await wsconnect({
     servers: config.websocket,
@@ -293,12 +315,16 @@ function otherMoves(view, boardNode, act, interactive) {
     h("h2", {}, "Moves"), h("div", { class: "move-list" }, items));
 }
 
-function resultPanel(result) {
+/** The result of a table; `ratings` ({player: their entry of this table in their history},
+ * null until asked for) adds each player's rating change. */
+function resultPanel(result, ratings = null) {
   if (!result) return null;
+  const rated = Boolean(ratings && Object.keys(ratings).length);
   const winners = result.winners || [];
   const details = result.details || {};
   const forfeited = details.forfeited || [];
-  return h("section", { id: "result", class: "result", "aria-label": "Result" },
+  return h("section", { id: "result", class: "result", "aria-label": "Result",
+    "data-ratings": ratings ? "loaded" : null },
     h("h2", {}, "Result"),
     h("p", { class: "winners" }, winners.length === 0 ? "No winner."
       : winners.length === 1 ? `${winners[0]} wins.` : `Winners: ${winners.join(", ")}.`),
@@ -307,11 +333,38 @@ function resultPanel(result) {
       `${forfeited.length === 1 ? "ranked" : "all ranked"} last, whatever the bot scored.`) : null,
     (result.ranking || []).length ? h("table", { class: "ranking" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Score"))),
+        h("th", { scope: "col" }, "Score"),
+        rated ? h("th", { scope: "col" }, "Rating") : null)),
       h("tbody", {}, result.ranking.map((r) => h("tr", {}, h("td", {}, r.rank),
-        h("th", { scope: "row" }, r.player), h("td", {}, r.score))))) : null,
+        h("th", { scope: "row" }, playerLink(r.player)), h("td", {}, r.score),
+        rated ? h("td", { class: "rating-change" }, ratingCell(ratings[r.player])) : null)))) : null,
     result.details && Object.keys(result.details).length
       ? h("details", { open: true }, h("summary", {}, "Why"), readable(result.details)) : null);
+}
+
+function ratingCell(entry) {
+  if (!entry) return "";
+  if (!entry.rated) return h("span", { class: "muted" }, "unrated");
+  const change = entry.rating_after - entry.rating_before;
+  return h("span", {}, entry.rating_after.toFixed(1), " ",
+    h("span", { class: change >= 0 ? "up" : "down" }, `(${changeText(entry.rating_before, entry.rating_after)})`));
+}
+
+/** Each person's entry of `table` in their history, asked until the results projector has
+ * folded the table's end (it follows the log a moment behind the views). */
+async function ratingsOf(game, table, ranking, isStopped) {
+  const people = ranking.map((r) => r.player).filter((p) => !p.startsWith(config.bot_seat_prefix));
+  const found = {};
+  for (let attempt = 0; attempt < 20 && !isStopped(); attempt++) {
+    for (const player of people.filter((p) => !(p in found))) {
+      const reply = await ask(`tabletop.history.${player}`, { game, limit: 20 });
+      const entry = reply.tables && reply.tables.find((t) => t.table === table);
+      if (entry) found[player] = entry;
+    }
+    if (Object.keys(found).length === people.length) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(attempt + 1, 4)));
+  }
+  return found;
 }
 
 function turnText(view, seat) {
@@ -451,7 +504,8 @@ function drawNav() {
   }
   nav.replaceChildren(
     h("a", { href: "#/" }, "Games"),
-    h("span", { class: "who", id: "who" }, me.guest ? "Watching as a guest" : `Signed in as ${me.name}`),
+    h("span", { class: "who", id: "who" }, me.guest ? "Watching as a guest"
+      : ["Signed in as ", h("a", { href: `#/player/${encodeURIComponent(me.name)}` }, me.name)]),
     h("button", { type: "button", class: "link", onclick: signOut }, me.guest ? "Sign in" : "Sign out"));
 }
 
@@ -480,7 +534,8 @@ function homePage() {
       h("p", {}, g.description || ""),
       h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players`
         : `${g.min_players} to ${g.max_players} players`),
-      h("a", { class: "button", href: `#/lobby/${g.game}` }, `${g.title} tables`)))),
+      h("p", { class: "actions" }, h("a", { class: "button", href: `#/lobby/${g.game}` }, `${g.title} tables`),
+        " ", h("a", { class: "button secondary", href: `#/rankings/${g.game}` }, "Rankings"))))),
     h("section", {}, h("h2", {}, "Find a table"),
       h("p", {}, "Open a table or its replay by its id (ended tables are not in the lobbies)."),
       find, findError),
@@ -635,7 +690,7 @@ function lobbyPage(game) {
     return h("li", { class: "table-row", "data-table": t.table, "data-status": t.status },
       h("div", { class: "table-head" }, h("a", { href: `#/table/${game}/${t.table}` }, t.table),
         h("span", { class: `badge ${t.status}` }, t.status)),
-      h("p", {}, `${t.seats.join(", ")} · ${t.seats.length} of ${t.seat_count} seats`,
+      h("p", {}, ...joined(t.seats.map(playerLink)), ` · ${t.seats.length} of ${t.seat_count} seats`,
         t.creator ? ` · created by ${t.creator}` : ""),
       h("p", { class: "muted" }, optionsText(t.options)),
       h("div", { class: "actions" }, actions));
@@ -665,12 +720,140 @@ function lobbyPage(game) {
   main.replaceChildren(
     h("h1", {}, `${info.title} lobby`),
     h("p", {}, info.description || ""),
+    h("p", {}, h("a", { href: `#/rankings/${game}` }, `${info.title} rankings`)),
     alert, list,
     h("section", { class: "new-table" }, h("h2", {}, "New table"),
       me.guest ? h("p", {}, "Guests watch: sign in to create or join a table.")
         : createForm(info, (table) => { location.hash = `#/table/${game}/${table}`; })));
   refresh();
   return { stop() { stopped = true; clearTimeout(timer); }, resync: refresh };
+}
+
+/** A small line chart of a game's rating after each rated table (drawn, no library). */
+function ratingChart(points, label) {
+  const NS = "http://www.w3.org/2000/svg";
+  const width = 240;
+  const height = 64;
+  const pad = 6;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  const values = points.map((point) => point[1]);
+  const low = Math.min(0, ...values);
+  const high = Math.max(low + 1, ...values);
+  const x = (i) => pad + (points.length < 2 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
+  const zero = document.createElementNS(NS, "line");
+  for (const [k, v] of Object.entries({ x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "axis" })) {
+    zero.setAttribute(k, v);
+  }
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  line.setAttribute("class", "line");
+  svg.append(zero, line);
+  for (const [i, v] of values.entries()) {
+    const dot = document.createElementNS(NS, "circle");
+    for (const [k, value] of Object.entries({ cx: x(i), cy: y(v), r: 2.5 })) dot.setAttribute(k, value);
+    svg.append(dot);
+  }
+  return svg;
+}
+
+/** One table of a player's history as a list item: when, which game, the place, the change. */
+function historyItem(entry) {
+  const info = gameInfo(entry.game);
+  const place = entry.rank === null ? "abandoned" : entry.won ? "won" : `rank ${entry.rank}`;
+  return h("li", { class: "history-entry", "data-table": entry.table },
+    h("time", { datetime: entry.ended_at }, entry.ended_at.slice(0, 16).replace("T", " ")), " · ",
+    info ? info.title : entry.game, " · ", place, " · ",
+    entry.rated ? h("span", { class: entry.rating_after >= entry.rating_before ? "up" : "down" },
+      `rating ${entry.rating_after.toFixed(1)} (${changeText(entry.rating_before, entry.rating_after)})`)
+      : h("span", { class: "muted" }, "unrated"), " · ",
+    "with ", ...joined(entry.seats.map(playerLink)), " · ",
+    h("a", { href: `#/replay/${entry.game}/${entry.table}` }, "replay"));
+}
+
+function profilePage(name) {
+  if (!isId(name)) return notFound(`There is no player called ${name}.`);
+  let stopped = false;
+  const alert = h("p", { class: "error", role: "alert" });
+  const body = h("div", { id: "profile", "data-player": name }, h("p", {}, "Loading…"));
+  const tables = h("ol", { class: "history", id: "history" });
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, "More tables");
+  let next = null;
+
+  async function page() {
+    const reply = await ask(`tabletop.history.${name}`, next === null ? { limit: 20 } : { limit: 20, after: next });
+    if (stopped) return;
+    if (reply.error) throw new Error(reply.error.message);
+    tables.append(...reply.tables.map(historyItem));
+    next = reply.next;
+    more.hidden = next === null;
+  }
+  more.addEventListener("click", () => page().catch((err) => { alert.textContent = err.message; }));
+
+  (async () => {
+    const profile = await ask(`tabletop.profile.${name}`, {});
+    if (stopped) return;
+    if (profile.error) throw new Error(profile.error.message);
+    const games = Object.entries(profile.games);
+    body.replaceChildren(
+      h("p", {}, profile.since ? `Playing since ${profile.since.slice(0, 10)}.` : "No table played yet."),
+      games.length ? h("table", { class: "records" },
+        h("thead", {}, h("tr", {}, ...["Game", "Rating", "Played", "Won", "Over time"].map((t) =>
+          h("th", { scope: "col" }, t)))),
+        h("tbody", {}, games.map(([game, record]) => h("tr", { "data-game": game },
+          h("th", { scope: "row" }, h("a", { href: `#/rankings/${game}` }, gameInfo(game)?.title || game)),
+          h("td", { title: record.provisional ? "provisional: fewer than 5 rated tables" : "" }, ratingText(record)),
+          h("td", {}, record.played), h("td", {}, record.won),
+          h("td", {}, (profile.chart[game] || []).length
+            ? ratingChart(profile.chart[game], `${name}'s ${gameInfo(game)?.title || game} rating over time`)
+            : h("span", { class: "muted" }, "no rated table")))))) : null,
+      h("h2", {}, "Tables"), tables, more);
+    await page();
+  })().catch((err) => { if (!stopped) alert.textContent = `The profile did not load (${err.message}).`; });
+
+  main.replaceChildren(h("h1", {}, name), alert, body);
+  return { stop() { stopped = true; } };
+}
+
+function rankingsPage(game) {
+  const info = gameInfo(game);
+  if (!info) return notFound(`There is no game called ${game}.`);
+  let stopped = false;
+  let next = null;
+  const alert = h("p", { class: "error", role: "alert" });
+  const rows = h("tbody", {});
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, "More players");
+  const empty = h("p", { class: "muted", hidden: true }, "Nobody is rated yet: rated tables are those played by people only.");
+
+  async function page() {
+    const reply = await ask(`tabletop.rankings.${game}`, next === null ? { limit: 50 } : { limit: 50, after: next });
+    if (stopped) return;
+    if (reply.error) throw new Error(reply.error.message);
+    rows.append(...reply.players.map((p) => h("tr", { "data-player": p.player },
+      h("td", {}, p.rank), h("th", { scope: "row" }, playerLink(p.player)),
+      h("td", { title: p.provisional ? "provisional: fewer than 5 rated tables" : "" }, ratingText(p)),
+      h("td", {}, p.played), h("td", {}, p.won))));
+    empty.hidden = rows.children.length > 0;
+    next = reply.next;
+    more.hidden = next === null;
+  }
+  more.addEventListener("click", () => page().catch((err) => { alert.textContent = err.message; }));
+  page().catch((err) => { if (!stopped) alert.textContent = `The rankings did not load (${err.message}).`; });
+
+  main.replaceChildren(h("h1", {}, `${info.title} rankings`),
+    h("p", { class: "muted" }, "By rating: a cautious estimate of skill that rises as a player wins and " +
+      "as their record grows (a question mark: fewer than 5 rated tables)."),
+    alert,
+    h("table", { class: "records", id: "rankings" },
+      h("thead", {}, h("tr", {}, ...["Rank", "Player", "Rating", "Played", "Won"].map((t) => h("th", { scope: "col" }, t)))),
+      rows),
+    empty, more,
+    h("p", {}, h("a", { href: `#/lobby/${game}` }, `${info.title} lobby`)));
+  return { stop() { stopped = true; } };
 }
 
 function notFound(text) {
@@ -689,6 +872,8 @@ function tablePage(game, table) {
   let logged = 0; // the last version in the log
   let module = null;
   let logChain = Promise.resolve();
+  let ratings = null; // each player's entry of this table in their history, once it ended
+  let ratingsAsked = false;
   const subscriptions = [];
 
   const alert = h("p", { class: "error", role: "alert", id: "alert" });
@@ -745,9 +930,10 @@ function tablePage(game, table) {
     const seat = seated() ? me.name : null;
     root.setAttribute("data-version", version);
     root.setAttribute("data-status", view.status);
-    seatLine.textContent = `${view.status === "open" ? "Open" : view.status === "running" ? "Playing"
-      : "Ended"} · seats: ${view.seats.join(", ") || "none"} (${view.seats.length} of ${view.seat_count})` +
-      (seat ? ` · you play as ${seat}` : " · you are watching");
+    seatLine.replaceChildren(`${view.status === "open" ? "Open" : view.status === "running" ? "Playing"
+      : "Ended"} · seats: `, ...(view.seats.length ? joined(view.seats.map(playerLink)) : ["none"]),
+      ` (${view.seats.length} of ${view.seat_count})` +
+      (seat ? ` · you play as ${seat}` : " · you are watching"));
     turn.textContent = turnText(view, seat);
     turn.classList.toggle("mine", Boolean(seat && (view.to_act || []).includes(seat)));
     const buttons = [];
@@ -770,7 +956,18 @@ function tablePage(game, table) {
     // a game's board says whose turn it is itself, in the game's words: not twice
     turn.hidden = view.status !== "open" && Boolean(board.querySelector(".turn-line"));
     moves.replaceChildren(...[otherMoves(view, board, act, Boolean(seat))].filter(Boolean));
-    result.replaceChildren(...[resultPanel(view.result)].filter(Boolean));
+    result.replaceChildren(...[resultPanel(view.result, ratings)].filter(Boolean));
+    if (view.status === "ended" && (view.result?.ranking || []).length && !ratingsAsked) {
+      ratingsAsked = true;
+      const shown = view.result;
+      ratingsOf(game, table, shown.ranking, () => stopped).catch((err) => {
+        console.warn("the ratings did not load:", err);
+        return {};
+      }).then((found) => {
+        ratings = found;
+        if (!stopped) result.replaceChildren(...[resultPanel(shown, ratings)].filter(Boolean));
+      });
+    }
   }
 
   /** Each seat's time left, counted down for the running clocks (the view gives them as of
@@ -1041,6 +1238,8 @@ function route() {
     case "lobby": page = lobbyPage(parts[1]); break;
     case "table": page = tablePage(parts[1], parts[2]); break;
     case "replay": page = replayPage(parts[1], parts[2], parts[3], parts[4]); break;
+    case "player": page = profilePage(parts[1]); break;
+    case "rankings": page = rankingsPage(parts[1]); break;
     case "signin": page = signInPage(); break;
     default: page = homePage();
   }
