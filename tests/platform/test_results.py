@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import subprocess
 import uuid
 from typing import Any
 
@@ -23,6 +25,7 @@ from shared.games.decider import Result, Standing
 from shared.messages import subjects
 from shared.settings import load_settings
 from tests.platform.stack import stack
+from tests.processes import TABLETOP, cli_env
 
 GAME = "highcard"
 HIGHCARD = get(GAME).game
@@ -233,6 +236,53 @@ async def test_a_stopped_projector_and_a_rebuild_change_nothing(bus, services):
     assert await maintenance.fold_again(bus) == ["tabletop-results"]
     assert await maintenance.differences(bus, folded, [GAME]) == []
     assert await rankings_of(client, players) == rows
+
+
+async def test_a_projector_killed_again_and_again_under_load_counts_every_result_once(
+    bus, nats_url, services
+):
+    """`tabletop results-projector` SIGKILLed twice while tables end, then left to run: it
+    answers exactly what a fold of the whole log gives, and the ratings are the library's."""
+    await services.stop("results-projector")  # the process below answers alone
+    env = cli_env(NATS_URL=nats_url, TABLETOP_LOG_LEVEL="warning")
+
+    def spawn() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [*TABLETOP, "results-projector", "--replica", "7"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    client, rng = Client(bus), random.Random(13)
+    players = [unique("k") for _ in range(3)]
+    seatings = [players[:2], players, players[1:], [players[2], players[0]], players, players[:2]]
+    process = spawn()
+    try:
+        results = []
+        for index, seats in enumerate(seatings):
+            results.append((await play(client, seats, rng))["view"]["result"])
+            if index in (1, 3):  # killed with results behind it, and started again at once
+                process.send_signal(signal.SIGKILL)
+                assert process.wait(10) == -signal.SIGKILL
+                process = spawn()
+        await until_counted(client, players[0], sum(players[0] in s for s in seatings))
+        deadline = asyncio.get_running_loop().time() + 60
+        while found := await maintenance.differences(bus, await maintenance.fold_the_log(bus), [GAME]):
+            assert asyncio.get_running_loop().time() < deadline, found
+            await asyncio.sleep(0.2)
+        expected = expected_ratings(results)
+        rows = await rankings_of(client, players)
+        for p in players:
+            assert rows[p]["rated"] == sum(p in s for s in seatings)
+            assert (rows[p]["mu"], rows[p]["sigma"]) == pytest.approx(
+                (expected[p].mu, expected[p].sigma), abs=1e-9
+            )
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        await bus.delete_consumer("tabletop-results-7")
+        await services.start("results-projector")
 
 
 async def test_a_message_delivered_twice_is_folded_once(bus, services):
