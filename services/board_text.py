@@ -45,6 +45,11 @@ def render(reply: dict[str, Any]) -> list[str]:
         lines += command_lines(view["legal"], view.get("free_text", {}))
     if "result" in view:
         lines += result_lines(view["result"])
+    if "rematch" in view:
+        offered = view["rematch"]
+        lines.append(
+            f"  rematch : {offered['by']} offers table {offered['table']} (tabletop join {offered['table']})"
+        )
     return lines
 
 

@@ -19,6 +19,14 @@ from typing import Any, Generic, TypeVar, cast
 import msgspec
 
 PlayerId = str
+# Every id of the protocol (game, table, player) and so of a subject's tokens.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_id(value: object) -> bool:
+    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
+
+
 S = TypeVar("S")
 T = TypeVar("T")
 Opts = TypeVar("Opts")

@@ -5,6 +5,7 @@
 - `stand_ins`: quitting, and the bot service playing for bot and zombie seats;
 - `expiry`: an open table nobody started, a clock run out (`table_clock` keeps the clocks);
 - `results`: how the game ended, appended to whichever batch ends it;
+- `rematch`: after the end, a player offers the next table;
 - `table_views`: views, legal moves, the lobby entry and the table's events in words.
 
 `TableDecider(game)` is the Decider the shell runs: its commands are the table commands plus
@@ -22,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games import expiry, moves, seating, stand_ins, table_clock, table_views
+from shared.games import expiry, moves, rematch, seating, stand_ins, table_clock, table_views
 from shared.games.clock import TABLE_OPTION_NAMES
 from shared.games.decider import Command, Context, Event, Game, PlayerId, Rejection, View, fold, type_tag
 from shared.games.results import ending, game_ended
@@ -47,6 +48,8 @@ from shared.games.table_messages import (
     PlayerLeft,
     PlayFor,
     Quit,
+    Rematch,
+    RematchOffered,
     SeatZombied,
     Start,
     TableCreated,
@@ -76,6 +79,8 @@ __all__ = [
     "PlayerJoined",
     "PlayerLeft",
     "Quit",
+    "Rematch",
+    "RematchOffered",
     "SeatZombied",
     "Start",
     "Table",
@@ -141,6 +146,8 @@ class TableDecider:
             return seating.create(self.game, table, command, ctx)
         if table.status == "new":
             return Rejection("unknown_table", "There is no such table; create it first.")
+        if isinstance(command, Rematch):
+            return rematch.offer(table, command, ctx)
         if table.status == "ended":
             return GAME_OVER
         decider = self._deciders.get(type(command), partial(moves.move, self.game))
@@ -170,6 +177,7 @@ class TableDecider:
             ClockExpired: table_clock.clock_expired,
             TableExpired: expiry.table_expired,
             GameEnded: game_ended,
+            RematchOffered: rematch.offered,
         }
 
     def evolve(self, table: Table, event: Event) -> Table:

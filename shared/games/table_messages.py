@@ -50,6 +50,13 @@ class PlayFor(Command, frozen=True, kw_only=True):
     command: dict[str, Any]
 
 
+class Rematch(Command, frozen=True, kw_only=True):
+    """A seated player of an ended table offers the next one: `table`, a table of the same
+    game they created for it (its players find it in this table's view, under `rematch`)."""
+
+    table: str
+
+
 TABLE_COMMANDS: tuple[type[Command], ...] = (
     Create,
     Join,
@@ -59,6 +66,7 @@ TABLE_COMMANDS: tuple[type[Command], ...] = (
     Quit,
     Deadline,
     PlayFor,
+    Rematch,
 )
 # The service's own name as a player: it alone may expire a table or say a deadline came, and
 # no person may take it.
@@ -126,6 +134,11 @@ class SeatZombied(Event, frozen=True, kw_only=True):
     reason: Literal["quit", "timed_out"]
 
 
+class RematchOffered(Event, frozen=True, kw_only=True):
+    table: str
+    by: PlayerId
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TableCreated,
     PlayerJoined,
@@ -137,6 +150,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     ClockCharged,
     ClockExpired,
     SeatZombied,
+    RematchOffered,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(
@@ -153,5 +167,6 @@ RESERVED_VIEW_KEYS = frozenset(
         "clock",
         "bots",
         "zombies",
+        "rematch",
     }
 )

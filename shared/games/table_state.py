@@ -38,6 +38,8 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     zombies: tuple[PlayerId, ...] = ()  # seats a bot plays since their player quit or timed out
     quitters: tuple[PlayerId, ...] = ()
     timed_out: tuple[PlayerId, ...] = ()
+    rematch: str = ""  # the next table, once a player offered it after the end
+    rematch_by: PlayerId = ""
 
     @property
     def humans(self) -> tuple[PlayerId, ...]:

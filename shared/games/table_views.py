@@ -17,6 +17,7 @@ from shared.games.table_messages import (
     GameEnded,
     PlayerJoined,
     PlayerLeft,
+    RematchOffered,
     SeatZombied,
     Start,
     TableCreated,
@@ -63,6 +64,8 @@ def player_view(game: Game[Any, Any], table: Table, viewer: PlayerId | None) -> 
             view["legal"] = msgspec.to_builtins(moves)
     if table.result is not None:
         view["result"] = msgspec.to_builtins(table.result)
+    if table.rematch:
+        view["rematch"] = {"table": table.rematch, "by": table.rematch_by}
     return view
 
 
@@ -105,16 +108,26 @@ def describe_table_event(event: Event) -> str | None:
     match event:
         case TableCreated(creator=creator, seats=seats):
             return f"{creator} opened a table for up to {seats} players"
-        case PlayerJoined(player=player):
-            return f"{player} sat down"
-        case PlayerLeft(player=player):
-            return f"{player} left"
         case TableStarted(players=players):
             return f"The game started: {spoken_list(players)}, in seat order"
         case GameEnded(result=result):
             return said_result(result)
         case TableExpired():
             return "Nobody started the game in time: the table expired"
+        case RematchOffered(table=next_table, by=by):
+            return f"{by} offers a rematch: table {next_table}"
+        case ClockCharged():
+            return None
+    return _seat_event(event)
+
+
+def _seat_event(event: Event) -> str:
+    """A seat taken, left, or played by a bot from now on, in words."""
+    match event:
+        case PlayerJoined(player=player):
+            return f"{player} sat down"
+        case PlayerLeft(player=player):
+            return f"{player} left"
         case BotSeated(player=player):
             return f"{player}, a bot, sat down"
         case ClockExpired(player=player):
@@ -123,6 +136,4 @@ def describe_table_event(event: Event) -> str | None:
             return f"{player} left the game; a bot plays that seat from now on"
         case SeatZombied(player=player):
             return f"A bot plays {player}'s seat from now on"
-        case ClockCharged():
-            return None
     raise AssertionError(f"not a table event: {event!r}")

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
+# ids are the games' as much as the subjects': defined with the games, named here too
+from shared.games.decider import ID_PATTERN as ID_PATTERN
+from shared.games.decider import is_id as is_id
 
-ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STREAM = "TABLETOP_EVENTS"
 VIEWS_BUCKET = "TABLETOP_VIEWS"
 SPECTATOR = "spectator"
 PREFIX = "tabletop"
-
-
-def is_id(value: object) -> bool:
-    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
 
 
 def cmd(game: str, table: str, player: str) -> str:

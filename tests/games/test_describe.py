@@ -26,6 +26,7 @@ from shared.games.table import (
     GameEnded,
     PlayerJoined,
     PlayerLeft,
+    RematchOffered,
     SeatZombied,
     TableCreated,
     TableDecider,
@@ -180,6 +181,7 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
             ClockCharged(at="2026-01-01T00:00:00.000Z", player="ann"),
             ClockExpired(player="bob"),
             SeatZombied(player="cat", reason="quit"),
+            RematchOffered(table="highcard-2", by="ann"),
         )
     }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
@@ -187,6 +189,7 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
     assert said_of[ClockCharged] is None  # bookkeeping of the clocks: nothing to tell
     assert said_of[ClockExpired] == "bob ran out of time"
     assert said_of[SeatZombied] == "cat left the game; a bot plays that seat from now on"
+    assert said_of[RematchOffered] == "ann offers a rematch: table highcard-2"
     assert (
         decider.describe(SeatZombied(player="bob", reason="timed_out"), "ann")
         == "A bot plays bob's seat from now on"

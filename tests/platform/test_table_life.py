@@ -4,9 +4,20 @@ import random
 
 import pytest
 
+from services.board_text import render
 from services.registry import get
 from shared.games.decider import Context, Rejection, fold
-from shared.games.table import Create, Join, Leave, PlayerJoined, Start, TableCreated
+from shared.games.table import (
+    Create,
+    Join,
+    Leave,
+    PlayerJoined,
+    Quit,
+    Rematch,
+    RematchOffered,
+    Start,
+    TableCreated,
+)
 from tests.highcard import PlayCard
 
 HIGHCARD = get("highcard")
@@ -154,3 +165,23 @@ def test_options_are_checked_again_against_the_players_seated_at_the_start():
         table = fold(picky.evolve, events, table)
     refused = picky.decide(table, Start(), Context(actor="ann", rng=random.Random(1)))
     assert refused == Rejection("bad_option", "Needs 3 players.")
+
+
+def test_a_player_offers_a_rematch_once_the_game_is_over():
+    """After the end, a seated player names the next table, once; every viewer sees it."""
+    running = given(*CREATED, ("bob", Join()), ("ann", Start()))
+    assert code(when(running, "ann", Rematch(table="highcard-next"))) == "game_not_over"
+    ended = fold(HIGHCARD.evolve, when(running, "ann", Quit()), running)
+    ended = fold(HIGHCARD.evolve, when(ended, "bob", Quit()), ended)
+    assert ended.status == "ended"
+    assert code(when(ended, "cy", Rematch(table="highcard-next"))) == "not_seated"
+    assert code(when(ended, "ann", Rematch(table="not an id!"))) == "bad_command"
+    events = when(ended, "bob", Rematch(table="highcard-next"))
+    assert events == [RematchOffered(table="highcard-next", by="bob")]
+    offered = fold(HIGHCARD.evolve, events, ended)
+    for viewer in ("ann", "bob", None):
+        assert HIGHCARD.player_view(offered, viewer)["rematch"] == {"table": "highcard-next", "by": "bob"}
+    text = render({"version": 9, "view": HIGHCARD.player_view(offered, "ann")})  # the terminal's
+    assert "  rematch : bob offers table highcard-next (tabletop join highcard-next)" in text
+    assert code(when(offered, "ann", Rematch(table="highcard-other"))) == "rematch_offered"
+    assert code(when(offered, "ann", PlayCard(card=1))) == "game_over"  # nothing else after the end

@@ -15,6 +15,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,8 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
         watching.cancel()
 
     # both see the same result, and the guest too
+    for page in (ann.page, bob.page, guest):  # each player's rating change, once asked
+        await page.wait_for_selector("#result[data-ratings=loaded]")
     results = [await p.inner_text("#result") for p in (ann.page, bob.page, guest)]
     assert results[0] == results[1] == results[2]
     assert "Rank" in results[0] and ann_name in results[0] and bob_name in results[0]
@@ -228,6 +231,7 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     assert versions == list(range(1, final + 1))
     assert replay.url.endswith(f"#/replay/naishi/{table}/{final}")  # an address per step
     assert await board_html(replay, "#replay-board") == live_board
+    await replay.wait_for_selector("#result[data-ratings=loaded]")
     assert await replay.inner_text("#result") == results[0]
     # the address of a step opens the replay at that step
     await replay.goto(f"{base}/#/replay/naishi/{table}/5")
@@ -305,6 +309,174 @@ async def test_players_profiles_and_rankings(up, browser):
     await screenshot(guest, "rankings")
     assert not guest.errors, guest.errors
     await guest.context.close()
+
+
+# A page whose notifications are allowed and recorded, whose chimes are counted, and whose tab
+# can be made to read as hidden (`window.__hidden`), as when the player is in another tab.
+WATCHED_ALERTS = """
+window.__notes = [];
+window.__chimes = 0;
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission = async () => "granted";
+  constructor(title, options) { window.__notes.push(title); }
+  close() {}
+};
+Object.defineProperty(document, "visibilityState", { get: () => (window.__hidden ? "hidden" : "visible") });
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const tone = super.createOscillator();
+    const start = tone.start.bind(tone);
+    tone.start = (...args) => { window.__chimes += 1; return start(...args); };
+    return tone;
+  }
+};
+"""
+
+
+async def watched(browser, base: str, name: str):
+    async def prepare(context):
+        await context.add_init_script(WATCHED_ALERTS)
+
+    return await sign_in(browser, base, name, prepare=prepare)
+
+
+async def test_the_turn_shows_in_the_tab_and_calls_a_player_who_is_elsewhere(up, browser):
+    """The tab whose turn it is says so in its title and icon; when the turn comes to a player
+    whose tab is hidden, a chime sounds and a notification says so."""
+    names = [unique("al"), unique("bo")]
+    pages = [await watched(browser, up.http_url, n) for n in names]
+    table = await create_table(pages[0], up.http_url, "dozito", 2, {"rounds": 1})
+    await join_from_lobby(pages[1], up.http_url, "dozito", table)
+    await pages[0].click("#table-controls [data-action=start]")
+    for page in pages:
+        await page.wait_for_selector("#table[data-status=running]")
+
+    async def title(page) -> str:
+        return await page.evaluate("() => document.title")
+
+    async def mine(page) -> bool:
+        return (await title(page)).startswith("Your turn")
+
+    await pages[0].wait_for_function("() => document.title.includes('Dozito')")
+    first = 0 if await mine(pages[0]) else 1
+    mover, waiter = pages[first], pages[1 - first]
+    assert await mine(mover) and not await mine(waiter)
+    assert await mover.get_attribute("#icon", "href") == "icon-turn.svg"
+    assert await waiter.get_attribute("#icon", "href") == "icon.svg"
+    await screenshot(mover, "your-turn-tab")
+    await waiter.evaluate("() => { window.__hidden = true; }")
+    seat = Seat(names[first], mover, random.Random(3))
+    while not await mine(waiter):  # the mover plays its turn out
+        before = await version_of(mover)
+        assert await take_a_move(seat)
+        await wait_version(mover, before + 1)
+    await waiter.wait_for_function("() => window.__notes.length > 0")
+    assert await waiter.evaluate("() => window.__notes") == ["Your turn at Dozito"]
+    assert await waiter.evaluate("() => window.__chimes") == 1
+    assert await waiter.get_attribute("#icon", "href") == "icon-turn.svg"
+    assert not await mine(mover) and await mover.evaluate("() => window.__notes") == []
+    # the chime can be turned off, and stays off
+    await waiter.uncheck("#alert-sound")
+    assert await waiter.evaluate("() => JSON.parse(localStorage.getItem('tabletop.alerts')).sound") is False
+    for page in pages:
+        assert not page.errors, page.errors
+        await page.context.close()
+
+
+# Every animation a page starts, by the id of the card or die it moves.
+WATCHED_MOTION = """
+window.__animated = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__animated.push(this.dataset.card ?? this.dataset.die ?? "?");
+  return animate.call(this, frames, options);
+};
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+async def test_pieces_that_move_glide_unless_the_player_asked_for_less_motion(up, browser, reduced):
+    async def prepare(context):
+        await context.add_init_script(WATCHED_MOTION)
+
+    page = await sign_in(browser, up.http_url, unique("mo"), prepare=prepare)
+    if reduced:
+        await page.emulate_media(reduced_motion="reduce")
+    await create_table(page, up.http_url, "diced_tomatoes", 1, {})
+    await page.click("#table-controls [data-action=start]")
+    await page.wait_for_selector("#table[data-status=running]")
+    seat = Seat("me", page, random.Random(5))
+    for _ in range(6):  # dice taken, placed, turned: pieces appear and change places
+        before = await version_of(page)
+        if not await take_a_move(seat):
+            break
+        await wait_version(page, before + 1)
+    animated = await page.evaluate("() => window.__animated")
+    if reduced:
+        assert animated == []
+    else:
+        assert animated and all(key != "?" for key in animated), animated
+    assert not page.errors, page.errors
+    await page.context.close()
+
+
+async def test_an_invitation_link_brings_a_player_to_the_table_to_join(up, browser):
+    host = await sign_in(browser, up.http_url, unique("ho"))
+    table = await create_table(host, up.http_url, "naishi", 2, {})
+    link = await host.input_value("#invitation-link")
+    assert link == f"{up.http_url}/#/table/naishi/{table}"
+    await screenshot(host, "invitation")
+    # the invited player opens the link, signs in first, and lands on the table to join it
+    context = await browser.new_context(viewport={"width": 1100, "height": 900})
+    guest = await context.new_page()
+    guest_name = unique("in")
+    await guest.goto(link)
+    await guest.fill("#signin-name", guest_name)
+    await guest.fill("#signin-password", PASSWORD)
+    await guest.click("#signin button[type=submit]")
+    await guest.wait_for_url(re.compile(rf".*#/table/naishi/{table}$"))
+    await guest.click("#table-controls [data-action=join]")
+    await host.wait_for_selector(f"#seats >> text={guest_name}")
+    await host.wait_for_selector("#invitation-link", state="detached")  # full: nobody more to invite
+    await host.context.close()
+    await context.close()
+
+
+async def test_a_rematch_is_offered_after_the_end_and_joined_from_the_ended_table(up, browser):
+    names = [unique("ra"), unique("rb")]
+    clients = [await up.player(n) for n in names]
+    table = f"naishi-{uuid.uuid4().hex[:8]}"
+    try:
+        for name, command in (
+            (names[0], {"type": "create", "seats": 2}),
+            (names[1], {"type": "join"}),
+            (names[0], {"type": "start"}),
+            (names[0], {"type": "quit"}),
+            (names[1], {"type": "quit"}),
+        ):
+            assert (await clients[0 if name == names[0] else 1].command("naishi", table, name, command))["ok"]
+    finally:
+        for client in clients:
+            await client.bus.close()
+    pages = [await sign_in(browser, up.http_url, n) for n in names]
+    for page in pages:
+        await page.goto(f"{up.http_url}/#/table/naishi/{table}")
+        await page.wait_for_selector("#table[data-status=ended]")
+    await pages[0].click("#rematch [data-action=rematch]")
+    await pages[0].wait_for_function("old => !location.hash.endsWith(old)", arg=table)
+    fresh = pages[0].url.rsplit("/", 1)[1]
+    assert re.fullmatch(r"naishi-[0-9a-f]{12}", fresh), fresh
+    await pages[1].wait_for_selector(f"#rematch >> text={names[0]} offers a rematch")
+    await screenshot(pages[1], "rematch-offered")
+    await pages[1].click("#rematch [data-action=join-rematch]")
+    await pages[1].wait_for_url(re.compile(rf".*#/table/naishi/{fresh}$"))
+    await pages[0].wait_for_selector(f"#seats >> text={names[1]}")
+    assert await pages[0].locator("#table-controls [data-action=start]").is_visible()
+    for page in pages:
+        assert not page.errors, page.errors
+        await page.context.close()
 
 
 @pytest.mark.slow

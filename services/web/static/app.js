@@ -250,6 +250,49 @@ function drawBoard(module, view, ctx) {
   return genericBoard(view);
 }
 
+// --- motion: a card or die that moved glides from where it was, a new one fades in ------------
+
+const MOVE_MS = 320;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** Where each card and die of `root` is on screen, by its id (an id shown twice is left out:
+ * which of the two moved cannot be told). */
+function placesOf(root) {
+  const found = new Map();
+  const twice = new Set();
+  for (const node of root.querySelectorAll("[data-card], [data-die]")) {
+    const key = node.dataset.card !== undefined ? `card:${node.dataset.card}` : `die:${node.dataset.die}`;
+    if (found.has(key)) twice.add(key);
+    else found.set(key, node);
+  }
+  for (const key of twice) found.delete(key);
+  return found;
+}
+
+/** Replace `box`'s board by `board`, animating what moved (FLIP: the new place is drawn, then
+ * each piece starts from its old place and glides in). Nothing moves for a player who asked
+ * their system for reduced motion. */
+function showBoard(box, board) {
+  const old = box.firstElementChild;
+  if (!old || reducedMotion.matches) {
+    box.replaceChildren(board);
+    return;
+  }
+  const before = new Map([...placesOf(old)].map(([key, node]) => [key, node.getBoundingClientRect()]));
+  box.replaceChildren(board);
+  for (const [key, node] of placesOf(board)) {
+    const was = before.get(key);
+    const now = node.getBoundingClientRect();
+    if (!was) {
+      node.animate([{ opacity: 0, transform: "scale(0.85)" }, { opacity: 1, transform: "none" }],
+        { duration: MOVE_MS, easing: "ease-out" });
+    } else if (Math.abs(was.left - now.left) > 2 || Math.abs(was.top - now.top) > 2) {
+      node.animate([{ transform: `translate(${was.left - now.left}px, ${was.top - now.top}px)` },
+        { transform: "none" }], { duration: MOVE_MS, easing: "ease-out" });
+    }
+  }
+}
+
 function commandLabel(command) {
   const fields = Object.entries(command).filter(([k]) => k !== "type")
     .map(([k, v]) => `${humanize(k).toLowerCase()}: ${Array.isArray(v) ? v.join(" ") : v}`);
@@ -365,6 +408,83 @@ async function ratingsOf(game, table, ranking, isStopped) {
     await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(attempt + 1, 4)));
   }
   return found;
+}
+
+// --- your turn: the tab's title and icon, a sound, a notification ---------------------------
+
+const ALERTS_KEY = "tabletop.alerts"; // {"sound": bool}: the player's choice, in this browser
+let audio = null;
+
+function alertSettings() {
+  return { sound: true, ...JSON.parse(localStorage.getItem(ALERTS_KEY) || "{}") };
+}
+
+/** The tab says whose turn it is: its title starts with "Your turn" and its icon has a dot, so
+ * a player in another tab sees it at a glance. */
+function showTurnInTab(mine, title) {
+  document.title = mine ? `Your turn · ${title} · tabletop` : `${title} · tabletop`;
+  document.getElementById("icon")?.setAttribute("href", mine ? "icon-turn.svg" : "icon.svg");
+}
+
+/** The turn just became this player's: a short chime (unless turned off) and, while the tab is
+ * hidden, a notification if the player allowed them. */
+function callToTurn(title, table) {
+  if (alertSettings().sound) {
+    try {
+      audio = audio || new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.4);
+    } catch (err) {
+      console.warn("no sound:", err);
+    }
+  }
+  if (document.visibilityState === "hidden" && "Notification" in window && Notification.permission === "granted") {
+    const note = new Notification(`Your turn at ${title}`, { body: table, tag: table, icon: "icon-turn.svg" });
+    note.onclick = () => { window.focus(); note.close(); };
+  }
+}
+
+/** The player's choices of alerts: the chime on or off, and notifications (asked for once). */
+function alertControls() {
+  const settings = alertSettings();
+  const sound = h("input", { type: "checkbox", id: "alert-sound", checked: settings.sound });
+  sound.addEventListener("change", () => {
+    localStorage.setItem(ALERTS_KEY, JSON.stringify({ ...alertSettings(), sound: sound.checked }));
+  });
+  const notify = "Notification" in window && Notification.permission === "default"
+    ? h("button", { type: "button", class: "link", id: "alert-notify",
+      onclick: async (event) => {
+        await Notification.requestPermission();
+        event.target.hidden = true;
+      } }, "Notify me when it is my turn")
+    : null;
+  return h("p", { class: "alerts muted" }, h("label", { for: "alert-sound" }, sound, " A chime when it is my turn"),
+    notify ? " · " : null, notify);
+}
+
+/** What shows a table's result in a box: the result panel, then, once the results projector
+ * gives them (asked once), each player's rating change in it. */
+function ratedResults(game, table, isStopped) {
+  let ratings = null;
+  let asked = false;
+  return (box, result) => {
+    box.replaceChildren(...[resultPanel(result, ratings)].filter(Boolean));
+    if (asked || !(result?.ranking || []).length) return;
+    asked = true;
+    ratingsOf(game, table, result.ranking, isStopped).catch((err) => {
+      console.warn("the ratings did not load:", err);
+      return {};
+    }).then((found) => {
+      ratings = found;
+      if (!isStopped() && box.firstElementChild) box.replaceChildren(resultPanel(result, ratings));
+    });
+  };
 }
 
 function turnText(view, seat) {
@@ -872,8 +992,7 @@ function tablePage(game, table) {
   let logged = 0; // the last version in the log
   let module = null;
   let logChain = Promise.resolve();
-  let ratings = null; // each player's entry of this table in their history, once it ended
-  let ratingsAsked = false;
+  const showResult = ratedResults(game, table, () => stopped);
   const subscriptions = [];
 
   const alert = h("p", { class: "error", role: "alert", id: "alert" });
@@ -885,15 +1004,19 @@ function tablePage(game, table) {
   const moves = h("div", { id: "moves" });
   const result = h("div", { id: "result-box" });
   const logList = h("ol", { id: "log", class: "log" });
+  const invitation = h("div", { id: "invitation", class: "invitation" });
+  const next = h("div", { id: "rematch", class: "rematch" });
   const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
     h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
-    seatLine, clocks, turn, alert, controls, result,
+    seatLine, clocks, turn, alert, controls, invitation, next, result,
     h("div", { class: "table-layout" },
       h("div", { class: "play-area" }, boardBox, moves),
       h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
     h("p", {}, h("a", { href: `#/lobby/${game}` }, `Back to the ${info.title} lobby`), " · ",
-      h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")));
+      h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")),
+    me.guest ? null : alertControls());
   main.replaceChildren(root);
+  let wasMyTurn = null; // null until the first view: no chime for a turn already there
 
   const seated = () => Boolean(view && !me.guest && view.seats.includes(me.name));
   const viewer = () => (seated() ? me.name : SPECTATOR);
@@ -935,7 +1058,14 @@ function tablePage(game, table) {
       ` (${view.seats.length} of ${view.seat_count})` +
       (seat ? ` · you play as ${seat}` : " · you are watching"));
     turn.textContent = turnText(view, seat);
-    turn.classList.toggle("mine", Boolean(seat && (view.to_act || []).includes(seat)));
+    const myTurn = Boolean(seat && view.status === "running" && (view.to_act || []).includes(seat) &&
+      !(view.zombies || []).includes(seat));
+    turn.classList.toggle("mine", myTurn);
+    showTurnInTab(myTurn, info.title);
+    if (myTurn && wasMyTurn === false) callToTurn(info.title, table);
+    wasMyTurn = myTurn;
+    showInvitation(seat);
+    showRematch(seat);
     const buttons = [];
     if (view.status === "open" && !me.guest) {
       if (!seat && view.seats.length < view.seat_count) buttons.push(tableAction("join", "Join"));
@@ -952,21 +1082,78 @@ function tablePage(game, table) {
     showClocks();
     const ctx = { seat, act, interactive: Boolean(seat), resultShown: true };
     const board = drawBoard(module, view, ctx);
-    boardBox.replaceChildren(board);
+    showBoard(boardBox, board);
     // a game's board says whose turn it is itself, in the game's words: not twice
     turn.hidden = view.status !== "open" && Boolean(board.querySelector(".turn-line"));
     moves.replaceChildren(...[otherMoves(view, board, act, Boolean(seat))].filter(Boolean));
-    result.replaceChildren(...[resultPanel(view.result, ratings)].filter(Boolean));
-    if (view.status === "ended" && (view.result?.ranking || []).length && !ratingsAsked) {
-      ratingsAsked = true;
-      const shown = view.result;
-      ratingsOf(game, table, shown.ranking, () => stopped).catch((err) => {
-        console.warn("the ratings did not load:", err);
-        return {};
-      }).then((found) => {
-        ratings = found;
-        if (!stopped) result.replaceChildren(...[resultPanel(shown, ratings)].filter(Boolean));
-      });
+    showResult(result, view.result);
+  }
+
+  /** While the table is open and has a free seat, its players can hand out its address: the
+   * invited open it, sign in if they must, and land here with the Join button. */
+  function showInvitation(seat) {
+    if (!(seat && view.status === "open" && view.seats.length < view.seat_count)) {
+      invitation.replaceChildren();
+      return;
+    }
+    if (invitation.childElementCount) return; // shown already: keep what the player selected
+    const link = `${location.origin}${location.pathname}#/table/${game}/${table}`;
+    const field = h("input", { id: "invitation-link", readonly: true, value: link, "aria-label": "Invitation link" });
+    const copied = h("span", { class: "muted", role: "status" });
+    invitation.replaceChildren(h("p", {}, "Invite players: send them this link. ", field, " ",
+      h("button", { type: "button", class: "secondary", id: "copy-invitation", onclick: async () => {
+        field.select();
+        try {
+          await navigator.clipboard.writeText(link);
+          copied.textContent = "Copied.";
+        } catch (err) {
+          copied.textContent = "Select the link and copy it.";
+        }
+      } }, "Copy"), " ", copied));
+  }
+
+  /** After the end: a player offers the next table (a new table of the same game and options,
+   * which the others join from here); once offered, everyone sees where it is. */
+  function showRematch(seat) {
+    if (view.status !== "ended") {
+      next.replaceChildren();
+      return;
+    }
+    const offered = view.rematch;
+    const person = seat && !(view.bots || []).includes(seat);
+    if (!offered) {
+      next.replaceChildren(...(person ? [h("button", { type: "button", "data-action": "rematch",
+        onclick: offerRematch }, "Rematch")] : []));
+      return;
+    }
+    const there = `#/table/${game}/${offered.table}`;
+    const joinIt = h("button", { type: "button", "data-action": "join-rematch", onclick: async () => {
+      const reply = await sendCommand(game, offered.table, { type: "join" });
+      if (reply.ok || reply.error.code === "already_seated") location.hash = there;
+      else alert.textContent = reply.error.message;
+    } }, "Join the rematch");
+    next.replaceChildren(h("p", { class: "offer" }, `${offered.by === me.name ? "You offer" : `${offered.by} offers`} a rematch. `,
+      person && offered.by !== me.name ? joinIt : h("a", { href: there }, offered.by === me.name ? "Go to it" : "Watch it")));
+  }
+
+  async function offerRematch(event) {
+    event.target.disabled = true;
+    alert.textContent = "";
+    const fresh = `${game}-${randomHex(6)}`;
+    try {
+      const made = await sendCommand(game, fresh, { type: "create", options: view.options, seats: view.seat_count });
+      if (!made.ok) throw new Error(made.error.message);
+      const offered = await sendCommand(game, table, { type: "rematch", table: fresh });
+      if (offered.ok) {
+        location.hash = `#/table/${game}/${fresh}`;
+        return;
+      }
+      await sendCommand(game, fresh, { type: "leave" }); // another player offered first: theirs
+      alert.textContent = offered.error.message;
+      resync();
+    } catch (err) {
+      alert.textContent = `The rematch could not be made (${err.message}).`;
+      event.target.disabled = false;
     }
   }
 
@@ -1088,6 +1275,8 @@ function tablePage(game, table) {
   return {
     stop() {
       stopped = true;
+      document.title = "tabletop";
+      document.getElementById("icon")?.setAttribute("href", "icon.svg");
       for (const sub of subscriptions) sub.unsubscribe();
     },
     resync,
@@ -1110,6 +1299,7 @@ function replayPage(game, table, stepVersion, asViewer) {
   const boardBox = h("div", { id: "replay-board", class: "board" });
   const stepLog = h("div", { id: "step-log", class: "step-log", "aria-live": "polite" });
   const result = h("div", { id: "result-box" });
+  const showResult = ratedResults(game, table, () => stopped);
   const logList = h("ol", { id: "replay-log", class: "log" });
   const viewerLine = h("p", { id: "replay-viewer" });
   const button = (label, onclick, attrs = {}) => h("button", { type: "button", onclick, ...attrs }, label);
@@ -1161,9 +1351,9 @@ function replayPage(game, table, stepVersion, asViewer) {
       } else li.removeAttribute("aria-current");
     }
     const seat = view && view.seats && view.seats.includes(viewerName) ? viewerName : null;
-    boardBox.replaceChildren(view ? drawBoard(module, view, { seat, act: () => {}, interactive: false, resultShown: true })
+    showBoard(boardBox, view ? drawBoard(module, view, { seat, act: () => {}, interactive: false, resultShown: true })
       : h("p", { class: "muted" }, "No board for this step."));
-    result.replaceChildren(...[view && resultPanel(view.result)].filter(Boolean));
+    showResult(result, view && view.result);
     history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}${
       viewerName === SPECTATOR && !me.guest ? `/${SPECTATOR}` : ""}`);
   }
