@@ -47,6 +47,9 @@ class TableOptions(Options, frozen=True, kw_only=True):
         explained("When a clock runs out: a bot plays the seat, or the player loses (two players: at once)."),
     ] = "zombie"
     bots: Annotated[int, explained("Seats taken by bots when the table is made.")] = 0
+    start_when_full: Annotated[
+        bool, explained("The game starts by itself as soon as every seat is taken (as a rematch does).")
+    ] = False
 
 
 TABLE_OPTION_NAMES = frozenset(TableOptions.__struct_fields__)

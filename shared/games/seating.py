@@ -52,14 +52,19 @@ def create(game: Game[Any, Any], table: Table, command: Create, ctx: Context) ->
     ]
 
 
-def join(table: Table, command: Join, ctx: Context) -> list[Event] | Rejection:
+def join(game: Game[Any, Any], table: Table, command: Join, ctx: Context) -> list[Event] | Rejection:
     if ctx.actor in table.players:
         return Rejection("already_seated", "You already have a seat at this table.")
     if table.status != "open":
         return Rejection("already_started", "The game has started; no one can join.")
     if len(table.players) >= table.seat_count:
         return Rejection("table_full", f"All {table.seat_count} seats are taken.")
-    return [PlayerJoined(player=ctx.actor)]
+    sat = PlayerJoined(player=ctx.actor)
+    full = joined(table, sat)
+    if not (table.table_options.start_when_full and len(full.players) == full.seat_count):
+        return [sat]
+    started = _set_up(game, full, ctx)  # the last seat taken starts the game
+    return [sat] if isinstance(started, Rejection) else [sat, *started]
 
 
 def leave(table: Table, command: Leave, ctx: Context) -> list[Event] | Rejection:
@@ -73,6 +78,12 @@ def leave(table: Table, command: Leave, ctx: Context) -> list[Event] | Rejection
 def start(game: Game[Any, Any], table: Table, command: Start, ctx: Context) -> list[Event] | Rejection:
     if refused := _start_refusal(game, table, ctx):
         return refused
+    return _set_up(game, table, ctx)
+
+
+def _set_up(game: Game[Any, Any], table: Table, ctx: Context) -> list[Event] | Rejection:
+    """The game started with the players seated: the table's start, the game's setup, the
+    clocks."""
     options = msgspec.convert(game_options_of(table.options), game.options)
     # checked at create against the most seats; now against the players actually seated
     problem = game.check_options(options, len(table.players))

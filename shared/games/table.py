@@ -40,6 +40,7 @@ from shared.games.table_messages import (
     ClockExpired,
     Create,
     Deadline,
+    DeclineRematch,
     Expire,
     GameEnded,
     Join,
@@ -49,6 +50,7 @@ from shared.games.table_messages import (
     PlayFor,
     Quit,
     Rematch,
+    RematchDeclined,
     RematchOffered,
     SeatZombied,
     Start,
@@ -71,6 +73,7 @@ __all__ = [
     "ClockExpired",
     "Create",
     "Deadline",
+    "DeclineRematch",
     "Expire",
     "GameEnded",
     "Join",
@@ -80,6 +83,7 @@ __all__ = [
     "PlayerLeft",
     "Quit",
     "Rematch",
+    "RematchDeclined",
     "RematchOffered",
     "SeatZombied",
     "Start",
@@ -132,7 +136,7 @@ class TableDecider:
         """The decider of each table command; any other command is a seat's game move."""
         game = self.game
         return {
-            Join: seating.join,
+            Join: partial(seating.join, game),
             Leave: seating.leave,
             Start: partial(seating.start, game),
             Expire: expiry.expire,
@@ -148,6 +152,8 @@ class TableDecider:
             return Rejection("unknown_table", "There is no such table; create it first.")
         if isinstance(command, Rematch):
             return rematch.offer(table, command, ctx)
+        if isinstance(command, DeclineRematch):
+            return rematch.decline(table, command, ctx)
         if table.status == "ended":
             return GAME_OVER
         decider = self._deciders.get(type(command), partial(moves.move, self.game))
@@ -178,6 +184,7 @@ class TableDecider:
             TableExpired: expiry.table_expired,
             GameEnded: game_ended,
             RematchOffered: rematch.offered,
+            RematchDeclined: rematch.declined,
         }
 
     def evolve(self, table: Table, event: Event) -> Table:

@@ -57,6 +57,10 @@ class Rematch(Command, frozen=True, kw_only=True):
     table: str
 
 
+class DeclineRematch(Command, frozen=True, kw_only=True):
+    """A seated player of an ended table says they will not play the rematch offered."""
+
+
 TABLE_COMMANDS: tuple[type[Command], ...] = (
     Create,
     Join,
@@ -67,6 +71,7 @@ TABLE_COMMANDS: tuple[type[Command], ...] = (
     Deadline,
     PlayFor,
     Rematch,
+    DeclineRematch,
 )
 # The service's own name as a player: it alone may expire a table or say a deadline came, and
 # no person may take it.
@@ -139,6 +144,10 @@ class RematchOffered(Event, frozen=True, kw_only=True):
     by: PlayerId
 
 
+class RematchDeclined(Event, frozen=True, kw_only=True):
+    player: PlayerId
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TableCreated,
     PlayerJoined,
@@ -151,6 +160,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     ClockExpired,
     SeatZombied,
     RematchOffered,
+    RematchDeclined,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(

@@ -40,6 +40,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     timed_out: tuple[PlayerId, ...] = ()
     rematch: str = ""  # the next table, once a player offered it after the end
     rematch_by: PlayerId = ""
+    rematch_declined: tuple[PlayerId, ...] = ()
 
     @property
     def humans(self) -> tuple[PlayerId, ...]:

@@ -17,6 +17,7 @@ from shared.games.table_messages import (
     GameEnded,
     PlayerJoined,
     PlayerLeft,
+    RematchDeclined,
     RematchOffered,
     SeatZombied,
     Start,
@@ -65,7 +66,11 @@ def player_view(game: Game[Any, Any], table: Table, viewer: PlayerId | None) -> 
     if table.result is not None:
         view["result"] = msgspec.to_builtins(table.result)
     if table.rematch:
-        view["rematch"] = {"table": table.rematch, "by": table.rematch_by}
+        view["rematch"] = {
+            "table": table.rematch,
+            "by": table.rematch_by,
+            "declined": list(table.rematch_declined),
+        }
     return view
 
 
@@ -116,6 +121,8 @@ def describe_table_event(event: Event) -> str | None:
             return "Nobody started the game in time: the table expired"
         case RematchOffered(table=next_table, by=by):
             return f"{by} offers a rematch: table {next_table}"
+        case RematchDeclined(player=player):
+            return f"{player} declines the rematch"
         case ClockCharged():
             return None
     return _seat_event(event)

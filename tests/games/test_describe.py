@@ -26,6 +26,7 @@ from shared.games.table import (
     GameEnded,
     PlayerJoined,
     PlayerLeft,
+    RematchDeclined,
     RematchOffered,
     SeatZombied,
     TableCreated,
@@ -182,6 +183,7 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
             ClockExpired(player="bob"),
             SeatZombied(player="cat", reason="quit"),
             RematchOffered(table="highcard-2", by="ann"),
+            RematchDeclined(player="bob"),
         )
     }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
@@ -190,6 +192,7 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
     assert said_of[ClockExpired] == "bob ran out of time"
     assert said_of[SeatZombied] == "cat left the game; a bot plays that seat from now on"
     assert said_of[RematchOffered] == "ann offers a rematch: table highcard-2"
+    assert said_of[RematchDeclined] == "bob declines the rematch"
     assert (
         decider.describe(SeatZombied(player="bob", reason="timed_out"), "ann")
         == "A bot plays bob's seat from now on"

@@ -9,14 +9,17 @@ from services.registry import get
 from shared.games.decider import Context, Rejection, fold
 from shared.games.table import (
     Create,
+    DeclineRematch,
     Join,
     Leave,
     PlayerJoined,
     Quit,
     Rematch,
+    RematchDeclined,
     RematchOffered,
     Start,
     TableCreated,
+    TableStarted,
 )
 from tests.highcard import PlayCard
 
@@ -180,8 +183,36 @@ def test_a_player_offers_a_rematch_once_the_game_is_over():
     assert events == [RematchOffered(table="highcard-next", by="bob")]
     offered = fold(HIGHCARD.evolve, events, ended)
     for viewer in ("ann", "bob", None):
-        assert HIGHCARD.player_view(offered, viewer)["rematch"] == {"table": "highcard-next", "by": "bob"}
+        shown = HIGHCARD.player_view(offered, viewer)["rematch"]
+        assert shown == {"table": "highcard-next", "by": "bob", "declined": []}
     text = render({"version": 9, "view": HIGHCARD.player_view(offered, "ann")})  # the terminal's
     assert "  rematch : bob offers table highcard-next (tabletop join highcard-next)" in text
     assert code(when(offered, "ann", Rematch(table="highcard-other"))) == "rematch_offered"
     assert code(when(offered, "ann", PlayCard(card=1))) == "game_over"  # nothing else after the end
+
+
+def test_a_rematch_is_declined_once_by_each_other_player():
+    table = given(*CREATED, ("bob", Join()), ("cy", Join()), ("ann", Start()))
+    for player in ("ann", "bob", "cy"):
+        table = fold(HIGHCARD.evolve, when(table, player, Quit()), table)
+    assert code(when(table, "bob", DeclineRematch())) == "no_rematch"
+    table = fold(HIGHCARD.evolve, when(table, "ann", Rematch(table="highcard-next")), table)
+    assert code(when(table, "ann", DeclineRematch())) == "already_answered"  # the offerer
+    assert code(when(table, "dan", DeclineRematch())) == "not_seated"
+    events = when(table, "cy", DeclineRematch())
+    assert events == [RematchDeclined(player="cy")]
+    table = fold(HIGHCARD.evolve, events, table)
+    assert code(when(table, "cy", DeclineRematch())) == "already_answered"
+    assert HIGHCARD.player_view(table, None)["rematch"]["declined"] == ["cy"]
+
+
+def test_a_table_made_to_start_when_full_starts_as_its_last_seat_is_taken():
+    table = given(
+        ("ann", Create(options={"hand_size": 2, "start_when_full": True}, seats=3)), ("bob", Join())
+    )
+    assert table.status == "open"
+    events = when(table, "cy", Join())
+    assert isinstance(events[0], PlayerJoined) and isinstance(events[1], TableStarted)
+    assert fold(HIGHCARD.evolve, events, table).status == "running"
+    plain = given(*CREATED, ("bob", Join()))  # without the option: the creator starts it
+    assert [type(e) for e in when(plain, "cy", Join())] == [PlayerJoined]

@@ -377,9 +377,11 @@ async def test_the_turn_shows_in_the_tab_and_calls_a_player_who_is_elsewhere(up,
     assert await waiter.evaluate("() => window.__chimes") == 1
     assert await waiter.get_attribute("#icon", "href") == "icon-turn.svg"
     assert not await mine(mover) and await mover.evaluate("() => window.__notes") == []
-    # the chime can be turned off, and stays off
+    # the chime and the notifications can each be turned off, and stay off
     await waiter.uncheck("#alert-sound")
-    assert await waiter.evaluate("() => JSON.parse(localStorage.getItem('tabletop.alerts')).sound") is False
+    await waiter.uncheck("#alert-notify")
+    kept = await waiter.evaluate("() => JSON.parse(localStorage.getItem('tabletop.alerts'))")
+    assert kept == {"sound": False, "notify": False}
     for page in pages:
         assert not page.errors, page.errors
         await page.context.close()
@@ -444,7 +446,10 @@ async def test_an_invitation_link_brings_a_player_to_the_table_to_join(up, brows
     await context.close()
 
 
-async def test_a_rematch_is_offered_after_the_end_and_joined_from_the_ended_table(up, browser):
+@pytest.mark.parametrize("answer", ["join", "decline"])
+async def test_a_rematch_is_offered_after_the_end_and_joined_or_declined_from_the_ended_table(
+    up, browser, answer
+):
     names = [unique("ra"), unique("rb")]
     clients = [await up.player(n) for n in names]
     table = f"naishi-{uuid.uuid4().hex[:8]}"
@@ -470,10 +475,17 @@ async def test_a_rematch_is_offered_after_the_end_and_joined_from_the_ended_tabl
     assert re.fullmatch(r"naishi-[0-9a-f]{12}", fresh), fresh
     await pages[1].wait_for_selector(f"#rematch >> text={names[0]} offers a rematch")
     await screenshot(pages[1], "rematch-offered")
-    await pages[1].click("#rematch [data-action=join-rematch]")
-    await pages[1].wait_for_url(re.compile(rf".*#/table/naishi/{fresh}$"))
-    await pages[0].wait_for_selector(f"#seats >> text={names[1]}")
-    assert await pages[0].locator("#table-controls [data-action=start]").is_visible()
+    if answer == "join":  # everyone has joined: the game starts by itself
+        await pages[1].click("#rematch [data-action=join-rematch]")
+        await pages[1].wait_for_url(re.compile(rf".*#/table/naishi/{fresh}$"))
+        for page in pages:
+            await page.wait_for_selector("#table[data-status=running]")
+        assert await pages[0].locator("#table-controls [data-action=start]").count() == 0
+    else:  # the offerer, at the new table, still sees it open; the ended table says who declined
+        await pages[1].click("#rematch [data-action=decline-rematch]")
+        await pages[1].wait_for_selector(f"#rematch-declined >> text=Declined: {names[1]}.")
+        assert await pages[1].locator("#rematch [data-action=join-rematch]").count() == 0
+        assert await pages[0].get_attribute("#table", "data-status") == "open"
     for page in pages:
         assert not page.errors, page.errors
         await page.context.close()

@@ -412,11 +412,15 @@ async function ratingsOf(game, table, ranking, isStopped) {
 
 // --- your turn: the tab's title and icon, a sound, a notification ---------------------------
 
-const ALERTS_KEY = "tabletop.alerts"; // {"sound": bool}: the player's choice, in this browser
+const ALERTS_KEY = "tabletop.alerts"; // {"sound", "notify"}: the player's choices, in this browser
 let audio = null;
 
 function alertSettings() {
-  return { sound: true, ...JSON.parse(localStorage.getItem(ALERTS_KEY) || "{}") };
+  return { sound: true, notify: true, ...JSON.parse(localStorage.getItem(ALERTS_KEY) || "{}") };
+}
+
+function keepAlertSetting(key, value) {
+  localStorage.setItem(ALERTS_KEY, JSON.stringify({ ...alertSettings(), [key]: value }));
 }
 
 /** The tab says whose turn it is: its title starts with "Your turn" and its icon has a dot, so
@@ -444,28 +448,31 @@ function callToTurn(title, table) {
       console.warn("no sound:", err);
     }
   }
-  if (document.visibilityState === "hidden" && "Notification" in window && Notification.permission === "granted") {
+  if (document.visibilityState === "hidden" && alertSettings().notify && "Notification" in window &&
+    Notification.permission === "granted") {
     const note = new Notification(`Your turn at ${title}`, { body: table, tag: table, icon: "icon-turn.svg" });
     note.onclick = () => { window.focus(); note.close(); };
   }
 }
 
-/** The player's choices of alerts: the chime on or off, and notifications (asked for once). */
+/** The player's choices of alerts, each switchable off: the chime, and notifications (the
+ * browser's permission asked once, when they are first switched on). */
 function alertControls() {
   const settings = alertSettings();
   const sound = h("input", { type: "checkbox", id: "alert-sound", checked: settings.sound });
-  sound.addEventListener("change", () => {
-    localStorage.setItem(ALERTS_KEY, JSON.stringify({ ...alertSettings(), sound: sound.checked }));
+  sound.addEventListener("change", () => keepAlertSetting("sound", sound.checked));
+  const supported = "Notification" in window && Notification.permission !== "denied";
+  const notify = h("input", { type: "checkbox", id: "alert-notify",
+    checked: supported && settings.notify && Notification.permission === "granted" });
+  notify.addEventListener("change", async () => {
+    if (notify.checked && Notification.permission === "default") {
+      notify.checked = (await Notification.requestPermission()) === "granted";
+    }
+    keepAlertSetting("notify", notify.checked);
   });
-  const notify = "Notification" in window && Notification.permission === "default"
-    ? h("button", { type: "button", class: "link", id: "alert-notify",
-      onclick: async (event) => {
-        await Notification.requestPermission();
-        event.target.hidden = true;
-      } }, "Notify me when it is my turn")
-    : null;
-  return h("p", { class: "alerts muted" }, h("label", { for: "alert-sound" }, sound, " A chime when it is my turn"),
-    notify ? " · " : null, notify);
+  return h("p", { class: "alerts muted" },
+    h("label", { for: "alert-sound" }, sound, " A chime when it is my turn"),
+    supported ? [" · ", h("label", { for: "alert-notify" }, notify, " A notification when it is my turn and this tab is hidden")] : null);
 }
 
 /** What shows a table's result in a box: the result panel, then, once the results projector
@@ -1127,13 +1134,19 @@ function tablePage(game, table) {
       return;
     }
     const there = `#/table/${game}/${offered.table}`;
+    const declined = offered.declined || [];
+    const answered = offered.by === me.name || declined.includes(me.name);
     const joinIt = h("button", { type: "button", "data-action": "join-rematch", onclick: async () => {
       const reply = await sendCommand(game, offered.table, { type: "join" });
       if (reply.ok || reply.error.code === "already_seated") location.hash = there;
       else alert.textContent = reply.error.message;
     } }, "Join the rematch");
-    next.replaceChildren(h("p", { class: "offer" }, `${offered.by === me.name ? "You offer" : `${offered.by} offers`} a rematch. `,
-      person && offered.by !== me.name ? joinIt : h("a", { href: there }, offered.by === me.name ? "Go to it" : "Watch it")));
+    const declineIt = h("button", { type: "button", class: "secondary", "data-action": "decline-rematch",
+      onclick: () => act({ type: "decline_rematch" }) }, "Decline");
+    next.replaceChildren(h("p", { class: "offer" },
+      `${offered.by === me.name ? "You offer" : `${offered.by} offers`} a rematch: it starts when everyone has joined. `,
+      person && !answered ? [joinIt, " ", declineIt] : h("a", { href: there }, offered.by === me.name ? "Go to it" : "Watch it")),
+    declined.length ? h("p", { class: "muted", id: "rematch-declined" }, `Declined: ${declined.join(", ")}.`) : null);
   }
 
   async function offerRematch(event) {
@@ -1141,7 +1154,8 @@ function tablePage(game, table) {
     alert.textContent = "";
     const fresh = `${game}-${randomHex(6)}`;
     try {
-      const made = await sendCommand(game, fresh, { type: "create", options: view.options, seats: view.seat_count });
+      const made = await sendCommand(game, fresh,
+        { type: "create", options: { ...view.options, start_when_full: true }, seats: view.seat_count });
       if (!made.ok) throw new Error(made.error.message);
       const offered = await sendCommand(game, table, { type: "rematch", table: fresh });
       if (offered.ok) {
