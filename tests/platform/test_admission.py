@@ -110,7 +110,7 @@ class Site:
     async def settled(self) -> None:
         """Until a fresh name signs in (tried again on a busy machine): every hash queued
         before it is done or dropped (the pool takes them in order)."""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while not (await self.sign_in(unique("probe"))).signed_in:
             assert time.monotonic() < deadline, "the auth service stayed busy"
 
@@ -211,8 +211,12 @@ async def test_a_returning_player_goes_before_a_crowd_of_strangers(site):
         )
     )
     honest = unique("honest")
-    assert (await site.sign_in(honest)).signed_in  # registered
-    assert (await site.sign_in(honest)).signed_in  # this address signed in to it
+    # registered, then signed in from this address, before any crowd (asked again while a
+    # busy machine makes one slow hash miss the server's 2 s: not what is tested here)
+    for _ in range(2):
+        deadline = time.monotonic() + 60
+        while not (await site.sign_in(honest)).signed_in:
+            assert time.monotonic() < deadline, "the auth service stayed busy"
     strangers = asyncio.create_task(site.crowd([unique("stranger") for _ in range(24)]))  # noqa: RUF006 - awaited below
     try:
         # while the strangers' hashes queue (seconds of them), each sign-in of the returning

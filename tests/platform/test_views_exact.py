@@ -333,7 +333,8 @@ async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, 
             await client.command("highcard", table, "ann", {"type": "create"})
             await client.command("highcard", table, "bob", {"type": "join"})
             await client.command("highcard", table, "ann", {"type": "start"})
-        ended = await client.wait_view("highcard", idle, subjects.SPECTATOR, 2)
+        # the projector's sweep expires it: seconds on a busy machine, so waited for up to 60
+        ended = await client.wait_view("highcard", idle, subjects.SPECTATOR, 2, timeout=60)
         assert ended["view"]["status"] == "ended"
         assert ended["view"]["result"]["details"] == {"abandoned": True, "expired": True}
         steps = await client.replay("highcard", idle, "ann")
