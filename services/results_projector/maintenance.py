@@ -85,6 +85,10 @@ async def differences(
             lambda after, g=game: standings.rankings(g, after=after, limit=PAGE_MAX), "players"
         )
         answered = await _all_pages_asked(bus, subjects.rankings(game), "players", timeout)
+        if answered is None:  # a game this deployment does not serve: nothing to compare, or
+            if expected:  # results of it in the log that nobody ranks
+                found.append(f"rankings of {game}: the log has results, no results projector knows the game")
+            continue
         if answered != expected:
             found.append(
                 f"rankings of {game}: {len(answered)} players answered, {len(expected)} in the log"
@@ -112,12 +116,15 @@ def _all_pages(page: Any, key: str) -> list[Any]:
             return items
 
 
-async def _all_pages_asked(bus: Bus, subject: str, key: str, timeout: float) -> list[Any]:
+async def _all_pages_asked(bus: Bus, subject: str, key: str, timeout: float) -> list[Any] | None:
+    """Every page's `key` items; None when the projector knows no such game."""
     items: list[Any] = []
     after = None
     while True:
         request = {"limit": PAGE_MAX, **({} if after is None else {"after": after})}
         body = await ask(bus, subject, request, timeout=timeout)
+        if body.get("error", {}).get("code") == "unknown_game":
+            return None
         if "error" in body:
             raise Unavailable(f"{subject}: {body['error']['message']}")
         items += body[key]

@@ -232,7 +232,8 @@ async def test_a_stopped_projector_and_a_rebuild_change_nothing(bus, services):
     # the projector answers what a fold of the whole log gives, exactly, before and after it
     # is made to fold the log again
     folded = await maintenance.fold_the_log(bus)
-    assert await maintenance.differences(bus, folded, [GAME]) == []
+    # a game this deployment does not serve, with no result in the log: nothing to compare
+    assert await maintenance.differences(bus, folded, [GAME, "no_such_game"]) == []
     assert await maintenance.fold_again(bus) == ["tabletop-results"]
     assert await maintenance.differences(bus, folded, [GAME]) == []
     assert await rankings_of(client, players) == rows

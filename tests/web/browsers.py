@@ -214,6 +214,10 @@ async def take_a_move(seat: Seat) -> bool:
     """Click one of the moves this page offers (a free-text form filled with its examples,
     else invented words when those are refused); False when it offers none."""
     page = seat.page
+    # pieces that glide to their new places settle first: a click aims where a button is drawn
+    await page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=STEP_TIMEOUT_MS
+    )
     version = await version_of(page)
     buttons = page.locator("#table [data-command]:not([disabled]):visible")
     forms = page.locator("#table form[data-command-type]:visible")
@@ -228,8 +232,8 @@ async def take_a_move(seat: Seat) -> bool:
         choice = seat.rng.randrange(count + form_count)
         try:
             if choice < count:
-                # force: no wait for two still animation frames (the boards do not move); it is
-                # still a mouse click at the button, so a covered one gets nothing and fails
+                # force: no wait for two still animation frames (the animations ended above); it
+                # is still a mouse click at the button, so a covered one gets nothing and fails
                 await buttons.nth(choice).click(timeout=ACTION_TIMEOUT_MS, force=True)
             else:
                 form = forms.nth(choice - count)

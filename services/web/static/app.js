@@ -270,15 +270,15 @@ function placesOf(root) {
 }
 
 /** Replace `box`'s board by `board`, animating what moved (FLIP: the new place is drawn, then
- * each piece starts from its old place and glides in). Nothing moves for a player who asked
+ * each piece starts from its former place and glides in). Nothing moves for a player who asked
  * their system for reduced motion. */
 function showBoard(box, board) {
-  const old = box.firstElementChild;
-  if (!old || reducedMotion.matches) {
+  const shown = box.firstElementChild;
+  if (!shown || reducedMotion.matches) {
     box.replaceChildren(board);
     return;
   }
-  const before = new Map([...placesOf(old)].map(([key, node]) => [key, node.getBoundingClientRect()]));
+  const before = new Map([...placesOf(shown)].map(([key, node]) => [key, node.getBoundingClientRect()]));
   box.replaceChildren(board);
   for (const [key, node] of placesOf(board)) {
     const was = before.get(key);
@@ -430,7 +430,7 @@ function showTurnInTab(mine, title) {
   document.getElementById("icon")?.setAttribute("href", mine ? "icon-turn.svg" : "icon.svg");
 }
 
-/** The turn just became this player's: a short chime (unless turned off) and, while the tab is
+/** The turn just became this player's: a chime (unless turned off) and, while the tab is
  * hidden, a notification if the player allowed them. */
 function callToTurn(title, table) {
   if (alertSettings().sound) {
@@ -1152,17 +1152,17 @@ function tablePage(game, table) {
   async function offerRematch(event) {
     event.target.disabled = true;
     alert.textContent = "";
-    const fresh = `${game}-${randomHex(6)}`;
+    const nextTable = `${game}-${randomHex(6)}`;
     try {
-      const made = await sendCommand(game, fresh,
+      const made = await sendCommand(game, nextTable,
         { type: "create", options: { ...view.options, start_when_full: true }, seats: view.seat_count });
       if (!made.ok) throw new Error(made.error.message);
-      const offered = await sendCommand(game, table, { type: "rematch", table: fresh });
+      const offered = await sendCommand(game, table, { type: "rematch", table: nextTable });
       if (offered.ok) {
-        location.hash = `#/table/${game}/${fresh}`;
+        location.hash = `#/table/${game}/${nextTable}`;
         return;
       }
-      await sendCommand(game, fresh, { type: "leave" }); // another player offered first: theirs
+      await sendCommand(game, nextTable, { type: "leave" }); // another player offered first: theirs
       alert.textContent = offered.error.message;
       resync();
     } catch (err) {
