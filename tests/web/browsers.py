@@ -343,6 +343,10 @@ CLIENT_WORDS = frozenset(
 )
 
 
+# The games whose boards say each seat's standing (score, tokens, cards in hand) at the end.
+GAMES_WITH_STANDINGS = {"naishi", "dozito", "diced_tomatoes", "decrypto", "illustori"}
+
+
 async def play_in_browsers(
     up: Up, browser: Any, game: str, people: int, bots: int, options: dict[str, Any], pictured: int
 ) -> list[Seat]:
@@ -380,6 +384,11 @@ async def play_in_browsers(
     results = [await s.page.inner_text("#result") for s in seats]
     assert all(r == results[0] for r in results) and "Rank" in results[0]
     assert "Rating" in results[0], results[0]  # every seat a person's: each has their entry
+    # the players' panel: every seat, and, for the five games, each one's standing at the end
+    panels = await seats[0].page.locator("#players .player-panel").all_inner_texts()
+    assert len(panels) == people + bots and all(n in "".join(panels) for n in names + bot_names), panels
+    if game in GAMES_WITH_STANDINGS:
+        assert await seats[0].page.locator("#players .standing").count() == people + bots, panels
     assert not RAW_WORDS.search(results[0]), RAW_WORDS.search(results[0])
     admin = await up.admin()
     try:
@@ -484,6 +493,7 @@ def assert_no_secret_shown(
 async def screenshot(page: Any, name: str) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        await page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
         await page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
 

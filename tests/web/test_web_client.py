@@ -717,15 +717,18 @@ async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, br
     name = unique("solo")
     page = await sign_in(browser, base, name)
     table = await create_table(page, base, "naishi", 2, {"clock": "fast", "bots": 1})
-    assert "robot-1 (bot)" in await page.inner_text("#clocks")
+    assert "robot-1 (bot)" in await page.inner_text("#players")
     await page.click("#table-controls [data-action=start]")
     await page.wait_for_selector("#table[data-status=running]")
-    clocks = await page.inner_text("#clocks")
-    assert re.search(rf"{name} \d+:\d\d", clocks), clocks
-    assert re.search(r"robot-1 \(bot\) \d+:\d\d", clocks), clocks
+    clocks = await page.inner_text("#players")
+    # a panel per seat: the name, its marks, its time left
+    mine = await page.inner_text(f'#players [data-player="{name}"]')
+    assert mine.startswith(f"{name} (you)") and re.search(r"\d+:\d\d", mine), mine
+    robot = await page.inner_text('#players [data-player="robot-1"]')
+    assert robot.startswith("robot-1 (bot)") and re.search(r"\d+:\d\d", robot), robot
     # the running clock is marked by a drawn dot, never an emoji a font may lack
     assert all(ord(c) < 0x2300 for c in clocks), clocks
-    assert await page.locator("#clocks .running .tick").count() >= 1
+    assert await page.locator("#players .running .tick").count() >= 1
     await screenshot(page, "clocks")
     # the opening exchange asks both seats at once: the bot service gives the robot's card
     await page.wait_for_function(

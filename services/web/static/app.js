@@ -1005,7 +1005,7 @@ function tablePage(game, table) {
   const alert = h("p", { class: "error", role: "alert", id: "alert" });
   const seatLine = h("p", { id: "seats" });
   const turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
-  const clocks = h("p", { id: "clocks", class: "clocks" });
+  const seatsPanel = h("ul", { id: "players", class: "players", "aria-label": "Players" });
   const controls = h("div", { id: "table-controls", class: "actions" });
   const boardBox = h("div", { id: "board", class: "board" });
   const moves = h("div", { id: "moves" });
@@ -1015,7 +1015,7 @@ function tablePage(game, table) {
   const next = h("div", { id: "rematch", class: "rematch" });
   const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
     h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
-    seatLine, clocks, turn, alert, controls, invitation, next, result,
+    seatLine, seatsPanel, turn, alert, controls, invitation, next, result,
     h("div", { class: "table-layout" },
       h("div", { class: "play-area" }, boardBox, moves),
       h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
@@ -1086,7 +1086,7 @@ function tablePage(game, table) {
         } }, "Quit the game"));
     }
     controls.replaceChildren(...buttons);
-    showClocks();
+    showPlayers();
     const ctx = { seat, act, interactive: Boolean(seat), resultShown: true };
     const board = drawBoard(module, view, ctx);
     showBoard(boardBox, board);
@@ -1171,33 +1171,44 @@ function tablePage(game, table) {
     }
   }
 
-  /** Each seat's time left, counted down for the running clocks (the view gives them as of
-   * `since`); who is a bot, who a zombie. */
-  function showClocks() {
+  /** A panel per seat, always in sight: the name (to the profile),
+   * "you", whose turn, bot and zombie marks, the time left on its clock (counted down from the
+   * view's `since` for the clocks that run) and its standing as the game shows it (the board's
+   * `standing`: a score, tokens, cards in hand; nothing where the rules keep it hidden). */
+  function showPlayers() {
     if (!view) return;
     const clock = view.clock;
     const bots = new Set(view.bots || []);
     const zombies = new Set(view.zombies || []);
-    const parts = view.seats.map((p, i) => {
-      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null]
-        .filter(Boolean);
+    const acting = new Set(view.status === "running" ? view.to_act || [] : []);
+    seatsPanel.replaceChildren(...view.seats.map((p) => {
+      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null].filter(Boolean);
       let running = false;
-      let time = "";
+      let time = null;
       if (clock && clock.remaining_ms && p in clock.remaining_ms) {
         let left = clock.remaining_ms[p];
         running = (clock.running || []).includes(p) && view.status === "running";
         if (running && clock.since) left -= Date.now() - Date.parse(clock.since);
-        time = ` ${clockText(left)}`;
+        time = clockText(left);
+      }
+      let standing = null;
+      try {
+        standing = module && module.standing ? module.standing(view, p) : null;
+      } catch (err) {
+        console.warn("the board could not say a standing:", err);
       }
       // a running clock is marked by a drawn dot, not a glyph a font may lack
-      return h("span", { class: running ? "clock running" : "clock" }, i ? " · " : "",
-        running ? h("span", { class: "tick", role: "img", "aria-label": "running" }) : null,
-        `${p}${tags.length ? ` (${tags.join(", ")})` : ""}${time}`);
-    });
-    const shown = Boolean(clock) || bots.size || zombies.size;
-    clocks.replaceChildren(...(shown ? parts : []));
+      return h("li", { class: `player-panel${acting.has(p) ? " acting" : ""}${p === me.name ? " mine" : ""}`,
+        "data-player": p },
+        h("span", { class: "name" }, playerLink(p), p === me.name ? " (you)" : "",
+          tags.length ? ` (${tags.join(", ")})` : ""),
+        acting.has(p) ? h("span", { class: "to-act" }, "to play") : null,
+        time === null ? null : h("span", { class: running ? "clock running" : "clock" },
+          running ? h("span", { class: "tick", role: "img", "aria-label": "running" }) : null, time),
+        standing ? h("span", { class: "standing" }, standing) : null);
+    }));
   }
-  const ticking = setInterval(() => { if (stopped) clearInterval(ticking); else showClocks(); }, 1000);
+  const ticking = setInterval(() => { if (stopped) clearInterval(ticking); else showPlayers(); }, 1000);
 
   function apply(newVersion, newView) {
     if (newVersion < version) return;

@@ -167,3 +167,12 @@ export function renderBoard(view, ctx) {
     moves.rest(describe),
     h("div", { class: "sheets" }, teams.map((t) => notes(view, t))));
 }
+
+/** A seat's standing in the players' panel: its team and the team's tokens. */
+export function standing(view, player) {
+  const team = Object.keys(view.teams || {}).find((t) => view.teams[t].includes(player));
+  if (!team) return null;
+  const t = (view.tokens || {})[team] || { interceptions: 0, miscommunications: 0 };
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${team}: ${plural(t.interceptions, "interception")}, ${plural(t.miscommunications, "miscommunication")}`;
+}

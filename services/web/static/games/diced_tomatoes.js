@@ -153,3 +153,9 @@ export function renderBoard(view, ctx) {
     h("div", { class: "gardens" }, gardens),
     moves.rest((c) => describe(view, c)));
 }
+
+/** A seat's standing in the players' panel: its points so far. */
+export function standing(view, player) {
+  const score = (view.scores || {})[player];
+  return score ? `${score.total} point${score.total === 1 ? "" : "s"}` : null;
+}

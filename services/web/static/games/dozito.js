@@ -123,3 +123,9 @@ export function renderBoard(view, ctx) {
     h("div", { class: "others" }, others.map((p) => grid(view, ctx, moves, p))),
     scores(view, ctx));
 }
+
+/** A seat's standing in the players' panel: its total so far. */
+export function standing(view, player) {
+  const total = (view.totals || {})[player];
+  return total === undefined ? null : `${total} point${total === 1 ? "" : "s"}`;
+}

@@ -170,3 +170,9 @@ export function renderBoard(view, ctx) {
     hand(view, ctx, moves),
     moves.rest((c) => describe(view, c)));
 }
+
+/** A seat's standing in the players' panel: the cards left in its hand (fewer is better). */
+export function standing(view, player) {
+  const cards = (view.hand_sizes || {})[player];
+  return cards === undefined ? null : `${cards} card${cards === 1 ? "" : "s"} in hand`;
+}

@@ -206,3 +206,9 @@ export function renderBoard(view, ctx) {
     mineTerritory,
     actions(view, moves));
 }
+
+/** A seat's standing in the players' panel: its score, once the territories are revealed. */
+export function standing(view, player) {
+  const score = (view.scores || {})[player];
+  return score ? `${score.total} point${score.total === 1 ? "" : "s"}` : null;
+}
