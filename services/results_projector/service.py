@@ -9,7 +9,7 @@ again up to the consumer's ack floor into the standings where they are behind, a
 consumer goes on after it, so every message is folded exactly once, whatever was killed when.
 Until the first read has caught up with the log, requests are answered `unavailable` rather
 than with standings that miss results. Replicas each fold the whole log under their own
-durable (`TABLETOP_RESULTS_REPLICA`) and share the requests.
+durable (`tabletop results-projector --replica N`) and share the requests.
 """
 
 from __future__ import annotations
@@ -96,13 +96,22 @@ class ResultsProjector:
             self.caught_up = False
         async for run in self.bus.events.replay(subjects.EVT_ALL, upto=ack_floor):
             for message in run:
-                self.standings.fold(message.seq, message.subject, message.data, message.writer)
+                self.fold(message.seq, message.subject, message.data, message.writer)
         log.info("results_read_from_log", upto=ack_floor, results=self.standings.results)
 
     async def handle(self, messages: list[Delivered]) -> set[int]:
         for message in messages:
-            self.standings.fold(message.seq, message.subject, message.data, message.writer)
+            self.fold(message.seq, message.subject, message.data, message.writer)
         return set()
+
+    def fold(self, seq: int, subject: str, data: bytes, writer: str) -> None:
+        """One message into the standings; one they cannot take (a bug, never expected) is
+        logged and passed over, so it cannot stop every later result."""
+        try:
+            self.standings.fold(seq, subject, data, writer)
+        except Exception:
+            self.standings.skipped += 1
+            log.exception("results_message_failed", seq=seq, subject=subject)
 
     async def idle(self) -> None:
         if not self.caught_up:

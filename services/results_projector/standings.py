@@ -112,25 +112,16 @@ class Standings:
     # --- folding ----------------------------------------------------------------------------
 
     def fold(self, seq: int, subject: str, data: bytes, writer: str) -> bool:
-        """One log message, in stream order; False when it was skipped (already folded, or
-        it does not fit its table: the same rule as every reader of the log)."""
+        """One log message, in stream order; False when it was skipped (already folded, after
+        its table's end, or it does not fit its table: the same rule as every reader of the
+        log)."""
         if seq <= self.seq:
             return False
         self.seq = seq
-        parts = subject.split(".")
-        if len(parts) != 5 or writer != subjects.writer(parts[3]):
-            self.skipped += 1
+        admitted = self._admitted(subject, data, writer)
+        if admitted is None:
             return False
-        game, table = parts[3], parts[4]
-        try:
-            batch = _batch.decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            self.skipped += 1
-            return False
-        version, players = self.tables.get((game, table), (0, []))
-        if (batch.game, batch.table) != (game, table) or batch.version != version + 1:
-            self.skipped += 1
-            return False
+        game, table, batch, players = admitted
         ended = False
         for raw in batch.events:
             try:
@@ -139,10 +130,9 @@ class Standings:
                     players = list(_started.decode(raw).players)
                     for player in players:
                         self.since.setdefault(player, batch.at)
-                elif kind == "game_ended":
-                    self._ended(seq, game, table, batch.at, players, _ended.decode(raw).result)
-                    ended = True
-                elif kind == "table_expired":
+                elif kind in ("game_ended", "table_expired"):
+                    if kind == "game_ended":
+                        self._ended(seq, game, table, batch.at, players, _ended.decode(raw).result)
                     ended = True
             except (msgspec.DecodeError, msgspec.ValidationError):
                 self.skipped += 1
@@ -152,6 +142,28 @@ class Standings:
         else:
             self.tables[(game, table)] = (batch.version, players)
         return True
+
+    def _admitted(self, subject: str, data: bytes, writer: str) -> tuple[str, str, _Batch, list[str]] | None:
+        """(game, table, the batch, the table's seats so far) of a message that fits its
+        table; None for one that does not (counted), or one after its table's end."""
+        parts = subject.split(".")
+        if len(parts) != 5 or writer != subjects.writer(parts[3]):
+            self.skipped += 1
+            return None
+        game, table = parts[3], parts[4]
+        try:
+            batch = _batch.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            self.skipped += 1
+            return None
+        tracked = self.tables.get((game, table))
+        if tracked is None and batch.version > 1:  # after its end (a rematch offered): nothing more
+            return None
+        version, players = tracked or (0, [])
+        if (batch.game, batch.table) != (game, table) or batch.version != version + 1:
+            self.skipped += 1
+            return None
+        return game, table, batch, players
 
     def _ended(self, seq: int, game: str, table: str, at: str, players: list[str], result: Result) -> None:
         seats = players or [s.player for s in result.ranking]

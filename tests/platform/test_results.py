@@ -302,6 +302,24 @@ async def test_a_message_delivered_twice_is_folded_once(bus, services):
     assert standings.comparable() == once and standings.history[ann][0].rated
 
 
+async def test_a_rematch_offered_after_the_end_is_passed_over(bus, services):
+    """The ended table's later messages (a rematch offered, declined) are neither a result nor
+    counted as messages out of place."""
+    client, rng = Client(bus), random.Random(14)
+    ann, bob = unique("ann"), unique("bob")
+    ended = await play(client, [ann, bob], rng)
+    offer = {"type": "rematch", "table": unique("t")}
+    assert (await client.command(GAME, ended["table"], ann, offer))["ok"]
+    assert (await client.command(GAME, ended["table"], bob, {"type": "decline_rematch"}))["ok"]
+    last = await bus.events.last_seq()
+    subject = f"{subjects.PREFIX}.evt.*.{GAME}.{ended['table']}"
+    messages = [m for run in [r async for r in bus.events.replay(subject, upto=last)] for m in run]
+    standings = Standings()
+    folded = [standings.fold(m.seq, m.subject, m.data, m.writer) for m in messages]
+    assert folded == [True] * (len(messages) - 2) + [False, False]
+    assert standings.skipped == 0 and standings.results == 1 and len(standings.history[ann]) == 1
+
+
 @pytest.mark.parametrize(
     ("subject", "body", "code"),
     [
