@@ -44,11 +44,14 @@ def create(game: Game[Any, Any], table: Table, command: Create, ctx: Context) ->
     options = checked_options(game, command.options, seats)
     if isinstance(options, Rejection):
         return options
-    bots = table_options_of(options).bots
+    made = TableCreated(creator=ctx.actor, options=options, seats=seats)
+    bots = tuple(bot_seat(i) for i in range(1, table_options_of(options).bots + 1))
+    seated = replace(created(table, made), players=(ctx.actor, *bots), bots=bots)
     return [
-        TableCreated(creator=ctx.actor, options=options, seats=seats),
+        made,
         PlayerJoined(player=ctx.actor),
-        *(BotSeated(player=bot_seat(i)) for i in range(1, bots + 1)),
+        *(BotSeated(player=bot) for bot in bots),
+        *_started_when_full(game, seated, ctx),  # a creator alone with bots fills it
     ]
 
 
@@ -60,11 +63,16 @@ def join(game: Game[Any, Any], table: Table, command: Join, ctx: Context) -> lis
     if len(table.players) >= table.seat_count:
         return Rejection("table_full", f"All {table.seat_count} seats are taken.")
     sat = PlayerJoined(player=ctx.actor)
-    full = joined(table, sat)
-    if not (table.table_options.start_when_full and len(full.players) == full.seat_count):
-        return [sat]
-    started = _set_up(game, full, ctx)  # the last seat taken starts the game
-    return [sat] if isinstance(started, Rejection) else [sat, *started]
+    return [sat, *_started_when_full(game, joined(table, sat), ctx)]
+
+
+def _started_when_full(game: Game[Any, Any], table: Table, ctx: Context) -> list[Event]:
+    """The start, when the table was made to start by itself and its last seat was just
+    taken (by a player joining, or by the bots at its creation); else nothing."""
+    if not (table.table_options.start_when_full and len(table.players) == table.seat_count):
+        return []
+    started = _set_up(game, table, ctx)
+    return [] if isinstance(started, Rejection) else started
 
 
 def leave(table: Table, command: Leave, ctx: Context) -> list[Event] | Rejection:

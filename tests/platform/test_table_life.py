@@ -216,3 +216,12 @@ def test_a_table_made_to_start_when_full_starts_as_its_last_seat_is_taken():
     assert fold(HIGHCARD.evolve, events, table).status == "running"
     plain = given(*CREATED, ("bob", Join()))  # without the option: the creator starts it
     assert [type(e) for e in when(plain, "cy", Join())] == [PlayerJoined]
+    # a creator alone with bots fills the table at once: it starts there and then
+    alone = when(HIGHCARD.initial_state, "ann", Create(options={"bots": 1, "start_when_full": True}, seats=2))
+    assert [type(e).__name__ for e in alone][:4] == [
+        "TableCreated",
+        "PlayerJoined",
+        "BotSeated",
+        "TableStarted",
+    ]
+    assert fold(HIGHCARD.evolve, alone, HIGHCARD.initial_state).status == "running"
