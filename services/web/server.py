@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import json
 import mimetypes
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -82,6 +83,18 @@ def option_schema(options: type) -> dict[str, Any]:
     return schema
 
 
+def game_help(game: Any) -> dict[str, Any]:
+    """A game's rules in short and what each of its moves does, for people (`help.en.json` in
+    its package; {} for a game without one)."""
+    package = game.evolve.__module__.rpartition(".")[0]
+    try:
+        text = resources.files(package).joinpath("help.en.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
 def client_config(websocket_url: str) -> dict[str, Any]:
     """What the browser needs before it connects: tabletop's version, where NATS listens for
     browsers, the options every table takes, the view keys every table has (the table page
@@ -101,6 +114,7 @@ def client_config(websocket_url: str) -> dict[str, Any]:
                 "max_players": decider.game.max_players,
                 "description": decider.game.description,
                 "options": option_schema(decider.game.options),
+                "help": game_help(decider.game),
             }
             for name, decider in games().items()
         ],

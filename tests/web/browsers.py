@@ -332,13 +332,18 @@ async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.
     await updates.aclose()
 
 
-# Words of the client's own texts ("leave a field blank to pass"): a page shows them whatever
-# the table holds, so a secret that is one of them (a Decrypto keyword "field") tells nothing
-# by appearing; such secrets are left out of the scan, the others are all checked.
+# Words of the client's own texts ("leave a field blank to pass") and of the games' help (the
+# rules in short, what each move does): a page shows them whatever the table holds, so a secret
+# that is one of them (a Decrypto keyword "field") tells nothing by appearing; such secrets are
+# left out of the scan, the others are all checked.
+ROOT = Path(__file__).parents[2]
 CLIENT_WORDS = frozenset(
     word.lower()
-    for path in (Path(__file__).parents[2] / "services" / "web" / "static").rglob("*")
-    if path.suffix in (".js", ".html") and "vendor" not in path.parts
+    for path in [
+        *(ROOT / "services" / "web" / "static").rglob("*"),
+        *(ROOT / "shared" / "games").glob("*/help.*.json"),
+    ]
+    if path.suffix in (".js", ".html", ".json") and "vendor" not in path.parts
     for word in re.findall(r"[A-Za-z]+", path.read_text())
 )
 

@@ -25,6 +25,7 @@ from services.web.server import static_files
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
 from shared.bus.errors import SignInRefused
+from shared.games.decider import type_tag
 from shared.games.table import RESERVED_VIEW_KEYS
 from shared.settings import load_settings
 from tests.processes import TABLETOP, cli_env
@@ -420,6 +421,40 @@ async def test_pieces_that_move_glide_unless_the_player_asked_for_less_motion(up
         assert animated == []
     else:
         assert animated and all(key != "?" for key in animated), animated
+    assert not page.errors, page.errors
+    await page.context.close()
+
+
+async def test_the_rules_are_at_hand_and_each_move_says_what_it_does(up, browser):
+    """A folded panel of the game's rules in short (written in only once opened) and, on a
+    move under the pointer or the keyboard's focus, a line saying what it does."""
+    game_help = {
+        g["game"]: g["help"]
+        for g in json.loads(urllib.request.urlopen(f"{up.http_url}/config.json").read())["games"]
+    }
+    assert set(game_help) >= {"naishi", "dozito", "diced_tomatoes", "decrypto", "illustori"}
+    for name, help_ in game_help.items():  # every move of every game is explained
+        if name in ("highcard", "crashy"):
+            continue
+        tags = {type_tag(command) for command in get(name).game.commands}
+        assert help_["rules"] and set(help_["moves"]) == tags, name
+    page = await sign_in(browser, up.http_url, unique("ru"))
+    await create_table(page, up.http_url, "naishi", 2, {"bots": 1})
+    rules = game_help["naishi"]["rules"]
+    assert rules[0][:40] not in await page.inner_text("#table")  # not in the page until asked
+    await page.click("#rules summary")
+    assert await page.locator("#rules p").all_inner_texts() == rules
+    await page.click("#table-controls [data-action=start]")
+    give = page.locator("#table [data-command*=give_card]").first
+    await give.wait_for()
+    await give.hover()
+    await page.wait_for_function("() => document.getElementById('move-hint').textContent !== ''")
+    assert await page.inner_text("#move-hint") == game_help["naishi"]["moves"]["give_card"]
+    await page.mouse.move(0, 0)
+    await page.wait_for_function("() => document.getElementById('move-hint').textContent === ''")
+    await give.focus()  # from the keyboard too
+    assert await page.inner_text("#move-hint") == game_help["naishi"]["moves"]["give_card"]
+    await screenshot(page, "rules-and-move-hint")
     assert not page.errors, page.errors
     await page.context.close()
 

@@ -674,6 +674,44 @@ function homePage() {
   return {};
 }
 
+/** The game's rules, briefly, folded away; written into the page only once opened (so the
+ * page holds no words of them until a player asks). */
+function rulesPanel(info) {
+  const rules = (info.help && info.help.rules) || [];
+  if (!rules.length) return null;
+  const panel = h("details", { id: "rules", class: "rules" }, h("summary", {}, `The rules of ${info.title}`));
+  panel.addEventListener("toggle", () => {
+    if (panel.open && panel.childElementCount === 1) panel.append(...rules.map((text) => h("p", {}, text)));
+  });
+  return panel;
+}
+
+/** While the pointer is on a move, or the keyboard's focus, `hint` says what it does. */
+function explainMoves(root, info, hint) {
+  const moves = (info.help && info.help.moves) || {};
+  const typeOf = (node) => {
+    const move = node && node.closest && node.closest("[data-command], form[data-command-type]");
+    if (!move) return null;
+    if (move.dataset.commandType) return move.dataset.commandType;
+    try {
+      return JSON.parse(move.dataset.command).type;
+    } catch (err) {
+      return null;
+    }
+  };
+  const show = (event) => {
+    const type = typeOf(event.target);
+    if (type && moves[type]) hint.textContent = moves[type];
+  };
+  const clear = (event) => {
+    if (typeOf(event.target) && !typeOf(event.relatedTarget)) hint.textContent = "";
+  };
+  root.addEventListener("mouseover", show);
+  root.addEventListener("focusin", show);
+  root.addEventListener("mouseout", clear);
+  root.addEventListener("focusout", clear);
+}
+
 /** The create form of a game, built from its options' JSON schema. */
 /** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows. */
 function optionRows(properties, fields, rows) {
@@ -1012,17 +1050,21 @@ function tablePage(game, table) {
   const result = h("div", { id: "result-box" });
   const logList = h("ol", { id: "log", class: "log" });
   const invitation = h("div", { id: "invitation", class: "invitation" });
+  const rulesBox = rulesPanel(info);
+  const moveHint = h("p", { id: "move-hint", class: "move-hint muted", "aria-live": "polite" });
   const next = h("div", { id: "rematch", class: "rematch" });
   const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
     h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
     seatLine, seatsPanel, turn, alert, controls, invitation, next, result,
     h("div", { class: "table-layout" },
-      h("div", { class: "play-area" }, boardBox, moves),
+      h("div", { class: "play-area" }, boardBox, moveHint, moves),
       h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
     h("p", {}, h("a", { href: `#/lobby/${game}` }, `Back to the ${info.title} lobby`), " · ",
       h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")),
+    rulesBox,
     me.guest ? null : alertControls());
   main.replaceChildren(root);
+  explainMoves(root, info, moveHint);
   let wasMyTurn = null; // null until the first view: no chime for a turn already there
 
   const seated = () => Boolean(view && !me.guest && view.seats.includes(me.name));

@@ -147,10 +147,12 @@ def test_the_gap_reading_finds_a_keyword_the_examples_skip() -> None:
 def test_no_example_is_a_word_of_the_web_pages() -> None:
     """A clue that is also a class name, tag or label of the web client ("small", "round")
     would read as part of the page, and fool the board tests' search for hidden words."""
-    static = Path(__file__).resolve().parents[3] / "services" / "web" / "static"
-    text = "\n".join(
-        p.read_text(encoding="utf-8") for p in static.rglob("*") if p.suffix in (".js", ".css", ".html")
-    )
+    root = Path(__file__).resolve().parents[3]
+    static = root / "services" / "web" / "static"
+    pages = [p for p in static.rglob("*") if p.suffix in (".js", ".css", ".html")]
+    helps = list((root / "shared" / "games").glob("*/help.*.json"))  # the rules and moves shown
+    assert helps
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [*pages, *helps])
     page_words = {w.casefold() for w in re.findall(r"(?<![\w-])[^\W\d_]+(?![\w-])", text)}
     clashes = {w for words in EXAMPLES.values() for w in words if w.casefold() in page_words}
     assert not clashes, sorted(clashes)
