@@ -27,7 +27,14 @@ from services.results_projector.standings import Standings
 from shared.bus.connection import Bus, Incoming
 from shared.bus.puller import Delivered
 from shared.messages import subjects
-from shared.messages.envelopes import BadRequest, decode_request, encoder, error_body, unknown_game_body
+from shared.messages.envelopes import (
+    BadRequest,
+    check_page_limit,
+    decode_request,
+    encoder,
+    error_body,
+    unknown_game_body,
+)
 
 log = structlog.get_logger("tabletop.results_projector")
 SERVICE_NAME = "tabletop-results-projector"
@@ -55,8 +62,7 @@ class HistoryRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     game: str | None = None
 
     def __post_init__(self) -> None:
-        if self.limit is not None and not 1 <= self.limit <= PAGE_MAX:
-            raise ValueError(f'"limit" is {self.limit}: a page holds 1 to {PAGE_MAX} tables')
+        check_page_limit(self.limit, PAGE_MAX, "tables")
         if self.after is not None and self.after < 1:
             raise ValueError('"after" is the "next" of the page before, 1 or more')
 
@@ -71,8 +77,7 @@ class RankingsRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     limit: int | None = None
 
     def __post_init__(self) -> None:
-        if self.limit is not None and not 1 <= self.limit <= PAGE_MAX:
-            raise ValueError(f'"limit" is {self.limit}: a page holds 1 to {PAGE_MAX} players')
+        check_page_limit(self.limit, PAGE_MAX, "players")
         if self.after is not None and self.after < 0:
             raise ValueError('"after" is the "next" of the page before, 0 or more')
 

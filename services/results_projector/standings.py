@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -167,22 +168,10 @@ class Standings:
 
     def _ended(self, seq: int, game: str, table: str, at: str, players: list[str], result: Result) -> None:
         seats = players or [s.player for s in result.ranking]
+        entry = partial(Entry, seq=seq, game=game, table=table, ended_at=at, seats=seats)
         if not result.ranking:  # abandoned: in the players' history, rating nobody
             for player in (p for p in seats if not p.startswith(BOT_SEAT_PREFIX)):
-                self._add(
-                    player,
-                    Entry(
-                        seq=seq,
-                        game=game,
-                        table=table,
-                        ended_at=at,
-                        seats=seats,
-                        rank=None,
-                        score=None,
-                        won=False,
-                        rated=False,
-                    ),
-                )
+                self._add(player, entry(rank=None, score=None, won=False, rated=False))
             return
         self.results += 1
         ratings = self.ratings.setdefault(game, {})
@@ -200,12 +189,7 @@ class Standings:
             rating.won += won
             self._add(
                 player,
-                Entry(
-                    seq=seq,
-                    game=game,
-                    table=table,
-                    ended_at=at,
-                    seats=seats,
+                entry(
                     rank=standing.rank,
                     score=standing.score,
                     won=won,

@@ -258,6 +258,12 @@ def is_lobby_cursor(text: str) -> bool:
     return True
 
 
+def check_page_limit(limit: int | None, most: int, of: str) -> None:
+    """A paged request's `limit`: null for the default page, else 1 to `most` (`of` what)."""
+    if limit is not None and not 1 <= limit <= most:
+        raise ValueError(f'"limit" is {limit}: a page holds 1 to {most} {of}')
+
+
 class LobbyRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A lobby page: newest first, `limit` tables (at most 100) after the `after` cursor (the
     previous page's `next`), of one status if given."""
@@ -273,8 +279,7 @@ class LobbyRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     status: Literal["open", "running"] | None = None
 
     def __post_init__(self) -> None:
-        if self.limit is not None and not 1 <= self.limit <= LOBBY_PAGE_MAX:
-            raise ValueError(f'"limit" is {self.limit}: a page holds 1 to {LOBBY_PAGE_MAX} tables')
+        check_page_limit(self.limit, LOBBY_PAGE_MAX, "tables")
         if self.after is not None and not is_lobby_cursor(self.after):
             raise ValueError(
                 f'"after" is {self.after[:80]!r}: give the "next" of the page before '
