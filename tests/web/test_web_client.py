@@ -443,6 +443,7 @@ async def test_the_rules_are_at_hand_and_each_move_says_what_it_does(up, browser
     rules = game_help["naishi"]["rules"]
     assert rules[0][:40] not in await page.inner_text("#table")  # not in the page until asked
     await page.click("#rules summary")
+    await page.locator("#rules p").first.wait_for()  # written on the toggle event, after the click
     assert await page.locator("#rules p").all_inner_texts() == rules
     await page.click("#table-controls [data-action=start]")
     give = page.locator("#table [data-command*=give_card]").first
