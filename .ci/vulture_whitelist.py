@@ -1,6 +1,7 @@
 """Names `vulture` cannot see used: they are read by something other than Python code."""
 
 from aiohttp.web import StreamResponse
+from nats.aio.subscription import Subscription
 from testcontainers.core.config import testcontainers_config
 
 from services.auth.claims import (
@@ -55,4 +56,6 @@ used = [
     BoardFiles.log_message,
     # aiohttp sends the Content-Type the web server's middleware sets on a response.
     StreamResponse.content_type,
+    # nats-py reads a subscription's `_closed` (nats_internals.forget_subscription sets it).
+    Subscription._closed,
 ]

@@ -25,6 +25,7 @@ from services.game_worker.handler import CommandHandler
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
 from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_failures
+from shared.bus.messaging import release
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects
@@ -50,6 +51,9 @@ class Partitions:
         self.me = secrets.token_hex(8)
         self.heard: dict[str, float] = {self.me: time.monotonic()}
         self.subscriptions: dict[int, Any] = {}  # partition -> its subscription
+        # a word heard and the heartbeat both settle; one at a time, or both would subscribe
+        # the same partition (one subscription lost, never drained) or drain one twice
+        self.settling = asyncio.Lock()
 
     def replicas(self) -> list[str]:
         now = time.monotonic()
@@ -71,32 +75,42 @@ class Partitions:
 
     async def settle(self) -> None:
         """Subscribe to the partitions owned now, and drain those no longer owned."""
-        owned = self.owned()
-        for p in sorted(owned - self.subscriptions.keys()):
-            self.subscriptions[p] = await self.bus.subscribe(
-                subjects.cmd_partition(self.game, p),
-                self.on_command,
-                queue=f"tabletop-worker-{self.game}-p{p}",
-            )
-        for p in sorted(self.subscriptions.keys() - owned):
-            await self.subscriptions.pop(p).drain()
+        async with self.settling:
+            owned = self.owned()
+            for p in sorted(owned - self.subscriptions.keys()):
+                self.subscriptions[p] = await self.bus.subscribe(
+                    subjects.cmd_partition(self.game, p),
+                    self.on_command,
+                    queue=f"tabletop-worker-{self.game}-p{p}",
+                )
+            for p in sorted(self.subscriptions.keys() - owned):
+                await release(self.subscriptions.pop(p))
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Say this replica is alive, and keep its partitions, until `stop` is set."""
-        await self.bus.subscribe(subjects.workers(self.game), self.on_word)
+        """Say this replica is alive, and keep its partitions, until `stop` is set. A beat
+        that fails (the server away mid-subscribe) is taken again at the next: a keeper that
+        stopped would leave a dead replica's partitions unanswered for good."""
+        listening = None
         while not stop.is_set():
-            await self.bus.publish(subjects.workers(self.game), f"{self.me} alive".encode())
-            self.heard[self.me] = time.monotonic()
-            await self.settle()  # also drops replicas gone silent
+            try:
+                if listening is None:
+                    listening = await self.bus.subscribe(subjects.workers(self.game), self.on_word)
+                await self.bus.publish(subjects.workers(self.game), f"{self.me} alive".encode())
+                self.heard[self.me] = time.monotonic()
+                await self.settle()  # also drops replicas gone silent
+            except Exception as err:  # noqa: BLE001 - any failure of a beat: the next takes it again
+                log.warning("partitions_beat_failed", game=self.game, error=f"{type(err).__name__}: {err}")
             try:
                 await asyncio.wait_for(stop.wait(), HEARTBEAT)
             except TimeoutError:
                 pass
+        if listening is not None:  # stopped: no word heard settles its partitions again
+            await release(listening, drain=False)
 
     async def leave(self) -> None:
         await self.bus.publish(subjects.workers(self.game), f"{self.me} leaving".encode())
         for p in list(self.subscriptions):
-            await self.subscriptions.pop(p).drain()
+            await release(self.subscriptions.pop(p))
 
 
 def deadlines_durable(game: str) -> str:

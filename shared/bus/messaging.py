@@ -12,13 +12,26 @@ from nats.aio.subscription import Subscription
 from shared.bus.connecting import Connected, Watch
 from shared.bus.errors import Forbidden, Unavailable
 from shared.bus.event_store import TRANSIENT
-from shared.bus.nats_internals import FastClient
+from shared.bus.nats_internals import FastClient, forget_subscription
 from shared.bus.replies import Handler, Misdirected, incoming
 from shared.messages import subjects
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 DENIAL_CHECK_EVERY = 0.05  # seconds between looks for the broker's refusal of a request
+
+
+async def release(sub: Subscription, *, drain: bool = True) -> None:
+    """Drop a subscription (its messages already taken handled first when `drain`); if the
+    server is away it is forgotten all the same, never renewed on reconnecting."""
+    try:
+        if drain:
+            await sub.drain()  # type: ignore[no-untyped-call]
+        else:
+            await sub.unsubscribe()
+    except Exception as err:  # noqa: BLE001 - whichever nats-py raises with the server away
+        log.warning("subscription_forgotten", subject=sub.subject, error=type(err).__name__)
+        forget_subscription(sub)
 
 
 class Messaging(Connected):
@@ -33,7 +46,11 @@ class Messaging(Connected):
                 await handler(request)
 
         sub = await self.nc.subscribe(subject, queue=queue, cb=cb)
-        await self.nc.flush()  # the server knows of it on return: nothing published after is missed
+        try:
+            await self.nc.flush()  # the server knows of it on return: nothing published after is missed
+        except BaseException:
+            await release(sub, drain=False)  # not left behind, unknown to the caller
+            raise
         return sub
 
     async def publish(self, subject: str, body: bytes) -> None:

@@ -53,6 +53,15 @@ def subscription_id(sub: Subscription) -> int:
     return sid
 
 
+def forget_subscription(sub: Subscription) -> None:
+    """Make the client forget `sub` at once, whatever state it is in: no more messages reach
+    its callback and a reconnect does not renew it. nats-py keeps a subscription whose drain
+    or unsubscribe failed half-way (the server away) and renews it on reconnecting."""
+    sub._stop_processing()
+    sub._conn._remove_sub(sub._id)
+    sub._closed = True
+
+
 async def read_headers(nc: Client, block: bytes | None) -> dict[str, str]:
     """The headers of a message's raw header block as nats-py reads them, a status line
     (`NATS/1.0 404 No Messages`) as the headers `Status` and `Description`."""

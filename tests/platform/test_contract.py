@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -28,6 +27,7 @@ from services.game_worker.unknown_games import UnknownGames
 from shared.bus.connection import Incoming
 from shared.bus.credentials import inbox_prefix
 from shared.messages import subjects
+from tests.waiting import until
 
 GAME = "highcard"
 # the embedded server configured like `tabletop up`: these tests sign in as its roles
@@ -85,20 +85,6 @@ async def bob(nats_url, services) -> AsyncIterator[Player]:
     player = await Player.connect(nats_url, unique("bob"))
     yield player
     await player.close()
-
-
-async def until(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
-    """The first truthy result of `condition()` (awaited if need be), asked again until
-    `timeout` (the broker's refusals come asynchronously)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if inspect.isawaitable(result):
-            result = await result
-        if result:
-            return result
-        assert time.monotonic() < deadline, "the condition did not hold in time"
-        await asyncio.sleep(0.02)
 
 
 async def new_table(ann: Player, bob: Player, *, start: bool = True) -> str:

@@ -23,6 +23,7 @@ from shared.bus.headers import NO_STATUS, parse_header_lines
 from shared.bus.nats_internals import (
     FastClient,
     drop_socket,
+    forget_subscription,
     read_headers,
     reconnect_forever,
     request_message,
@@ -185,6 +186,44 @@ async def test_a_dropped_socket_is_a_lost_connection_nats_py_reconnects(nc, nats
         drop_socket(other)
         await asyncio.wait_for(back.wait(), SIGNAL_WITHIN)
         assert other.is_connected and other.stats["reconnects"] == 1
+    finally:
+        await other.close()
+
+
+async def test_a_forgotten_subscription_whose_drain_failed_is_not_renewed_on_reconnecting(nats_url):
+    """`forget_subscription`: a drain that fails half-way (the server away) leaves nats-py
+    holding the subscription, renewed on reconnecting; forgotten, it gets nothing more."""
+    back = asyncio.Event()
+    other = await connected(nats_url, reconnected_cb=_setting(back), reconnect_time_wait=0.1)
+    subject = f"test.forget.{uuid.uuid4().hex}"
+    got: list[bytes] = []
+
+    async def take(msg: Any) -> None:
+        got.append(msg.data)
+
+    try:
+        sub = await other.subscribe(subject, cb=take)
+        await other.flush()
+        drop_socket(other)
+        with pytest.raises(Exception):  # noqa: B017, PT011 - whichever nats-py gives mid-reconnect
+            await sub.drain()
+        assert subscription_id(sub) in other._subs  # the half-drained one is still held
+        forget_subscription(sub)
+        assert subscription_id(sub) not in other._subs
+        await asyncio.wait_for(back.wait(), SIGNAL_WITHIN)
+        await other.publish(subject, b"after")
+        await other.flush()
+        marker = f"{subject}.marker"  # a later message on a live subscription: the first is past
+        seen = asyncio.Event()
+
+        async def mark(msg: Any) -> None:
+            seen.set()
+
+        await other.subscribe(marker, cb=mark)
+        await other.publish(subject, b"after, again")
+        await other.publish(marker, b"")
+        await asyncio.wait_for(seen.wait(), SIGNAL_WITHIN)
+        assert got == []
     finally:
         await other.close()
 

@@ -24,6 +24,7 @@ from tests import consistency
 from tests.botload import BotLoad
 from tests.platform.stack import stack
 from tests.processes import TABLETOP, Services, cli_env
+from tests.waiting import until
 
 
 def table_id() -> str:
@@ -59,14 +60,6 @@ async def load(
 
     await asyncio.gather(*(player(t, f"p{i}") for t in tables for i in range(players)))
     return accepted
-
-
-async def until(condition, timeout: float = 120.0) -> None:
-    """Until `condition()` holds; a failure after `timeout` seconds, never a hang."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the condition did not come true in time"
-        await asyncio.sleep(0.002)
 
 
 async def check_log(bus: Bus, tables: list[str], accepted: dict[str, dict[str, int]]) -> int:
@@ -108,7 +101,7 @@ async def test_a_worker_killed_mid_load_loses_and_doubles_nothing(bus, nats_url)
 
         answered = [0]
         loading = asyncio.create_task(load(client, tables, players=10, answered=answered))
-        await until(lambda: answered[0] >= 40)
+        await until(lambda: answered[0] >= 40, timeout=120)
         assert not loading.done()  # the kill lands in the middle of the load
         workers[0].send_signal(signal.SIGKILL)
         accepted = await loading
@@ -141,7 +134,7 @@ async def test_a_nats_restart_mid_load_keeps_every_acknowledged_command(
             loading = asyncio.create_task(
                 load(client, tables, players=6, rounds=("join", "leave") * 4, answered=answered)
             )
-            await until(lambda: answered[0] >= 40)
+            await until(lambda: answered[0] >= 40, timeout=120)
             assert not loading.done()  # the restart lands in the middle of the load
             server.kill()  # abrupt: acknowledged writes must be on disk already
             await asyncio.sleep(1.0)

@@ -27,6 +27,7 @@ from shared.bus.credentials import SERVICE_ROLES, Credentials, inbox_prefix
 from shared.bus.errors import Forbidden, SignInRefused
 from shared.messages import subjects
 from shared.settings import load_settings
+from tests.waiting import within
 
 GAME = "highcard"
 # the embedded server configured like `tabletop up`: these tests sign in as its roles
@@ -43,15 +44,10 @@ async def sign_in(url: str, name: str, password: str) -> Bus:
     )
 
 
-async def until(condition, timeout: float = 5.0) -> bool:
-    """Whether `condition()` holds within `timeout` (the broker's refusals come
-    asynchronously, sometimes after later traffic)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.01)
-    return True
+async def until(condition) -> bool:
+    """Whether `condition()` holds within 5 s (the broker's refusals come asynchronously,
+    sometimes after later traffic)."""
+    return bool(await within(condition, 5.0))
 
 
 class Attacker:
