@@ -61,8 +61,11 @@ async def load(
     return accepted
 
 
-async def until(condition) -> None:
+async def until(condition, timeout: float = 120.0) -> None:
+    """Until `condition()` holds; a failure after `timeout` seconds, never a hang."""
+    deadline = time.monotonic() + timeout
     while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
         await asyncio.sleep(0.002)
 
 
