@@ -826,6 +826,43 @@ def bot_credentials(bots: list[str]) -> dict[str, Credentials]:
     return {bot: Credentials.player(bot, known[bot]) for bot in bots}
 
 
+def cmd_chat_service(args: argparse.Namespace) -> int:
+    compose.run_alone(compose.chat())
+    return 0
+
+
+def chat_line_text(line: dict[str, Any]) -> str:
+    mark = " (spectator)" if line.get("spectator") else ""
+    return f"{line['at'][11:16]} {line['player']}{mark}: {line['text']}"
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    """A room's last lines, or a line said there: WHERE is a game (its lobby) or a table."""
+    lobby = args.where in games() and not args.game
+    game = args.where if lobby else game_of(args.where, args.game)
+    table = None if lobby else args.where
+    credentials, player = identity(args, may_watch=args.text is None)
+
+    async def action(client: Client) -> int:
+        if args.text is not None:
+            reply = await client.say(game, table, player, args.text)
+            if args.json:
+                print(dump(reply))
+            elif not reply.get("ok"):
+                print(f"refused ({reply['error']['code']}): {reply['error']['message']}")
+            return 0 if reply.get("ok") else 1
+        lines = await client.chatlog(game, table, limit=args.limit)
+        if args.json:
+            print(dump(lines))
+        elif not lines:
+            print("nothing said yet")
+        for line in [] if args.json else lines:
+            print(chat_line_text(line))
+        return 0
+
+    return run_client(action, credentials)
+
+
 def cmd_bots(args: argparse.Namespace) -> int:
     compose.run_alone(compose.bots())
     return 0
@@ -1104,6 +1141,25 @@ def parser() -> argparse.ArgumentParser:
         "who quit or ran out of time (any number of replicas)",
         json_out=False,
     )
+    add(
+        "chat-service",
+        cmd_chat_service,
+        "run the chat of every lobby and table (any number of replicas)",
+        json_out=False,
+    )
+    ch = add(
+        "chat",
+        cmd_chat,
+        "show the last lines said in a game's lobby (WHERE: the game) or at a table (WHERE: its id), "
+        "or say TEXT there",
+        player=True,
+    )
+    ch.add_argument("where", help="a game (its lobby's chat) or a table id")
+    ch.add_argument("text", nargs="?", help="what to say (nothing: show the last lines)")
+    ch.add_argument(
+        "--game", help="WHERE is a table of this game (default: a game's lobby, else from the table id)"
+    )
+    ch.add_argument("--limit", type=int, help="how many lines to show (1 to 100, default 50)")
     rb = add(
         "rebuild-views",
         cmd_rebuild_views,

@@ -156,6 +156,23 @@ class Client:
         request = {k: v for k, v in (("after", after), ("limit", limit)) if v is not None}
         return self._checked(await self._ask(subjects.rankings(game), json.dumps(request).encode()))
 
+    async def say(
+        self, game: str, table: str | None, player: str, text: str, *, line_id: str | None = None
+    ) -> dict[str, Any]:
+        """Say `text` as `player` at a table (`table` None: the game's lobby); the answer as a
+        dict (`{"ok": true, "id"}` or an error). Sent again with the same id when the chat asks."""
+        body = {"id": line_id or new_id(), "text": text}
+        return await self._ask(subjects.say(game, player, table), encoder.encode(body))
+
+    async def chatlog(
+        self, game: str, table: str | None, *, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """A room's last lines, oldest first (`table` None: the game's lobby)."""
+        request = {} if limit is None else {"limit": limit}
+        reply = self._checked(await self._ask(subjects.chatlog(game, table), encoder.encode(request)))
+        lines: list[dict[str, Any]] = reply["lines"]
+        return lines
+
     async def replay(
         self,
         game: str,

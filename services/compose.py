@@ -19,6 +19,8 @@ from services.auth.service import SERVICE_NAME as AUTH_SERVICE
 from services.auth.service import serve_auth
 from services.bots.service import SERVICE_NAME as BOTS_SERVICE
 from services.bots.service import serve_bots
+from services.chat.service import SERVICE_NAME as CHAT_SERVICE
+from services.chat.service import serve_chat
 from services.game_worker.app import serve_worker, service_name
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
@@ -116,6 +118,11 @@ def bots() -> Service:
     return Service("bots", "bots", serve_bots, answers_as=BOTS_SERVICE)
 
 
+def chat() -> Service:
+    """The chat of every lobby and table (any number of replicas share the lines)."""
+    return Service("chat", "chat", serve_chat, answers_as=CHAT_SERVICE)
+
+
 def issuer_seed(settings: Settings) -> str | None:
     """The callout's signing key: the operator's file, else the one `tabletop up` generated."""
     path = Path(settings.issuer_seed_file or settings.credentials_folder / ISSUER_FILE)
@@ -130,8 +137,8 @@ def session_key(settings: Settings) -> str | None:
 
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: two replicas of the auth callout (when this machine has its
-    signing key), a worker per game, the three projectors, the bot service. A new kind of service
-    is a constructor above and one more line here."""
+    signing key), a worker per game, the three projectors, the bot service and the chat. A new
+    kind of service is a constructor above and one more line here."""
     services = []
     seed, key = issuer_seed(settings), session_key(settings)
     if seed is not None and key is not None:
@@ -139,7 +146,7 @@ def everything(settings: Settings) -> list[Service]:
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed or session key: it runs elsewhere")
     services += [worker(game) for game in games()]
-    services += [table_projector(), history_projector(), results_projector(), bots()]
+    services += [table_projector(), history_projector(), results_projector(), bots(), chat()]
     return services
 
 

@@ -119,6 +119,8 @@ def service_name(args: tuple[str, ...]) -> str:
             service = compose.results_projector()
         case ("bots", *_):
             service = compose.bots()
+        case ("chat-service", *_):
+            service = compose.chat()
         case _:
             raise ValueError(f"`tabletop {' '.join(args)}` answers no micro-service ping")
     assert service.answers_as is not None

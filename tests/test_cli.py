@@ -155,6 +155,31 @@ def test_a_person_at_a_terminal_plays_a_table(up):
         assert time.monotonic() < deadline, "the ended table stays in the lobby"
 
 
+def test_people_at_terminals_chat_at_a_table_and_in_a_lobby(up):
+    table = up.run("new", "highcard", "--as", "cal").stdout.strip()
+    up.run("join", table, "--as", "dee")
+    assert up.run("chat", table, "<b>hi</b> dee", "--as", "cal").returncode == 0
+    up.run("chat", table, "hello cal", "--as", "dee")
+    up.run("chat", table, "nice table", "--as", "eve")  # not seated: a spectator
+    lines = up.run("chat", table).stdout.splitlines()  # read as a guest
+    assert [line.split(" ", 1)[1] for line in lines] == [
+        "cal: <b>hi</b> dee",
+        "dee: hello cal",
+        "eve (spectator): nice table",
+    ], lines
+    said = json.loads(up.run("chat", table, "--json", "--limit", "1").stdout)
+    assert [(line["player"], line["text"], line["spectator"]) for line in said] == [
+        ("eve", "nice table", True)
+    ]
+    up.run("chat", "highcard", "anyone for highcard?", "--as", "dee")  # a game: its lobby
+    assert "dee: anyone for highcard?" in up.run("chat", "highcard").stdout
+    assert "anyone for highcard?" not in up.run("chat", table).stdout
+    empty = up.run("chat", table, "   ", "--as", "cal", check=False)
+    assert empty.returncode == 1 and "bad_request" in empty.stdout and "say something" in empty.stdout
+    guest = up.run("chat", table, "hi", check=False)  # nobody signed in: a guest reads only
+    assert guest.returncode != 0 and "sign in first" in guest.stderr, guest.stderr
+
+
 def test_login_keeps_a_private_session_and_refuses_wrong_passwords_and_reserved_names(up):
     config = up.data / "zoe-config"
     env = {**up.env, "XDG_CONFIG_HOME": str(config)}

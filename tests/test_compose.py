@@ -46,6 +46,7 @@ SERVING = {service_name(("worker", game)): 1 for game in GAMES} | {
     service_name(("history-projector",)): 1,
     service_name(("results-projector",)): 1,
     service_name(("bots",)): 1,
+    service_name(("chat-service",)): 1,
 }
 KILLED_MID_GAME_AT = 3  # every table paused at this version or later for the kills
 

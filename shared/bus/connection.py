@@ -14,6 +14,7 @@ import json
 import nats.errors
 
 from shared.bus.buckets import Bucket, Buckets, while_jetstream_starts
+from shared.bus.chat_store import ChatStore
 from shared.bus.connecting import MIN_SERVER_VERSION, Watch, open_connection, settings_credentials
 from shared.bus.consumers import Consumers
 from shared.bus.credentials import Credentials
@@ -46,8 +47,8 @@ FAILURES = (BusError, nats.errors.Error, TimeoutError, OSError)
 
 
 class Bus(MicroServices, Buckets, Views, Consumers):
-    """One NATS connection with JetStream, the event store, the deadlines and the views
-    bucket."""
+    """One NATS connection with JetStream, the event store, the deadlines, the views bucket
+    and the chat stream."""
 
     def __init__(self, nc: FastClient, watch: Watch, settings: Settings) -> None:
         super().__init__(nc, watch, settings)
@@ -58,6 +59,7 @@ class Bus(MicroServices, Buckets, Views, Consumers):
             duplicate_window=settings.duplicate_window,
         )
         self.timers = DeadlineTimers(self.js, replicas=settings.replicas)
+        self.chat = ChatStore(nc, self.js, replicas=settings.replicas)
 
     @classmethod
     async def connect(
@@ -102,6 +104,10 @@ class Bus(MicroServices, Buckets, Views, Consumers):
             await self.ensure_views()
 
         await while_jetstream_starts(ensure)
+
+    async def ensure_chat(self) -> None:
+        """The chat stream exists (retrying while JetStream starts)."""
+        await while_jetstream_starts(self.chat.ensure_stream)
 
     async def table_subjects(self, pattern: str = subjects.EVT_ALL) -> dict[str, int]:
         """Every stored table subject of the log (matching `pattern`) with its message count."""

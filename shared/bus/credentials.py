@@ -15,7 +15,7 @@ from shared.messages import subjects
 
 # The services' own users, one per role, plus the operators' admin: static users of the server
 # that the auth callout never sees.
-SERVICE_ROLES = ("worker", "projector", "history", "auth", "bots", "admin")
+SERVICE_ROLES = ("worker", "projector", "history", "auth", "bots", "chat", "admin")
 # The user the nodes of a cluster sign their routes to each other in with (a cluster only).
 ROUTE_USER = "route"
 # The services' account (the log, the buckets, the services), the account players and guests

@@ -100,6 +100,56 @@ def stream_seq(msg: Msg) -> int:
         return seq
 
 
+async def direct_reads(
+    nc: Client,
+    stream: str,
+    subject: str,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    first_page: int = PAGE,
+    timeout: float = 5.0,
+) -> AsyncIterator[StoredBatch]:
+    """Messages of `stream` on `subject` (wildcards allowed) after sequence `after`, up to
+    `upto`, by batched direct gets (`first_page` messages at most in the first, `PAGE` in the
+    others)."""
+    page = max(1, min(first_page, PAGE))
+    inbox = nc.new_inbox()
+    sub = await nc.subscribe(inbox)
+    try:
+        start = after + 1
+        while True:
+            request = {"seq": start, "next_by_subj": subject, "batch": page}
+            page = PAGE
+            await nc.publish(f"$JS.API.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=inbox)
+            pending = 0
+            got = 0
+            while True:
+                try:
+                    msg = await sub.next_msg(timeout=timeout)
+                except nats.errors.TimeoutError as err:
+                    raise Unavailable(f"{stream} did not answer a read") from err
+                headers = msg.headers or {}
+                status = headers.get("Status")
+                if status == "404":
+                    return
+                if status:  # 204 end of batch
+                    if status != "204":  # 408, 503: no replica could answer now
+                        raise Unavailable(f"direct get failed: {status} {headers}")
+                    pending = int(headers.get("Nats-Num-Pending", "0"))
+                    break
+                seq = int(headers["Nats-Sequence"])
+                if upto is not None and seq > upto:
+                    return
+                got += 1
+                start = seq + 1
+                yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
+            if not pending or not got or (upto is not None and start > upto):
+                return
+    finally:
+        await sub.unsubscribe()
+
+
 class EventStore:
     def __init__(
         self,
@@ -179,7 +229,7 @@ class EventStore:
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
-    async def iterate(
+    def iterate(
         self,
         subject: str,
         *,
@@ -187,47 +237,16 @@ class EventStore:
         upto: int | None = None,
         first_page: int = PAGE,
     ) -> AsyncIterator[StoredBatch]:
-        """Messages on `subject` (wildcards allowed) after `after`, by batched direct gets
-        (`first_page` messages at most in the first, `PAGE` in the others)."""
-        page = max(1, min(first_page, PAGE))
-        inbox = self.nc.new_inbox()
-        sub = await self.nc.subscribe(inbox)
-        try:
-            start = after + 1
-            while True:
-                request = {"seq": start, "next_by_subj": subject, "batch": page}
-                page = PAGE
-                await self.nc.publish(
-                    f"$JS.API.DIRECT.GET.{subjects.STREAM}",
-                    json.dumps(request).encode(),
-                    reply=inbox,
-                )
-                pending = 0
-                got = 0
-                while True:
-                    try:
-                        msg = await sub.next_msg(timeout=self.timeout)
-                    except nats.errors.TimeoutError as err:
-                        raise Unavailable("the log did not answer a read") from err
-                    headers = msg.headers or {}
-                    status = headers.get("Status")
-                    if status == "404":
-                        return
-                    if status:  # 204 end of batch
-                        if status != "204":  # 408, 503: no replica could answer now
-                            raise Unavailable(f"direct get failed: {status} {headers}")
-                        pending = int(headers.get("Nats-Num-Pending", "0"))
-                        break
-                    seq = int(headers["Nats-Sequence"])
-                    if upto is not None and seq > upto:
-                        return
-                    got += 1
-                    start = seq + 1
-                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
-                if not pending or not got or (upto is not None and start > upto):
-                    return
-        finally:
-            await sub.unsubscribe()
+        """The log's messages on `subject` (wildcards allowed) after `after` (`direct_reads`)."""
+        return direct_reads(
+            self.nc,
+            subjects.STREAM,
+            subject,
+            after=after,
+            upto=upto,
+            first_page=first_page,
+            timeout=self.timeout,
+        )
 
     async def replay(self, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
         """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in

@@ -12,6 +12,8 @@ from shared.messages import subjects
 EVENTS = subjects.STREAM
 TIMERS = subjects.TIMERS_STREAM
 VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
+CHAT = subjects.CHAT_STREAM
+PRESENCE = f"KV_{subjects.PRESENCE_BUCKET}"
 # the auth service's buckets: accounts, sessions, addresses that signed in, registrations
 AUTH_BUCKETS = ("TABLETOP_ACCOUNTS", "TABLETOP_SESSIONS", "TABLETOP_SIGNED_IN", "TABLETOP_REGISTRATIONS")
 JS = "$JS.API"
@@ -107,6 +109,21 @@ _HISTORY = Grant(
         *_EVERY_SERVICE_SUBSCRIBES,
     ),
 )
+# The chat service: takes players' lines, stores them in the chat stream and publishes them to
+# the room; keeps who is at a table in the presence bucket; reads a table's spectator view (who
+# is seated) and, for a table without one yet, whether the log has it.
+_CHAT = Grant(
+    publish=(
+        subjects.CHAT_STORED_ALL,
+        subjects.CHAT_ALL,
+        f"$KV.{subjects.PRESENCE_BUCKET}.>",
+        *_ensure(CHAT, PRESENCE),
+        f"{JS}.STREAM.INFO.{VIEWS}",  # the client opens the views bucket by asking its config
+        *_read(CHAT, PRESENCE, VIEWS, EVENTS),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
+    subscribe=(subjects.SAY_ALL, subjects.CHATLOG_ALL, subjects.HERE_ALL, *_EVERY_SERVICE_SUBSCRIBES),
+)
 # The bot service looks on as a spectator, sees a seat's own view only through the bots' view
 # request (answered for the seats it plays), and acts only as the bot service.
 _BOTS = Grant(
@@ -141,5 +158,6 @@ GRANTS: dict[str, Grant] = {
     "projector": _PROJECTOR,
     "history": _HISTORY,
     "bots": _BOTS,
+    "chat": _CHAT,
     "auth": _AUTH,
 }

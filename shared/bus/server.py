@@ -284,7 +284,7 @@ def auth_config(
     services = ",\n      ".join(user(r) for r in SERVICE_ROLES if r != "auth")
     static = ", ".join(_quoted(r) for r in SERVICE_ROLES)
     exports = [f"{{ service: {_quoted(s)} }}" for s in subjects.CLIENT_REQUESTS] + [
-        f"{{ stream: {_quoted(subjects.UPDATES_ALL)} }}"
+        f"{{ stream: {_quoted(s)} }}" for s in subjects.CLIENT_STREAMS
     ]
     app = f"account: {APP_ACCOUNT}"
 
@@ -293,11 +293,12 @@ def auth_config(
         return f"{{ max_file: {limit}, max_mem: -1 }}" if limit else "enabled"
 
     imports = [f"{{ service: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_REQUESTS] + [
-        f"{{ stream: {{ {app}, subject: {_quoted(subjects.UPDATES_ALL)} }} }}",
+        *(f"{{ stream: {{ {app}, subject: {_quoted(s)} }} }}" for s in subjects.CLIENT_STREAMS),
         # shared: the server tells the auth service who asks (`Nats-Request-Info`)
         f"{{ service: {{ account: {AUTH_ACCOUNT}, subject: {_quoted(subjects.SESSION_ALL)} }}, "
         "share: true }",
     ]
+    misdirected = ", ".join(f"{_quoted(k)}: {_quoted(v)}" for k, v in subjects.MISDIRECTED.items())
     # Browsers only from the web client's pages (`web_origins`): a page elsewhere cannot have
     # a visitor's browser connect. Plain on loopback only; TLS for anything else
     # (docs/operations.md).
@@ -319,10 +320,10 @@ def auth_config(
         f"    exports: {listed(exports)}\n  }}\n"
         f"  {PLAYERS_ACCOUNT} {{\n"
         f"    imports: {listed(imports)}\n"
-        # A service's answer whose reply subject a client aimed at an update subject lands here
-        # instead; the updates themselves come through the stream import, which is not mapped.
-        f"    mappings: {{ {_quoted(subjects.MISDIRECTED_UPDATES[0])}: "
-        f"{_quoted(subjects.MISDIRECTED_UPDATES[1])} }}\n  }}\n"
+        # A service's answer whose reply subject a client aimed at an update or chat subject
+        # lands aside instead; the updates and the chat come through the stream imports,
+        # which are not mapped.
+        f"    mappings: {{ {misdirected} }}\n  }}\n"
         f"}}\n"
         f"authorization {{\n  auth_callout {{\n"
         f"    issuer: {_quoted(secrets.issuer_public_key)}\n"

@@ -163,6 +163,77 @@ def replay(game: str, table: str, viewer: str) -> str:
 
 
 UPDATES_ALL = f"{PREFIX}.update.>"
+
+
+# Chat: a room per game lobby and per table. A player posts with a request on
+# `tabletop.say.<game>.lobby.<player>` or `tabletop.say.<game>.table.<table>.<player>` (the
+# broker lets a player name itself only); the chat service stores each accepted line in the
+# chat stream (never the game log) and publishes it on the room's `tabletop.chat...` subject,
+# which every player and guest may follow; `tabletop.chatlog...` answers a room's last lines.
+CHAT_STREAM = "TABLETOP_CHAT"
+LOBBY_ROOM = "lobby"
+TABLE_ROOM = "table"
+CHAT_ALL = f"{PREFIX}.chat.>"
+CHAT_STORED_ALL = f"{PREFIX}.chatstore.>"
+SAY_ALL = f"{PREFIX}.say.>"
+CHATLOG_ALL = f"{PREFIX}.chatlog.>"
+
+
+def room(game: str, table: str | None = None) -> str:
+    """A chat room's tokens: a game's lobby (`table` None) or one table."""
+    return f"{game}.{LOBBY_ROOM}" if table is None else f"{game}.{TABLE_ROOM}.{table}"
+
+
+def chat(game: str, table: str | None = None) -> str:
+    """Where a room's new lines are published."""
+    return f"{PREFIX}.chat.{room(game, table)}"
+
+
+def chat_stored(game: str, table: str | None = None) -> str:
+    """Where the chat stream keeps a room's lines."""
+    return f"{PREFIX}.chatstore.{room(game, table)}"
+
+
+def say(game: str, player: str, table: str | None = None) -> str:
+    """Where `player` posts a line to a room."""
+    return f"{PREFIX}.say.{room(game, table)}.{player}"
+
+
+def chatlog(game: str, table: str | None = None) -> str:
+    """Where a room's last lines are asked for."""
+    return f"{PREFIX}.chatlog.{room(game, table)}"
+
+
+# Who is at a table: a table page says `tabletop.here.<game>.<table>.<player>` every few
+# seconds (a request), kept in the presence bucket for a while; the answer names the table's
+# seated players not here lately (away).
+PRESENCE_BUCKET = "TABLETOP_PRESENCE"
+HERE_ALL = f"{PREFIX}.here.>"
+
+
+def here(game: str, table: str, player: str) -> str:
+    return f"{PREFIX}.here.{game}.{table}.{player}"
+
+
+def presence_key(game: str, table: str, player: str) -> str:
+    return f"{game}.{table}.{player}"
+
+
+def parse_room(subject: str, kind: str, *, sender: bool = False) -> tuple[str, str | None, str | None] | None:
+    """(game, table or None for the lobby, sender or None) of a `say` (`sender`) or `chatlog`
+    subject; None when it is neither shape."""
+    tokens = parse(subject, kind)
+    if tokens is None or (sender and len(tokens) < 2):
+        return None
+    room, who = (tokens[:-1], tokens[-1]) if sender else (tokens, None)
+    match room:
+        case (game, "lobby"):
+            return game, None, who
+        case (game, "table", table):
+            return game, table, who
+    return None
+
+
 # What players and guests may ask the services, each answered by a service of the services'
 # account that the players' account imports (and where nothing else of that account is seen).
 CLIENT_REQUESTS = (
@@ -173,11 +244,19 @@ CLIENT_REQUESTS = (
     f"{PREFIX}.profile.*",
     f"{PREFIX}.history.*",
     f"{PREFIX}.rankings.*",
+    SAY_ALL,
+    CHATLOG_ALL,
+    HERE_ALL,
 )
-# In the players' account, what is published on an update subject is moved out of the way: only
-# a service's answer can be (its reply subject aimed there by a client); the updates themselves
-# come through the stream import, which no mapping touches.
-MISDIRECTED_UPDATES = (UPDATES_ALL, f"{PREFIX}.misdirected.update.>")
+# What the services' account sends players and guests as streams: table updates and chat lines.
+CLIENT_STREAMS = (UPDATES_ALL, CHAT_ALL)
+# In the players' account, what is published on those subjects is moved out of the way: only a
+# service's answer can be (its reply subject aimed there by a client); the updates and chat
+# lines themselves come through the stream imports, which no mapping touches.
+MISDIRECTED = {
+    UPDATES_ALL: f"{PREFIX}.misdirected.update.>",
+    CHAT_ALL: f"{PREFIX}.misdirected.chat.>",
+}
 
 
 # Table projectors forget a table named here (`[game, table]`): an operator rebuilt its views.

@@ -22,8 +22,8 @@ def role_credentials(role: str) -> Credentials | None:
 
 def service_of(name: str) -> compose.Service:
     """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
-    (`table-projector@1/2` for shard 1 of 2), `history-projector`, `results-projector` or
-    `bots` (`bots#2`)."""
+    (`table-projector@1/2` for shard 1 of 2), `history-projector`, `results-projector`,
+    `chat` or `bots` (`bots#2`)."""
     kind, _, rest = name.partition(":")
     if kind == "worker":
         return compose.worker(rest.split("#")[0])
@@ -35,6 +35,8 @@ def service_of(name: str) -> compose.Service:
         return compose.bots()
     if name == "results-projector":
         return compose.results_projector()
+    if name == "chat":
+        return compose.chat()
     assert name == "history-projector", f"no service {name!r}"
     return compose.history_projector()
 

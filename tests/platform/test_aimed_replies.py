@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import Counter
+from collections.abc import AsyncIterator
 
 import msgspec
 import nats
@@ -22,11 +23,20 @@ from nats.aio.client import Client as NATS
 from shared.bus.credentials import inbox_prefix
 from shared.messages import subjects
 from tests.platform import test_security as security
+from tests.platform.stack import Stack, stack
 from tests.platform.test_security import GAME, Table, follow, unique
 
 # the embedded server only (its roles sign in), and the security tests' running table
 pytestmark = pytest.mark.usefixtures("embedded_only")
 table = security.table
+
+
+@pytest.fixture(scope="module")  # the platform's stack and the results projector's requests
+async def services(nats_url: str) -> AsyncIterator[Stack]:
+    names = ("worker:highcard", "table-projector", "history-projector", "results-projector", "chat")
+    async with stack(nats_url, *names) as s:
+        yield s
+
 
 VIEWS_STREAM = f"KV_{subjects.VIEWS_BUCKET}"
 
@@ -38,6 +48,9 @@ TARGETS = [
     "tabletop.evt.{game}.{t}",
     "tabletop.update.{game}.{t}.{ann}",
     "tabletop.update.{game}.{t}.spectator",
+    "tabletop.chat.{game}.table.{t}",
+    "tabletop.chat.{game}.lobby",
+    "tabletop.chatstore.{game}.table.{t}",
     "tabletop.cmd.{game}.{t}.{ann}",
     f"$JS.API.STREAM.PURGE.{VIEWS_STREAM}",
     f"$JS.API.STREAM.DELETE.{VIEWS_STREAM}",
@@ -58,13 +71,20 @@ async def connect_as(url: str, role: str) -> NATS:
     )
 
 
-def watching_requests(t: str) -> list[tuple[str, bytes]]:
-    """What anyone may ask about the victim table `t`: the lobby, its spectator view and
-    replay (a player also sends a command, refused: it changes nothing)."""
+def watching_requests(t: str, ann: str) -> list[tuple[str, bytes]]:
+    """What anyone may ask about the victim table `t` and its player `ann`: the lobby, its
+    spectator view and replay, ann's profile and history, the game's rankings, the table's and
+    the lobby's chat (a player also sends a command and a chat line, refused: they change
+    nothing)."""
     return [
         (subjects.lobby(GAME), b"{}"),
         (subjects.view(GAME, t, subjects.SPECTATOR), b"{}"),
         (subjects.replay(GAME, t, subjects.SPECTATOR), b'{"from": 0, "to": null}'),
+        (subjects.profile(ann), b"{}"),
+        (subjects.history(ann), b"{}"),
+        (subjects.rankings(GAME), b"{}"),
+        (subjects.chatlog(GAME, t), b"{}"),
+        (subjects.chatlog(GAME), b"{}"),
     ]
 
 
@@ -79,15 +99,21 @@ async def test_an_answer_aimed_at_any_subject_changes_nothing(bus, nats_url, tab
     pushes, _own = await follow(table.ann.bus, subjects.update(GAME, table.id, ann_name))
     spectator = subjects.update(GAME, table.id, subjects.SPECTATOR)
     spectator_pushes, _spectator = await follow(table.ann.bus, spectator)
+    chat_lines, _chat = await follow(table.ann.bus, f"{subjects.PREFIX}.chat.>")
     log_before = await log_count(bus)
     views_before = await bus.view_entries(">")
     attacker = await connect_as(nats_url, role)
     if role == "player":  # its own command, refused by the worker: no event either way
         name = attacker.options["user"]
         join = msgspec.json.encode({"id": uuid.uuid4().hex, "type": "join"})
-        asks = [*watching_requests(table.id), (subjects.cmd(GAME, unique("nowhere"), name), join)]
+        refused_line = b'{"text": ""}'  # refused by the chat service: nothing said
+        asks = [
+            *watching_requests(table.id, ann_name),
+            (subjects.cmd(GAME, unique("nowhere"), name), join),
+            (subjects.say(GAME, name, table.id), refused_line),
+        ]
     else:
-        asks = watching_requests(table.id)
+        asks = watching_requests(table.id, ann_name)
     targets = [t.format(game=GAME, t=table.id, ann=ann_name) for t in TARGETS]
     for subject, body in asks:
         for target in targets:
@@ -99,6 +125,7 @@ async def test_an_answer_aimed_at_any_subject_changes_nothing(bus, nats_url, tab
     await table.ann.bus.nc.flush()  # whatever the server routed to ann has reached her
 
     assert pushes.empty() and spectator_pushes.empty(), "an answer arrived as a push"
+    assert chat_lines.empty(), "an answer arrived as a chat line"
     assert await log_count(bus) == log_before
     assert await bus.view_entries(">") == views_before
     lobby = await table.ann.lobby(GAME)

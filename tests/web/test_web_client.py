@@ -787,3 +787,80 @@ async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, br
     assert final["view"]["result"]["details"]["abandoned_seats"] == [name]
     await screenshot(page, "quit")
     await page.context.close()
+
+
+# A line that would run script or draw an image if a page took it as markup.
+MARKUP = '<img src="x" onerror="window.pwned = 1"><script>window.pwned = 2</script><b>hello</b> & bye'
+
+
+async def test_players_and_spectators_chat_at_a_table_and_in_the_lobby_as_plain_text_and_see_who_is_away(
+    up, browser
+):
+    names = [unique("ca"), unique("cb"), unique("cc")]  # two seated players, one looking on
+    clients = [await up.player(n) for n in names]
+    table = f"naishi-{uuid.uuid4().hex[:8]}"
+    try:
+        for name, command in (
+            (names[0], {"type": "create", "seats": 2}),
+            (names[1], {"type": "join"}),
+            (names[0], {"type": "start"}),
+        ):
+            assert (await clients[names.index(name)].command("naishi", table, name, command))["ok"]
+    finally:
+        for client in clients:
+            await client.bus.close()
+    pages = [await sign_in(browser, up.http_url, n) for n in names]
+    guest = await sign_in(browser, up.http_url, None)
+    for page in [*pages, guest]:
+        await page.goto(f"{up.http_url}/#/table/naishi/{table}")
+        await page.wait_for_selector("#table[data-version]")
+        if page is pages[0]:  # bob's page is not open yet: ann sees him away, and not herself
+            bob = pages[0].locator(f'#players [data-player="{names[1]}"][data-away]')
+            await bob.wait_for()
+            assert "away" in await bob.inner_text()
+            assert await pages[0].locator(f'#players [data-player="{names[0]}"][data-away]').count() == 0
+    assert "Sign in to chat." in await guest.inner_text("#table-chat")
+    assert await guest.locator("#table-chat form").count() == 0
+
+    async def say(page, text: str) -> None:
+        await page.fill("#table-chat input[name=text]", text)
+        await page.press("#table-chat input[name=text]", "Enter")
+        await page.wait_for_function(
+            "() => document.querySelector('#table-chat input[name=text]').value === ''"
+        )
+
+    await say(pages[0], MARKUP)
+    await say(pages[2], "good luck to you both")
+    for page in [*pages, guest]:
+        lines = page.locator("#table-chat .chat-line")
+        await lines.nth(1).wait_for()
+        texts = await page.locator("#table-chat .chat-text").all_inner_texts()
+        assert texts == [MARKUP, "good luck to you both"], texts
+        assert (
+            await page.locator(
+                "#table-chat .chat-lines img, #table-chat .chat-lines script, #table-chat .chat-lines b"
+            ).count()
+            == 0
+        )
+        assert await page.evaluate("() => window.pwned") is None
+        # the spectator's line is marked, the player's is not
+        assert await lines.nth(0).get_attribute("class") == "chat-line"
+        assert "(spectator)" in await lines.nth(1).inner_text()
+        assert names[2] in await lines.nth(1).inner_text()
+    await screenshot(pages[1], "chat-at-a-table")
+
+    # a page opened later reads what was said; the lobby is a room of its own
+    await pages[1].reload()
+    await pages[1].wait_for_selector("#table-chat .chat-line >> nth=1")
+    await pages[0].goto(f"{up.http_url}/#/lobby/naishi")
+    await guest.goto(f"{up.http_url}/#/lobby/naishi")
+    await pages[0].wait_for_selector("#lobby-chat form")
+    await pages[0].fill("#lobby-chat input[name=text]", "anyone for a game?")
+    await pages[0].press("#lobby-chat input[name=text]", "Enter")
+    for page in (pages[0], guest):
+        await page.wait_for_selector("#lobby-chat .chat-text >> text=anyone for a game?")
+        assert MARKUP not in await page.inner_text("#lobby-chat")
+    assert "anyone for a game?" not in await pages[1].inner_text("#table-chat")
+    for page in [*pages, guest]:
+        assert not page.errors, page.errors
+        await page.context.close()

@@ -168,6 +168,22 @@ async function ask(subject, body) {
   }
 }
 
+/** Every message on `subject` from now on, read as JSON and handed to `take`; `what` names it
+ * in the console if it cannot be taken. Returns the subscription. */
+function follow(subject, take, what) {
+  const sub = nc.subscribe(subject);
+  (async () => {
+    for await (const message of sub) {
+      try {
+        take(JSON.parse(decoder.decode(message.data)));
+      } catch (err) {
+        console.error(`${what} could not be taken:`, err);
+      }
+    }
+  })();
+  return sub;
+}
+
 function sendCommand(game, table, command) {
   return ask(`tabletop.cmd.${game}.${table}.${me.name}`, { id: randomHex(16), ...command });
 }
@@ -882,6 +898,7 @@ function lobbyPage(game) {
     if (!stopped) timer = setTimeout(refresh, 2000);
   }
 
+  const chat = chatPanel(game, null);
   main.replaceChildren(
     h("h1", {}, `${info.title} lobby`),
     h("p", {}, info.description || ""),
@@ -889,9 +906,100 @@ function lobbyPage(game) {
     alert, list,
     h("section", { class: "new-table" }, h("h2", {}, "New table"),
       me.guest ? h("p", {}, "Guests watch: sign in to create or join a table.")
-        : createForm(info, (table) => { location.hash = `#/table/${game}/${table}`; })));
+        : createForm(info, (table) => { location.hash = `#/table/${game}/${table}`; })),
+    chat.node);
   refresh();
-  return { stop() { stopped = true; clearTimeout(timer); }, resync: refresh };
+  return {
+    stop() { stopped = true; clearTimeout(timer); chat.stop(); },
+    resync() { refresh(); chat.resync(); },
+  };
+}
+
+// --- chat -------------------------------------------------------------------------------------
+
+const CHAT_LINES_SHOWN = 100;
+
+/** The chat of a game's lobby (`table` null) or of a table: the room's last lines, the new ones
+ * as they are said, and a line to say (players only: guests read). Every text goes in as text,
+ * never as markup. Returns {node, stop(), resync()}. */
+function chatPanel(game, table) {
+  const room = table ? `${game}.table.${table}` : `${game}.lobby`;
+  const shown = new Set(); // the ids of the lines shown: a line arrives once, however it comes
+  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": "Chat lines" });
+  const alert = h("p", { class: "error chat-alert", role: "alert" });
+  let stopped = false;
+  let sub = null;
+
+  function lineNode(line) {
+    const at = new Date(line.at);
+    const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return h("li", { class: `chat-line${line.spectator ? " spectator" : ""}`, "data-player": line.player },
+      h("span", { class: "chat-time muted" }, time), " ",
+      playerLink(line.player),
+      line.spectator ? h("span", { class: "chat-mark", title: "not seated at this table" }, " (spectator)") : null,
+      ": ", h("span", { class: "chat-text" }, line.text));
+  }
+
+  function show(lines) {
+    const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    for (const line of lines) {
+      if (!line || typeof line.id !== "string" || shown.has(line.id)) continue;
+      shown.add(line.id);
+      list.append(lineNode(line));
+    }
+    while (list.children.length > CHAT_LINES_SHOWN) list.firstElementChild.remove();
+    if (atEnd) list.scrollTop = list.scrollHeight;
+  }
+
+  async function resync() {
+    try {
+      const reply = await ask(`tabletop.chatlog.${room}`, {});
+      if (stopped) return;
+      if (reply.error) throw new Error(reply.error.message);
+      show(reply.lines);
+    } catch (err) {
+      if (!stopped) alert.textContent = `The chat did not answer (${err.message}).`;
+    }
+  }
+
+  const input = h("input", { type: "text", name: "text", maxlength: 500, autocomplete: "off",
+    "aria-label": table ? "Say something to the table" : "Say something to the lobby",
+    placeholder: table ? "Say something to the table" : "Say something to the lobby" });
+  async function say(event) {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    alert.textContent = "";
+    const id = randomHex(12); // the same id if the line is sent again: said once
+    try {
+      const reply = await ask(`tabletop.say.${room}.${me.name}`, { id, text });
+      if (reply.error) {
+        alert.textContent = reply.error.message;
+        alert.setAttribute("data-code", reply.error.code);
+        return;
+      }
+      input.value = "";
+    } catch (err) {
+      alert.textContent = `No answer from the chat (${err.message}).`;
+    }
+  }
+  const form = me.guest
+    ? h("p", { class: "muted" }, "Sign in to chat.")
+    : h("form", { class: "chat-form", onsubmit: say }, input, h("button", { type: "submit" }, "Send"));
+  const node = h("section", { class: "chat", id: table ? "table-chat" : "lobby-chat", "aria-label": "Chat" },
+    h("h2", {}, "Chat"), list, alert, form);
+
+  (async () => {
+    sub = follow(`tabletop.chat.${room}`, (line) => show([line]), "a chat line");
+    await nc.flush(); // following before the last lines are read: none falls in between
+    await resync();
+  })();
+
+  return {
+    node,
+    resync,
+    stop() { stopped = true; if (sub) sub.unsubscribe(); },
+  };
 }
 
 /** A small line chart of a game's rating after each rated table (drawn, no library). */
@@ -1053,12 +1161,15 @@ function tablePage(game, table) {
   const rulesBox = rulesPanel(info);
   const moveHint = h("p", { id: "move-hint", class: "move-hint muted", "aria-live": "polite" });
   const next = h("div", { id: "rematch", class: "rematch" });
+  const chat = chatPanel(game, table);
   const root = h("div", { id: "table", class: "table-page", "data-game": game, "data-table": table },
     h("h1", {}, `${info.title} `, h("span", { class: "table-id" }, table)),
     seatLine, seatsPanel, turn, alert, controls, invitation, next, result,
     h("div", { class: "table-layout" },
       h("div", { class: "play-area" }, boardBox, moveHint, moves),
-      h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
+      h("div", { class: "side" },
+        h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList),
+        chat.node)),
     h("p", {}, h("a", { href: `#/lobby/${game}` }, `Back to the ${info.title} lobby`), " · ",
       h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")),
     rulesBox,
@@ -1223,8 +1334,11 @@ function tablePage(game, table) {
     const bots = new Set(view.bots || []);
     const zombies = new Set(view.zombies || []);
     const acting = new Set(view.status === "running" ? view.to_act || [] : []);
+    const gone = view.status === "ended" ? new Set() : away;
     seatsPanel.replaceChildren(...view.seats.map((p) => {
-      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null].filter(Boolean);
+      const isAway = gone.has(p) && !zombies.has(p); // a bot plays a zombie's seat: it is there
+      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null,
+        isAway ? "away" : null].filter(Boolean);
       let running = false;
       let time = null;
       if (clock && clock.remaining_ms && p in clock.remaining_ms) {
@@ -1241,7 +1355,7 @@ function tablePage(game, table) {
       }
       // a running clock is marked by a drawn dot, not a glyph a font may lack
       return h("li", { class: `player-panel${acting.has(p) ? " acting" : ""}${p === me.name ? " mine" : ""}`,
-        "data-player": p },
+        "data-player": p, "data-away": isAway ? "" : null },
         h("span", { class: "name" }, playerLink(p), p === me.name ? " (you)" : "",
           tags.length ? ` (${tags.join(", ")})` : ""),
         acting.has(p) ? h("span", { class: "to-act" }, "to play") : null,
@@ -1251,6 +1365,27 @@ function tablePage(game, table) {
     }));
   }
   const ticking = setInterval(() => { if (stopped) clearInterval(ticking); else showPlayers(); }, 1000);
+
+  /** Saying "here" every few seconds (as the answer asks) while the page is open; the answer
+   * names the seated players whose pages have not said so lately: away. */
+  let away = new Set();
+  let hereTimer = null;
+  async function sayHere() {
+    clearTimeout(hereTimer);
+    let every = 15000;
+    try {
+      const reply = await ask(`tabletop.here.${game}.${table}.${me.name}`, {});
+      if (stopped) return;
+      if (!reply.error) {
+        away = new Set(reply.away);
+        every = reply.every_ms || every;
+        showPlayers();
+      }
+    } catch (err) {
+      console.warn("who is here could not be asked:", err);
+    }
+    if (!stopped) hereTimer = setTimeout(sayHere, every);
+  }
 
   function apply(newVersion, newView) {
     if (newVersion < version) return;
@@ -1317,17 +1452,7 @@ function tablePage(game, table) {
   }
 
   function subscribe(who) {
-    const sub = nc.subscribe(`tabletop.update.${game}.${table}.${who}`);
-    subscriptions.push(sub);
-    (async () => {
-      for await (const message of sub) {
-        try {
-          onPush(who, JSON.parse(decoder.decode(message.data)));
-        } catch (err) {
-          console.error("a push could not be applied:", err);
-        }
-      }
-    })();
+    subscriptions.push(follow(`tabletop.update.${game}.${table}.${who}`, (data) => onPush(who, data), "a push"));
   }
 
   (async () => {
@@ -1337,6 +1462,7 @@ function tablePage(game, table) {
     if (!me.guest) subscribe(me.name);
     await nc.flush(); // subscribed before the view is read: no push falls in between
     await resync();
+    sayHere();
   })();
 
   return {
@@ -1345,8 +1471,10 @@ function tablePage(game, table) {
       document.title = "tabletop";
       document.getElementById("icon")?.setAttribute("href", "icon.svg");
       for (const sub of subscriptions) sub.unsubscribe();
+      clearTimeout(hereTimer);
+      chat.stop();
     },
-    resync,
+    resync() { resync(); chat.resync(); },
   };
 }
 
