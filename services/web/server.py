@@ -83,12 +83,13 @@ def option_schema(options: type) -> dict[str, Any]:
     return schema
 
 
-def game_help(game: Any) -> dict[str, Any]:
+def game_help(game: Any, language: str = "en") -> dict[str, Any]:
     """A game's rules in short and what each of its moves does, for people (`help.en.json` in
-    its package; {} for a game without one)."""
+    its package; {} for a game without one). The French (`help.fr.json`) also gives the game's
+    description and its options' sentences, which the English takes from the game itself."""
     package = game.evolve.__module__.rpartition(".")[0]
     try:
-        text = resources.files(package).joinpath("help.en.json").read_text(encoding="utf-8")
+        text = resources.files(package).joinpath(f"help.{language}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return {}
     loaded: dict[str, Any] = json.loads(text)
@@ -115,6 +116,7 @@ def client_config(websocket_url: str) -> dict[str, Any]:
                 "description": decider.game.description,
                 "options": option_schema(decider.game.options),
                 "help": game_help(decider.game),
+                "help_fr": game_help(decider.game, "fr"),
             }
             for name, decider in games().items()
         ],

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import msgspec
 
@@ -161,6 +161,7 @@ def describe_by_type(event: Event, viewer: PlayerId | None) -> str | None:
 
 
 Phrase = Callable[[Any, PlayerId | None], str]
+Language = Literal["en", "fr"]  # the languages of the game logs and the client
 
 
 def describe_with(phrases: Mapping[type[Event], Phrase]) -> Callable[[Event, PlayerId | None], str | None]:
@@ -175,7 +176,8 @@ def describe_with(phrases: Mapping[type[Event], Phrase]) -> Callable[[Event, Pla
 
 
 def spoken_list(items: Iterable[Any], last: str = "and") -> str:
-    """Items as a sentence lists them: "ann", "ann and bob", "ann, bob and cat"."""
+    """Items as a sentence lists them: "ann", "ann and bob", "ann, bob and cat" (in French,
+    `last="et"`)."""
     words = [str(i) for i in items]
     if len(words) < 2:
         return "".join(words)
@@ -220,6 +222,8 @@ class Game(Generic[S, Opts]):
     # One event in English for one viewer, for the game log (None: nothing to say). Always
     # called on the event as `redact` left it for that viewer, so it cannot tell a secret.
     describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type
+    # The same in French (the log's `log_fr`); None: the French log repeats the English.
+    describe_fr: Callable[[Event, PlayerId | None], str | None] | None = None
     # What `viewer` must not see in this state: values (card ids, words, numbers) that no
     # part of its view nor any event redacted for it may hold. The conformance suite checks
     # every view and redacted event against it; a game with nothing hidden keeps the default.

@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Game, PlayerId, Result, Standing, spoken_list
+from shared.games.decider import Game, Language, PlayerId, Result, Standing, spoken_list
 from shared.games.table_messages import GameEnded
 from shared.games.table_state import Table
 
@@ -90,30 +90,59 @@ def lost_on_time(table: Table, expired: Sequence[PlayerId]) -> Result:
     )
 
 
-def said_result(result: Result) -> str:
+# The words of a game's end, by language ("{}": the names or the list of names).
+RESULT_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "expired": "Nobody started the game in time: the table expired",
+        "idle": "Nobody moved for a long time: the game is closed, without a winner",
+        "emptied": "No player is left at the table: it is closed",
+        "abandoned": "Every player left before the start: the table is closed",
+        "over": "Game over: {}",
+        "nobody": "nobody won",
+        "won": "{} won",
+        "shared": "{} share the win",
+        "forfeited": "; {} left the game and ranks last",
+        "forfeited_many": "; {} left the game and rank last",
+        "and": "and",
+    },
+    "fr": {
+        "expired": "Personne n'a lancé la partie à temps : la table a expiré",
+        "idle": "Personne n'a joué depuis longtemps : la partie est close, sans vainqueur",
+        "emptied": "Plus aucun joueur à la table : elle est close",
+        "abandoned": "Tous les joueurs sont partis avant le début : la table est close",
+        "over": "Partie terminée : {}",
+        "nobody": "personne n'a gagné",
+        "won": "{} a gagné",
+        "shared": "{} partagent la victoire",
+        "forfeited": " ; {} a quitté la partie et finit dernier",
+        "forfeited_many": " ; {} ont quitté la partie et finissent derniers",
+        "and": "et",
+    },
+}
+
+
+def said_result(result: Result, language: Language = "en") -> str:
     """The end of a game in words: who won, the scores in ranking order, or why nobody did."""
-    if result.details.get("expired"):
-        return "Nobody started the game in time: the table expired"
-    if result.details.get("idle"):
-        return "Nobody moved for a long time: the game is closed, without a winner"
-    if result.details.get("abandoned") and (
-        result.details.get("abandoned_seats") or result.details.get("timed_out")
-    ):
-        return "No player is left at the table: it is closed"
-    if result.details.get("abandoned"):
-        return "Every player left before the start: the table is closed"
+    words = RESULT_WORDS[language]
+    details = result.details
+    if details.get("expired"):
+        return words["expired"]
+    if details.get("idle"):
+        return words["idle"]
+    if details.get("abandoned"):
+        return words["emptied" if details.get("abandoned_seats") or details.get("timed_out") else "abandoned"]
     scores = ", ".join(f"{s.player} {_number(s.score)}" for s in result.ranking)
-    forfeited = result.details.get("forfeited")
+    forfeited = details.get("forfeited")
     if forfeited:
-        rank = "rank" if len(forfeited) > 1 else "ranks"
-        scores += f"; {spoken_list(forfeited)} left the game and {rank} last"
+        left = words["forfeited_many" if len(forfeited) > 1 else "forfeited"]
+        scores += left.format(spoken_list(forfeited, words["and"]))
     if not result.winners:
-        outcome = "nobody won"
+        outcome = words["nobody"]
     elif len(result.winners) == 1:
-        outcome = f"{result.winners[0]} won"
+        outcome = words["won"].format(result.winners[0])
     else:
-        outcome = f"{spoken_list(result.winners)} share the win"
-    return f"Game over: {outcome}" + (f" ({scores})" if scores else "")
+        outcome = words["shared"].format(spoken_list(result.winners, words["and"]))
+    return words["over"].format(outcome) + (f" ({scores})" if scores else "")
 
 
 def _number(value: float | int) -> str:

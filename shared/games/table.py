@@ -25,7 +25,18 @@ import msgspec
 
 from shared.games import expiry, moves, rematch, seating, stand_ins, table_clock, table_views
 from shared.games.clock import TABLE_OPTION_NAMES
-from shared.games.decider import Command, Context, Event, Game, PlayerId, Rejection, View, fold, type_tag
+from shared.games.decider import (
+    Command,
+    Context,
+    Event,
+    Game,
+    Language,
+    PlayerId,
+    Rejection,
+    View,
+    fold,
+    type_tag,
+)
 from shared.games.results import ending, game_ended
 from shared.games.table_messages import (
     BOT_SEAT_PREFIX,
@@ -223,10 +234,12 @@ class TableDecider:
             return event
         return self.game.redact(event, viewer)
 
-    def describe(self, event: Event, viewer: PlayerId | None) -> str | None:
+    def describe(self, event: Event, viewer: PlayerId | None, language: Language = "en") -> str | None:
         """One event in words for the game log: the table's own, the game's by the game."""
         if isinstance(event, TABLE_EVENTS):
-            return table_views.describe_table_event(event)
+            return table_views.describe_table_event(event, language)
+        if language == "fr" and self.game.describe_fr is not None:
+            return self.game.describe_fr(event, viewer)
         return self.game.describe(event, viewer)
 
     def lobby_entry(self, table: Table) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Command, Event, Game, PlayerId, View, spoken_list
+from shared.games.decider import Command, Event, Game, Language, PlayerId, View, spoken_list
 from shared.games.results import said_result
 from shared.games.table_clock import deadline, running
 from shared.games.table_messages import (
@@ -108,8 +108,10 @@ def lobby_entry(table: Table) -> dict[str, Any]:
     }
 
 
-def describe_table_event(event: Event) -> str | None:
+def describe_table_event(event: Event, language: Language = "en") -> str | None:
     """One of the table's own events in words (None: nothing to say)."""
+    if language == "fr":
+        return _table_event_fr(event)
     match event:
         case TableCreated(creator=creator, seats=seats):
             return f"{creator} opened a table for up to {seats} players"
@@ -126,6 +128,42 @@ def describe_table_event(event: Event) -> str | None:
         case ClockCharged():
             return None
     return _seat_event(event)
+
+
+def _table_event_fr(event: Event) -> str | None:
+    match event:
+        case TableCreated(creator=creator, seats=seats):
+            return f"{creator} a ouvert une table pour {seats} joueurs au plus"
+        case TableStarted(players=players):
+            return f"La partie commence : {spoken_list(players, 'et')}, dans l'ordre des places"
+        case GameEnded(result=result):
+            return said_result(result, "fr")
+        case TableExpired():
+            return "Personne n'a lancé la partie à temps : la table a expiré"
+        case RematchOffered(table=next_table, by=by):
+            return f"{by} propose une revanche : table {next_table}"
+        case RematchDeclined(player=player):
+            return f"{player} décline la revanche"
+        case ClockCharged():
+            return None
+    return _seat_event_fr(event)
+
+
+def _seat_event_fr(event: Event) -> str:
+    match event:
+        case PlayerJoined(player=player):
+            return f"{player} a pris place"
+        case PlayerLeft(player=player):
+            return f"{player} a quitté la table"
+        case BotSeated(player=player):
+            return f"{player}, un robot, a pris place"
+        case ClockExpired(player=player):
+            return f"{player} n'a plus de temps"
+        case SeatZombied(player=player, reason="quit"):
+            return f"{player} a quitté la partie ; un robot joue sa place désormais"
+        case SeatZombied(player=player):
+            return f"Un robot joue la place de {player} désormais"
+    raise AssertionError(f"not a table event: {event!r}")
 
 
 def _seat_event(event: Event) -> str:

@@ -324,6 +324,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     at: str
     events: list[Any]  # redacted for the viewer
     log: list[str]  # the events in words
+    log_fr: list[str] = msgspec.field(default_factory=list)  # the same in French
     view: dict[str, Any] | None = None  # replays only, as the request's `views` asks
 
 
@@ -331,11 +332,13 @@ def seen_events(
     decider: TableDecider,
     events: list[Any],
     viewer: str | None,
-) -> tuple[list[Any], list[str]]:
+) -> tuple[list[Any], list[str], list[str]]:
     """`events` as `viewer` (a player, or None for a spectator) may see them, and the log
-    lines they make: each text is said from the redacted event, so it tells no secret."""
+    lines they make in English and in French: each text is said from the redacted event, so
+    it tells no secret."""
     shown: list[Any] = []
     log: list[str] = []
+    log_fr: list[str] = []
     for event in events:  # a loop, not nested generators: this runs per viewer per message
         seen = decider.redact(event, viewer)
         if seen is not None:
@@ -343,13 +346,16 @@ def seen_events(
             text = decider.describe(seen, viewer)
             if text:
                 log.append(text)
-    return shown, log
+                log_fr.append(decider.describe(seen, viewer, "fr") or text)
+    return shown, log, log_fr
 
 
 def step_of(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:
     """One log message as a step of `viewer`'s pushes and replays (without the view)."""
-    events, log = seen_events(decider, batch.events, viewer)
-    return ReplayStep(version=batch.version, player=batch.player, at=batch.at, events=events, log=log)
+    events, log, log_fr = seen_events(decider, batch.events, viewer)
+    return ReplayStep(
+        version=batch.version, player=batch.player, at=batch.at, events=events, log=log, log_fr=log_fr
+    )
 
 
 def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:

@@ -117,13 +117,18 @@ Tell = Callable[[TableDecider, list[Any], str | None], list[str]]
 
 
 def told(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
-    """What the game log says of one step to one viewer, as replays and pushes say it."""
-    events, texts = seen_events(decider, batch, viewer)
+    """What the game log says of one step to one viewer, as replays and pushes say it, in
+    English and in French (every one of the five games says every event in French)."""
+    events, texts, texts_fr = seen_events(decider, batch, viewer)
     for event in events:
         text = decider.describe(event, viewer)
         assert isinstance(text, str) and text.strip(), (type(event).__name__, viewer)
-    assert len(texts) == len(events)
-    return texts
+        if decider.game.name != "highcard" and not isinstance(event, TABLE_EVENTS):
+            french = decider.describe(event, viewer, "fr")
+            assert decider.game.describe_fr is not None, decider.game.name
+            assert isinstance(french, str) and french.strip(), (type(event).__name__, viewer)
+    assert len(texts) == len(texts_fr) == len(events)
+    return texts + texts_fr
 
 
 def check_log(game: str, seats: int, options: dict[str, Any], seed: int, tell: Tell) -> None:
@@ -142,7 +147,7 @@ def check_log(game: str, seats: int, options: dict[str, Any], seed: int, tell: T
         for viewer in viewers:
             known[viewer] |= said_forms(game, strings(views[viewer], keys=True, skip=OFFERED))
             # what its redacted events show (a card discarded face up, then reshuffled unseen)
-            events, _ = seen_events(decider, batch, viewer)
+            events, _, _ = seen_events(decider, batch, viewer)
             known[viewer] |= said_forms(game, strings(msgspec.to_builtins(events), keys=True, skip=OFFERED))
         for viewer in viewers:
             # a secret: a text other viewers' views showed, this viewer's views and events never
@@ -212,6 +217,45 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
     )
     expired = Result(scores={}, ranking=[], winners=[], details={"abandoned": True, "expired": True})
     assert decider.describe(GameEnded(result=expired), None) == said_of[TableExpired]
+
+
+def test_the_table_says_its_own_events_and_the_end_in_french_too():
+    decider = TableDecider(HIGHCARD)
+    events = [
+        TableCreated(creator="ann", options={}, seats=3),
+        PlayerJoined(player="bob"),
+        PlayerLeft(player="bob"),
+        TableStarted(players=["ann", "bob", "cat"]),
+        TableExpired(),
+        BotSeated(player="robot-1"),
+        ClockExpired(player="bob"),
+        SeatZombied(player="cat", reason="quit"),
+        SeatZombied(player="cat", reason="timed_out"),
+        RematchOffered(table="highcard-2", by="ann"),
+        RematchDeclined(player="bob"),
+    ]
+    for event in events:
+        french, english = decider.describe(event, None, "fr"), decider.describe(event, None)
+        assert french and french != english, (event, french)
+    started = decider.describe(events[3], None, "fr")
+    assert started == "La partie commence : ann, bob et cat, dans l'ordre des places"
+    assert decider.describe(ClockCharged(at="2026-01-01T00:00:00.000Z", player="ann"), None, "fr") is None
+    ranking = [Standing("ann", 1, 2), Standing("bob", 1, 2), Standing("cat", 3, 0.5)]
+    shared = Result(scores={}, ranking=ranking, winners=["ann", "bob"])
+    assert (
+        decider.describe(GameEnded(result=shared), None, "fr")
+        == "Partie terminée : ann et bob partagent la victoire (ann 2, bob 2, cat 0.5)"
+    )
+    left = Result(
+        scores={},
+        ranking=[Standing("bob", 1, 7), Standing("ann", 2, 9)],
+        winners=["bob"],
+        details={"forfeited": ["ann"]},
+    )
+    assert (
+        decider.describe(GameEnded(result=left), None, "fr")
+        == "Partie terminée : bob a gagné (bob 7, ann 9 ; ann a quitté la partie et finit dernier)"
+    )
 
 
 def test_a_game_without_words_of_its_own_says_the_type_of_its_events():
