@@ -17,6 +17,7 @@ import pytest
 from services.registry import get
 from shared.games.decider import Result, Standing, describe_by_type
 from shared.games.illustori.data import CARDS as ILLUSTORI_CARDS
+from shared.games.illustori.data import CARDS_FR as ILLUSTORI_CARDS_FR
 from shared.games.simulate import simulate
 from shared.games.table import (
     TABLE_EVENTS,
@@ -76,19 +77,37 @@ def decider_of(game: str) -> TableDecider:
 
 
 def naishi_forms(token: str) -> tuple[str, ...]:
-    """How the Naishi log names a card: by its kind ("rice_3" -> "Rice")."""
-    return (token.rsplit("_", 1)[0].replace("_", " ").title() if "_" in token else token,)
+    """How the Naishi log names a card: by its kind, in English and in French ("rice_3" ->
+    "Rice", "Champ de riz")."""
+    from shared.games.naishi.view import KIND_NAMES
+
+    if "_" not in token:
+        return (token,)
+    kind = token.rsplit("_", 1)[0]
+    return (kind.replace("_", " ").title(), *([KIND_NAMES["fr"][kind]] if kind in KIND_NAMES["fr"] else []))
 
 
 def illustori_forms(token: str) -> tuple[str, ...]:
-    """The Illustori log names a card by its picture (a public catalogue), the view by its id."""
-    return (token, ILLUSTORI_CARDS[token]) if token in ILLUSTORI_CARDS else (token,)
+    """The Illustori log names a card by its picture (a public catalogue, in English and in
+    French), the view by its id."""
+    if token not in ILLUSTORI_CARDS:
+        return (token,)
+    return (token, ILLUSTORI_CARDS[token], ILLUSTORI_CARDS_FR[token])
+
+
+def dozito_forms(token: str) -> tuple[str, ...]:
+    """How the Dozito log names a card: by colour and number, in English and in French
+    ("red-7" -> "red 7", "7 rouge")."""
+    from shared.games.dozito.view import card_name
+
+    return (token, *(n for n in (card_name(token, "en"), card_name(token, "fr")) if n))
 
 
 # How each game's texts name what its views and events hold (by default, as they write it).
 FORMS: dict[str, Callable[[str], tuple[str, ...]]] = {
     "naishi": naishi_forms,
     "illustori": illustori_forms,
+    "dozito": dozito_forms,
 }
 
 
@@ -116,14 +135,19 @@ def plays() -> Iterator[tuple[str, int, dict[str, Any], int]]:
 Tell = Callable[[TableDecider, list[Any], str | None], list[str]]
 
 
+# The games whose every event is said in French too (a game without `describe_fr` logs in
+# English for French readers).
+SAID_IN_FRENCH = frozenset({"naishi", "dozito", "decrypto", "diced_tomatoes", "illustori"})
+
+
 def told(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
     """What the game log says of one step to one viewer, as replays and pushes say it, in
-    English and in French (every one of the five games says every event in French)."""
+    English and in French."""
     events, texts, texts_fr = seen_events(decider, batch, viewer)
     for event in events:
         text = decider.describe(event, viewer)
         assert isinstance(text, str) and text.strip(), (type(event).__name__, viewer)
-        if decider.game.name != "highcard" and not isinstance(event, TABLE_EVENTS):
+        if decider.game.name in SAID_IN_FRENCH and not isinstance(event, TABLE_EVENTS):
             french = decider.describe(event, viewer, "fr")
             assert decider.game.describe_fr is not None, decider.game.name
             assert isinstance(french, str) and french.strip(), (type(event).__name__, viewer)
@@ -283,9 +307,24 @@ def test_the_events_random_play_seldom_reaches_are_said_too():
     }
     for game, (event, text) in rare.items():
         assert get(game).describe(event, None) == text
+    assert get("illustori").describe(rare["illustori"][0], None, "fr") == (
+        "Le texte de démarrage « Maxx » de ann est pénalisé (il finit par xx) : il faut en proposer un autre"
+    )
+    assert (
+        get("naishi").describe(TurnPassed(player="ann"), None, "fr")
+        == "ann n'avait aucune action principale possible et a passé son tour"
+    )
     assert (
         get("dozito").describe(OneColourGridCompleted(player="bob"), "ann")
         == "bob completed a one-colour grid and wins at once"
+    )
+    assert get("dozito").describe(DrawPileRebuilt(draw=[None] * 20), None, "fr") == (
+        "Les piles de défausse, sauf leurs cartes du dessus, sont mélangées pour former une nouvelle "
+        "pioche de 20 cartes"
+    )
+    assert (
+        get("dozito").describe(OneColourGridCompleted(player="bob"), "ann", "fr")
+        == "bob complète une grille d'une seule couleur et gagne immédiatement la partie"
     )
 
 

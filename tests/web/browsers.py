@@ -111,11 +111,17 @@ async def new_browser(playwright: Any) -> Any:
 
 
 async def sign_in(
-    browser: Any, base: str, name: str | None, *, width: int = 1100, prepare: Any = None
+    browser: Any,
+    base: str,
+    name: str | None,
+    *,
+    width: int = 1100,
+    prepare: Any = None,
+    locale: str = "en-GB",
 ) -> Any:
-    """A page of a new browser context signed in as `name` (None: a guest); `prepare(context)`
-    is awaited before the page opens."""
-    context = await browser.new_context(viewport={"width": width, "height": 900})
+    """A page of a new browser context signed in as `name` (None: a guest), its browser's
+    language `locale`; `prepare(context)` is awaited before the page opens."""
+    context = await browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
     if prepare is not None:
         await prepare(context)
     page = await context.new_page()
@@ -344,28 +350,44 @@ CLIENT_WORDS = frozenset(
         *(ROOT / "shared" / "games").glob("*/help.*.json"),
     ]
     if path.suffix in (".js", ".html", ".json") and "vendor" not in path.parts
-    for word in re.findall(r"[A-Za-z]+", path.read_text())
+    for word in re.findall(r"[^\W\d_]+", path.read_text())
 )
 
 
-# The games whose boards say each seat's standing (score, tokens, cards in hand) at the end.
-GAMES_WITH_STANDINGS = {"naishi", "dozito", "diced_tomatoes", "decrypto", "illustori"}
+# The games whose boards say each seat's standing (score, tokens, cards in hand) at the end,
+# and that speak French wholly (help, board, log).
+FIVE_GAMES = {"naishi", "dozito", "diced_tomatoes", "decrypto", "illustori"}
+
+
+async def in_french(page: Any, *, wholly: bool = True) -> None:
+    """The page is in French, and (`wholly`) every text it was asked to show so far had its
+    French: a game that brings no French of its own leaves its board's words in English."""
+    assert await page.get_attribute("html", "lang") == "fr"
+    if wholly:
+        assert await page.evaluate("() => [...window.__untranslated]") == []
 
 
 async def play_in_browsers(
     up: Up, browser: Any, game: str, people: int, bots: int, options: dict[str, Any], pictured: int
 ) -> list[Seat]:
-    """A table of `game` made in a browser, joined from the lobby by the other `people`, filled
-    with `bots` on nats-py, and played to its end by clicking; every page shows the same result,
-    no page ever showed another seat's secrets, and no page had a JavaScript error. The first
-    page is pictured at version `pictured`. The seats, with what their pages showed."""
+    """A table of `game` made in a browser, joined from the lobby by the other `people` (the
+    last of them in a French browser), filled with `bots` on nats-py, and played to its end by
+    clicking; every English page shows the same result and the French page its French, no page
+    ever showed another seat's secrets, and no page had a JavaScript error. The first page and
+    the French one are pictured at version `pictured`. The seats, with what their pages showed."""
     base = up.http_url
     names = [unique(f"p{i}") for i in range(people)]
     bot_names = [unique(f"bot{i}") for i in range(bots)]
-    seats = [Seat(n, await sign_in(browser, base, n), random.Random(i)) for i, n in enumerate(names)]
+    french = names[-1] if people > 1 else None
+    seats = [
+        Seat(n, await sign_in(browser, base, n, locale="fr-FR" if n == french else "en-GB"), random.Random(i))
+        for i, n in enumerate(names)
+    ]
     table = await create_table(seats[0].page, base, game, people + bots, options)
     for seat in seats[1:]:
         await join_from_lobby(seat.page, base, game, table)
+        if seat.name == french:
+            await in_french(seat.page, wholly=game in FIVE_GAMES)  # the lobby
     bot_clients = {bot: await up.player(bot) for bot in bot_names}
     try:
         for bot, client in bot_clients.items():
@@ -378,6 +400,8 @@ async def play_in_browsers(
 
         async def picture() -> None:
             await screenshot(seats[0].page, game)
+            if french:
+                await screenshot(seats[-1].page, f"{game}-fr")
 
         await play_through(seats, pause_at=pictured, on_pause=picture)
         await asyncio.wait_for(asyncio.gather(*bot_tasks), 60)
@@ -387,12 +411,19 @@ async def play_in_browsers(
     for seat in seats:  # each page asks the results projector for the rating changes
         await seat.page.wait_for_selector("#result[data-ratings=loaded]")
     results = [await s.page.inner_text("#result") for s in seats]
-    assert all(r == results[0] for r in results) and "Rank" in results[0]
+    english = [r for s, r in zip(seats, results) if s.name != french]
+    assert all(r == results[0] for r in english) and "Rank" in results[0]
     assert "Rating" in results[0], results[0]  # every seat a person's: each has their entry
+    if french:  # the board, the log and the result in French
+        await in_french(seats[-1].page, wholly=game in FIVE_GAMES)
+        assert results[-1] != results[0] and "Rang" in results[-1], results[-1]
+        assert not RAW_WORDS.search(results[-1]), RAW_WORDS.search(results[-1])
+        assert "La partie commence" in await seats[-1].page.inner_text("#log")
+        assert "The game started" in await seats[0].page.inner_text("#log")
     # the players' panel: every seat, and, for the five games, each one's standing at the end
     panels = await seats[0].page.locator("#players .player-panel").all_inner_texts()
     assert len(panels) == people + bots and all(n in "".join(panels) for n in names + bot_names), panels
-    if game in GAMES_WITH_STANDINGS:
+    if game in FIVE_GAMES:
         assert await seats[0].page.locator("#players .standing").count() == people + bots, panels
     assert not RAW_WORDS.search(results[0]), RAW_WORDS.search(results[0])
     admin = await up.admin()
@@ -403,7 +434,7 @@ async def play_in_browsers(
         await admin.bus.close()
     assert final["view"]["status"] == "ended"
     for name in final["view"]["result"]["scores"]:
-        assert name in results[0]
+        assert all(name in r for r in results)
     assert_no_secret_shown({s.name: s.seen for s in seats}, views, [*names, *bot_names])
     for seat in seats:
         assert not seat.page.errors, seat.page.errors

@@ -36,6 +36,7 @@ from tests.web.browsers import (
     Up,
     assert_no_secret_shown,
     create_table,
+    in_french,
     join_from_lobby,
     new_browser,
     page_text,
@@ -59,7 +60,7 @@ GAMES = {
     "dozito": (2, 0, {"rounds": 1}, 12),
     "decrypto": (2, 2, {"max_rounds": 1}, 6),
     "illustori": (2, 1, {"deck_size": 16}, 10),
-    "diced_tomatoes": (1, 0, {}, 12),
+    "diced_tomatoes": (2, 0, {}, 12),
 }
 
 
@@ -146,14 +147,19 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     base = up.http_url
     ann_name, bob_name = unique("ann"), unique("bob")
     ann = Seat(ann_name, await sign_in(browser, base, ann_name), random.Random(1))
-    bob = Seat(bob_name, await sign_in(browser, base, bob_name, width=380), random.Random(2))
+    bob = Seat(bob_name, await sign_in(browser, base, bob_name, width=380, locale="fr-FR"), random.Random(2))
     table = await create_table(ann.page, base, "naishi", 2, {"first_player": "first_seat"})
-    # bob finds it in the lobby, with its options in words, and joins
+    # a guest finds it in the lobby, with its options in words; bob too, in French, and joins
+    guest = await sign_in(browser, base, None)
+    await guest.goto(f"{base}/#/lobby/naishi")
+    guest_row = guest.locator(f'[data-table="{table}"]')
+    await guest_row.wait_for()
+    assert "first player: first seat" in await guest_row.inner_text()
     await bob.page.goto(f"{base}/#/lobby/naishi")
     row = bob.page.locator(f'[data-table="{table}"]')
     await row.wait_for()
-    assert "first player: first seat" in await row.inner_text()
-    await join_from_lobby(bob.page, base, "naishi", table)
+    await join_from_lobby(bob.page, base, "naishi", table)  # bob's browser speaks French
+    await in_french(bob.page)
     await ann.page.wait_for_selector("#table-controls [data-action=start]")
     await ann.page.click("#table-controls [data-action=start]")
     # the first thing to do is said above the board, and its cards are in view without scrolling
@@ -162,7 +168,6 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     assert "give it" in await ann.page.inner_text("#table .turn-line")
     box = await give.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 900, box
-    guest = await sign_in(browser, base, None)
     await guest.goto(f"{base}/#/table/naishi/{table}")
     await guest.wait_for_selector("#table[data-status=running]")
     guest_seen: list[tuple[int, str]] = []
@@ -194,7 +199,8 @@ async def test_two_people_play_naishi_a_guest_watches_and_the_replay_ends_on_the
     for page in (ann.page, bob.page, guest):  # each player's rating change, once asked
         await page.wait_for_selector("#result[data-ratings=loaded]")
     results = [await p.inner_text("#result") for p in (ann.page, bob.page, guest)]
-    assert results[0] == results[1] == results[2]
+    assert results[0] == results[2] != results[1]  # bob's in French
+    await in_french(bob.page)
     assert "Rank" in results[0] and ann_name in results[0] and bob_name in results[0]
     final = await version_of(ann.page)
     assert final == await version_of(bob.page) == await version_of(guest)

@@ -2,7 +2,9 @@
 // WebSocket with the official client, signed in as the player (or a guest): the broker applies
 // the same permissions as to any other client, and this server only hands out files.
 import { h } from "./games/kit.js";
+import { LANGUAGES, chooseLanguage, helpOf, language, logOf, t } from "./i18n.js";
 import { wsconnect } from "./vendor/nats.js";
+import "./app.fr.js"; // the French of this module's texts
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -34,31 +36,58 @@ function humanize(key) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+let labels = {}; // the shown game's ids in the page's language (its French help's `labels`)
+
+/** The words of the game shown (its French help's `labels`), in French only. */
+function useLabels(info) {
+  labels = (language !== "en" && info && helpOf(info).labels) || {};
+}
+
+/** An id as words, capitalised: "max_rounds" -> "Max rounds"; in French the game's own
+ * words for it (its `labels`), else the catalogue's. */
+function named(id) {
+  const english = humanize(id);
+  if (language === "en" || !/[a-z]/i.test(english)) return english; // a number is no word
+  return labels[id] ?? t(english);
+}
+
+/** `text` with a small first letter (a capitalised label in the middle of a line). */
+function lowerFirst(text) {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** A number with one decimal (a rating), written as the page's language writes it. */
+function decimal(value) {
+  return language === "en" ? value.toFixed(1)
+    : value.toLocaleString(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
 let players = new Set(); // the ids of the table shown: keys that are not humanized
 
 /** A value as words: "final_round" -> "final round", "torii_1" -> "torii 1"; a player's
  * name as it is. */
 function spoken(value) {
   const text = String(value);
-  return !players.has(text) && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(text) ? text.replace(/_/g, " ") : text;
+  if (players.has(text) || !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(text)) return text;
+  return language === "en" ? text.replace(/_/g, " ") : lowerFirst(named(text));
 }
 
 /** Any JSON value as something a person reads: lists, and definition lists for objects. */
 function readable(value) {
-  if (value === null || value === undefined) return h("span", { class: "muted" }, "none");
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value === null || value === undefined) return h("span", { class: "muted" }, t("none"));
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (typeof value !== "object") return spoken(value);
   if (Array.isArray(value)) {
-    if (value.length === 0) return h("span", { class: "muted" }, "none");
+    if (value.length === 0) return h("span", { class: "muted" }, t("none"));
     if (value.every((v) => v === null || typeof v !== "object")) {
       return value.map((v) => (v === null ? "?" : spoken(v))).join(", ");
     }
     return h("ol", { class: "readable" }, value.map((v) => h("li", {}, readable(v))));
   }
   const keys = Object.keys(value);
-  if (keys.length === 0) return h("span", { class: "muted" }, "none");
+  if (keys.length === 0) return h("span", { class: "muted" }, t("none"));
   return h("dl", { class: "readable" },
-    keys.map((k) => [h("dt", {}, players.has(k) ? k : humanize(k)), h("dd", {}, readable(value[k]))]));
+    keys.map((k) => [h("dt", {}, players.has(k) ? k : named(k)), h("dd", {}, readable(value[k]))]));
 }
 
 function gameInfo(game) {
@@ -103,13 +132,57 @@ function joined(nodes, separator = ", ") {
 
 /** A rating as shown: one decimal, and a question mark while it is provisional. */
 function ratingText(record) {
-  return `${record.rating.toFixed(1)}${record.provisional ? "?" : ""}`;
+  return `${decimal(record.rating)}${record.provisional ? "?" : ""}`;
 }
 
 /** A rating change: "+1.6" / "−0.8" (a signed number a screen reader reads as such). */
 function changeText(before, after) {
   const change = after - before;
-  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}`;
+  return `${change >= 0 ? "+" : "−"}${decimal(Math.abs(change))}`;
+}
+
+// The refusals a person meets most, said in the page's language (the server says them in
+// English); any other code shows the server's own message.
+const REFUSALS = {
+  not_your_turn: "It is not your turn.",
+  not_seated: "You have no seat at this table.",
+  already_seated: "You already have a seat at this table.",
+  already_started: "The game has already started.",
+  not_started: "The game has not started yet.",
+  game_over: "The game at this table is over.",
+  game_not_over: "A rematch is offered once the game is over.",
+  table_full: "All the seats are taken.",
+  table_exists: "A table with this id already exists.",
+  not_creator: "Only the table's creator can start the game.",
+  not_enough_players: "Not enough players are seated to start.",
+  unknown_table: "There is no such table.",
+  unknown_game: "There is no such game.",
+  stale_version: "The table changed meanwhile: look again and decide.",
+  seat_played_by_bot: "A bot plays this seat; its player can no longer act here.",
+  out_of_time: "Your clock has run out; the move came too late.",
+  no_rematch: "Nobody has offered a rematch.",
+  already_answered: "You have answered this rematch already.",
+  bad_option: "An option is not valid: check the form's values.",
+  bad_command: "This command is not valid.",
+  bad_request: "This request is not valid.",
+  not_allowed: "This is not allowed.",
+  not_ready: "The table is being set up; try again.",
+  conflict: "The table kept changing while this command was decided; send it again.",
+  unavailable: "The server is unavailable for a moment; try again.",
+  outcome_unknown: "Whether this was done is not known yet; try again.",
+  internal_error: "The server failed on this; nothing was done.",
+  storage_full: "The server's storage is full; nothing was done.",
+  history_full: "This table holds the most moves a table may hold; play on at a new table.",
+  id_reused: "This command's id was already used; nothing was done.",
+  rate_limited: "You are saying a lot: wait {seconds} s before your next line.",
+};
+
+/** What a refusal (a reply's `error`) says to a person: the server's message; in French,
+ * the French of its code when the client has one. */
+function refusalText(error) {
+  if (!error) return "";
+  if (language === "en" || !(error.code in REFUSALS)) return error.message;
+  return t(REFUSALS[error.code], { seconds: Math.ceil((error.retry_after_ms || 0) / 1000) });
 }
 
 async function connect(session) {
@@ -125,7 +198,7 @@ async function connect(session) {
   });
   (async () => {
     for await (const s of connection.status()) {
-      if (s.type === "disconnect") showStatus("Connection lost: reconnecting…");
+      if (s.type === "disconnect") showStatus(t("Connection lost: reconnecting…"));
       if (s.type === "reconnect") {
         showStatus("");
         if (page && page.resync) page.resync();
@@ -137,9 +210,9 @@ async function connect(session) {
     if (session.token && /authoriz/i.test(String(err && err.message))) {
       // the token was refused on a reconnect: revoked or expired meanwhile
       localStorage.removeItem(SESSION_KEY);
-      signedOut("Your session has expired or was signed out: sign in again.");
+      signedOut(t("Your session has expired or was signed out: sign in again."));
     } else {
-      showStatus("Disconnected from the game server. Reload the page.");
+      showStatus(t("Disconnected from the game server. Reload the page."));
     }
   });
   return connection;
@@ -204,7 +277,7 @@ async function replaySteps(game, table, viewer, first, views) {
         replayKnowsViews = false;
         continue;
       }
-      throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+      throw Object.assign(new Error(refusalText(reply.error)), { code: reply.error.code });
     }
     steps.push(...reply.steps);
     if (reply.next === undefined || reply.next === null) return steps;
@@ -212,10 +285,11 @@ async function replaySteps(game, table, viewer, first, views) {
   }
 }
 
-/** A step's lines for the log: its `log` texts, else its events' types. */
+/** A step's lines for the log: its `log` texts (in the page's language), else its events'
+ * types. */
 function stepTexts(step) {
-  if (Array.isArray(step.log)) return step.log;
-  return step.events.map((e) => humanize(e.type));
+  if (Array.isArray(step.log)) return logOf(step);
+  return step.events.map((e) => named(e.type));
 }
 
 function logEntry(step, attrs = {}) {
@@ -223,7 +297,7 @@ function logEntry(step, attrs = {}) {
   if (texts.length === 0) return null;
   return h("li", { "data-version": step.version, ...attrs },
     h("span", { class: "log-version" }, `#${step.version}`),
-    h("span", { class: "log-texts" }, texts.map((t) => h("span", { class: "log-text" }, t))));
+    h("span", { class: "log-texts" }, texts.map((text) => h("span", { class: "log-text" }, text))));
 }
 
 // --- the boards -------------------------------------------------------------------------------
@@ -311,8 +385,8 @@ function showBoard(box, board) {
 
 function commandLabel(command) {
   const fields = Object.entries(command).filter(([k]) => k !== "type")
-    .map(([k, v]) => `${humanize(k).toLowerCase()}: ${Array.isArray(v) ? v.join(" ") : v}`);
-  return fields.length ? `${humanize(command.type)} (${fields.join(", ")})` : humanize(command.type);
+    .map(([k, v]) => t("{name}: {value}", { name: named(k).toLowerCase(), value: Array.isArray(v) ? v.join(" ") : v }));
+  return fields.length ? `${named(command.type)} (${fields.join(", ")})` : named(command.type);
 }
 
 /** A form for a free-text command: one labelled input per free field (one per item of a
@@ -321,22 +395,22 @@ function freeTextForm(example, freeFields, act, interactive) {
   const inputs = [];
   const fixed = Object.fromEntries(Object.entries(example).filter(([k]) => !freeFields.includes(k)));
   const fixedText = Object.entries(fixed).filter(([k]) => k !== "type")
-    .map(([k, v]) => `${humanize(k).toLowerCase()} ${v}`).join(", ");
+    .map(([k, v]) => `${named(k).toLowerCase()} ${v}`).join(", ");
   const rows = [];
   for (const field of freeFields) {
     const values = Array.isArray(example[field]) ? example[field] : [example[field]];
     values.forEach((placeholder, i) => {
       const id = `f-${randomHex(6)}`;
-      const label = Array.isArray(example[field]) ? `${humanize(field)} ${i + 1}` : humanize(field);
+      const label = Array.isArray(example[field]) ? `${named(field)} ${i + 1}` : named(field);
       const input = h("input", { id, type: "text", name: field, placeholder: placeholder ?? "",
         autocomplete: "off", maxlength: 60, disabled: !interactive });
       inputs.push({ field, list: Array.isArray(example[field]), input });
-      rows.push(h("div", { class: "field" }, h("label", { for: id }, `${label} (free text)`), input));
+      rows.push(h("div", { class: "field" }, h("label", { for: id }, t("{label} (free text)", { label })), input));
     });
   }
   const form = h("form", { class: "free-form", "data-command-type": example.type },
-    h("p", { class: "form-title" }, humanize(example.type), fixedText ? ` — ${fixedText}` : ""),
-    rows, h("button", { type: "submit", disabled: !interactive }, "Send"));
+    h("p", { class: "form-title" }, named(example.type), fixedText ? ` — ${fixedText}` : ""),
+    rows, h("button", { type: "submit", disabled: !interactive }, t("Send")));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const command = { ...fixed };
@@ -370,8 +444,8 @@ function otherMoves(view, boardNode, act, interactive) {
     }
   }
   if (items.length === 0) return null;
-  return h("section", { class: "other-moves", "aria-label": "Moves" },
-    h("h2", {}, "Moves"), h("div", { class: "move-list" }, items));
+  return h("section", { class: "other-moves", "aria-label": t("Moves") },
+    h("h2", {}, t("Moves")), h("div", { class: "move-list" }, items));
 }
 
 /** The result of a table; `ratings` ({player: their entry of this table in their history},
@@ -382,30 +456,33 @@ function resultPanel(result, ratings = null) {
   const winners = result.winners || [];
   const details = result.details || {};
   const forfeited = details.forfeited || [];
-  return h("section", { id: "result", class: "result", "aria-label": "Result",
+  return h("section", { id: "result", class: "result", "aria-label": t("Result"),
     "data-ratings": ratings ? "loaded" : null },
-    h("h2", {}, "Result"),
-    h("p", { class: "winners" }, winners.length === 0 ? "No winner."
-      : winners.length === 1 ? `${winners[0]} wins.` : `Winners: ${winners.join(", ")}.`),
-    details.idle ? h("p", { class: "idle" }, "Nobody moved for a long time: the game was closed.") : null,
-    forfeited.length ? h("p", { class: "forfeited" }, `${forfeited.join(", ")} left the game: ` +
-      `${forfeited.length === 1 ? "ranked" : "all ranked"} last, whatever the bot scored.`) : null,
+    h("h2", {}, t("Result")),
+    h("p", { class: "winners" }, winners.length === 0 ? t("No winner.")
+      : winners.length === 1 ? t("{player} wins.", { player: winners[0] })
+        : t("Winners: {players}.", { players: winners.join(", ") })),
+    details.idle ? h("p", { class: "idle" }, t("Nobody moved for a long time: the game was closed.")) : null,
+    forfeited.length ? h("p", { class: "forfeited" }, forfeited.length === 1
+      ? t("{players} left the game: ranked last, whatever the bot scored.", { players: forfeited.join(", ") })
+      : t("{players} left the game: all ranked last, whatever the bot scored.", { players: forfeited.join(", ") }))
+      : null,
     (result.ranking || []).length ? h("table", { class: "ranking" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Score"),
-        rated ? h("th", { scope: "col" }, "Rating") : null)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+        h("th", { scope: "col" }, t("Score")),
+        rated ? h("th", { scope: "col" }, t("Rating")) : null)),
       h("tbody", {}, result.ranking.map((r) => h("tr", {}, h("td", {}, r.rank),
         h("th", { scope: "row" }, playerLink(r.player)), h("td", {}, r.score),
         rated ? h("td", { class: "rating-change" }, ratingCell(ratings[r.player])) : null)))) : null,
     result.details && Object.keys(result.details).length
-      ? h("details", { open: true }, h("summary", {}, "Why"), readable(result.details)) : null);
+      ? h("details", { open: true }, h("summary", {}, t("Why")), readable(result.details)) : null);
 }
 
 function ratingCell(entry) {
   if (!entry) return "";
-  if (!entry.rated) return h("span", { class: "muted" }, "unrated");
+  if (!entry.rated) return h("span", { class: "muted" }, t("unrated"));
   const change = entry.rating_after - entry.rating_before;
-  return h("span", {}, entry.rating_after.toFixed(1), " ",
+  return h("span", {}, decimal(entry.rating_after), " ",
     h("span", { class: change >= 0 ? "up" : "down" }, `(${changeText(entry.rating_before, entry.rating_after)})`));
 }
 
@@ -417,7 +494,7 @@ async function ratingsOf(game, table, ranking, isStopped) {
   for (let attempt = 0; attempt < 20 && !isStopped(); attempt++) {
     for (const player of people.filter((p) => !(p in found))) {
       const reply = await ask(`tabletop.history.${player}`, { game, limit: 20 });
-      const entry = reply.tables && reply.tables.find((t) => t.table === table);
+      const entry = reply.tables && reply.tables.find((row) => row.table === table);
       if (entry) found[player] = entry;
     }
     if (Object.keys(found).length === people.length) return found;
@@ -442,7 +519,7 @@ function keepAlertSetting(key, value) {
 /** The tab says whose turn it is: its title starts with "Your turn" and its icon has a dot, so
  * a player in another tab sees it at a glance. */
 function showTurnInTab(mine, title) {
-  document.title = mine ? `Your turn · ${title} · tabletop` : `${title} · tabletop`;
+  document.title = mine ? t("Your turn · {title} · tabletop", { title }) : `${title} · tabletop`;
   document.getElementById("icon")?.setAttribute("href", mine ? "icon-turn.svg" : "icon.svg");
 }
 
@@ -466,7 +543,7 @@ function callToTurn(title, table) {
   }
   if (document.visibilityState === "hidden" && alertSettings().notify && "Notification" in window &&
     Notification.permission === "granted") {
-    const note = new Notification(`Your turn at ${title}`, { body: table, tag: table, icon: "icon-turn.svg" });
+    const note = new Notification(t("Your turn at {title}", { title }), { body: table, tag: table, icon: "icon-turn.svg" });
     note.onclick = () => { window.focus(); note.close(); };
   }
 }
@@ -487,8 +564,9 @@ function alertControls() {
     keepAlertSetting("notify", notify.checked);
   });
   return h("p", { class: "alerts muted" },
-    h("label", { for: "alert-sound" }, sound, " A chime when it is my turn"),
-    supported ? [" · ", h("label", { for: "alert-notify" }, notify, " A notification when it is my turn and this tab is hidden")] : null);
+    h("label", { for: "alert-sound" }, sound, " ", t("A chime when it is my turn")),
+    supported ? [" · ", h("label", { for: "alert-notify" }, notify, " ",
+      t("A notification when it is my turn and this tab is hidden"))] : null);
 }
 
 /** What shows a table's result in a box: the result panel, then, once the results projector
@@ -512,16 +590,16 @@ function ratedResults(game, table, isStopped) {
 
 function turnText(view, seat) {
   if (view.status === "open") {
-    return `Waiting for players: ${view.seats.length} of ${view.seat_count} seats taken. ` +
-      `${view.creator === seat ? "You start" : `${view.creator} starts`} the game.`;
+    return `${t("Waiting for players: {taken} of {count} seats taken.", { taken: view.seats.length, count: view.seat_count })} ${
+      view.creator === seat ? t("You start the game.") : t("{player} starts the game.", { player: view.creator })}`;
   }
-  if (view.status === "ended") return "The game is over.";
+  if (view.status === "ended") return t("The game is over.");
   const acting = view.to_act || [];
   const others = acting.filter((p) => p !== seat);
   if (seat && acting.includes(seat)) {
-    return others.length ? `Your turn (with ${others.join(", ")}).` : "Your turn.";
+    return others.length ? t("Your turn (with {players}).", { players: others.join(", ") }) : t("Your turn.");
   }
-  return acting.length ? `Waiting for ${acting.join(", ")}.` : "";
+  return acting.length ? t("Waiting for {players}.", { players: acting.join(", ") }) : "";
 }
 
 // --- pages ------------------------------------------------------------------------------------
@@ -535,18 +613,18 @@ function signInPage() {
     pattern: "[A-Za-z0-9_\\-]{1,64}", maxlength: 64 });
   const password = h("input", { id: passId, name: "password", type: "password", required: true,
     minlength: 8, maxlength: 1024, autocomplete: "current-password" });
-  const submit = h("button", { type: "submit" }, "Sign in");
+  const submit = h("button", { type: "submit" }, t("Sign in"));
   const form = h("form", { class: "signin", id: "signin" },
-    h("div", { class: "field" }, h("label", { for: nameId }, "Name"), name,
-      h("small", {}, "Letters, digits, - and _.")),
-    h("div", { class: "field" }, h("label", { for: passId }, "Password"), password,
-      h("small", {}, "At least 8 characters. The first sign-in with a new name registers it.")),
+    h("div", { class: "field" }, h("label", { for: nameId }, t("Name")), name,
+      h("small", {}, t("Letters, digits, - and _."))),
+    h("div", { class: "field" }, h("label", { for: passId }, t("Password")), password,
+      h("small", {}, t("At least 8 characters. The first sign-in with a new name registers it."))),
     submit, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
     if (!isId(name.value) || /^guest/i.test(name.value)) {
-      error.textContent = "Choose a name of letters, digits, - and _ that does not start with 'guest'.";
+      error.textContent = t("Choose a name of letters, digits, - and _ that does not start with 'guest'.");
       return;
     }
     submit.disabled = true;
@@ -555,12 +633,12 @@ function signInPage() {
   });
   const guest = h("button", { type: "button", id: "watch-as-guest", class: "secondary",
     onclick: () => signIn({ name: `guest-${randomHex(4)}`, password: null, guest: true }, error) },
-  "Watch as a guest");
+  t("Watch as a guest"));
   main.replaceChildren(
-    h("h1", {}, "Sign in"),
-    h("p", {}, "Play Naishi, Dozito, Decrypto, Illustori and Diced Tomatoes with others."),
+    h("h1", {}, t("Sign in")),
+    h("p", {}, t("Play Naishi, Dozito, Decrypto, Illustori and Diced Tomatoes with others.")),
     form,
-    h("p", {}, "Or look without an account: guests watch tables and replays."), guest);
+    h("p", {}, t("Or look without an account: guests watch tables and replays.")), guest);
   name.focus();
   return {};
 }
@@ -587,7 +665,7 @@ async function signIn(form, errorNode) {
     nc = await connect(form);
     if (!form.guest) {
       const reply = await ask(`tabletop.session.${form.name}`, {});
-      if (!reply.ok) throw new Error(reply.error.message);
+      if (!reply.ok) throw new Error(refusalText(reply.error));
       session = { ...session, token: reply.token, expires: reply.expires };
       const withPassword = nc;
       nc = await connect(session);
@@ -600,9 +678,9 @@ async function signIn(form, errorNode) {
     // could not check in time (a crowd signing in): the message names all three
     const refused = /authoriz/i.test(String(err && err.message));
     errorNode.textContent = refused
-      ? "Sign-in refused: a wrong password for this name, too many attempts, or the server " +
-        "too busy to check it. Wait a moment and try again."
-      : `Cannot sign in (${err && err.message}).`;
+      ? t("Sign-in refused: a wrong password for this name, too many attempts, or the server " +
+        "too busy to check it. Wait a moment and try again.")
+      : t("Cannot sign in ({message}).", { message: err && err.message });
     return;
   }
   me = session;
@@ -640,16 +718,28 @@ function signedOut(notice = "") {
   else location.hash = "#/signin";
 }
 
+/** The choice of the page's language, signed in or not: each language by its own name. */
+function languageControl() {
+  const select = h("select", { id: "language", name: "language", "aria-label": t("Language"),
+    title: t("Language") },
+  Object.entries(LANGUAGES).map(([code, name]) =>
+    h("option", { value: code, lang: code, selected: code === language }, name)));
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  return select;
+}
+
 function drawNav() {
+  nav.setAttribute("aria-label", t("Account"));
   if (!me) {
-    nav.replaceChildren();
+    nav.replaceChildren(languageControl());
     return;
   }
   nav.replaceChildren(
-    h("a", { href: "#/" }, "Games"),
-    h("span", { class: "who", id: "who" }, me.guest ? "Watching as a guest"
-      : ["Signed in as ", h("a", { href: `#/player/${encodeURIComponent(me.name)}` }, me.name)]),
-    h("button", { type: "button", class: "link", onclick: signOut }, me.guest ? "Sign in" : "Sign out"));
+    h("a", { href: "#/" }, t("Games")),
+    h("span", { class: "who", id: "who" }, me.guest ? t("Watching as a guest")
+      : [t("Signed in as "), h("a", { href: `#/player/${encodeURIComponent(me.name)}` }, me.name)]),
+    h("button", { type: "button", class: "link", onclick: signOut }, me.guest ? t("Sign in") : t("Sign out")),
+    languageControl());
 }
 
 function homePage() {
@@ -658,44 +748,44 @@ function homePage() {
     placeholder: "naishi-1a2b3c4d5e6f" });
   const findError = h("p", { class: "error", role: "alert" });
   const find = h("form", { class: "inline-form" },
-    h("label", { for: "find-table" }, "Table id"), tableInput,
-    h("button", { type: "submit" }, "Open"));
+    h("label", { for: "find-table" }, t("Table id")), tableInput,
+    h("button", { type: "submit" }, t("Open")));
   find.addEventListener("submit", (event) => {
     event.preventDefault();
     const table = tableInput.value.trim();
     const game = gameOfTable(table);
     if (!game || !isId(table)) {
-      findError.textContent = "A table id starts with its game, e.g. naishi-1a2b3c4d5e6f.";
+      findError.textContent = t("A table id starts with its game, e.g. naishi-1a2b3c4d5e6f.");
       return;
     }
     location.hash = `#/table/${game}/${table}`;
   });
   main.replaceChildren(
-    h("h1", {}, "Games"),
+    h("h1", {}, t("Games")),
     h("ul", { class: "games" }, config.games.map((g) => h("li", { class: "game-card" },
       h("h2", {}, h("a", { href: `#/lobby/${g.game}` }, g.title)),
-      h("p", {}, g.description || ""),
-      h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players`
-        : `${g.min_players} to ${g.max_players} players`),
-      h("p", { class: "actions" }, h("a", { class: "button", href: `#/lobby/${g.game}` }, `${g.title} tables`),
-        " ", h("a", { class: "button secondary", href: `#/rankings/${g.game}` }, "Rankings"))))),
-    h("section", {}, h("h2", {}, "Find a table"),
-      h("p", {}, "Open a table or its replay by its id (ended tables are not in the lobbies)."),
+      h("p", {}, helpOf(g).description || g.description || ""),
+      h("p", { class: "muted" }, g.min_players === g.max_players ? t("{n} players", { n: g.min_players })
+        : t("{min} to {max} players", { min: g.min_players, max: g.max_players })),
+      h("p", { class: "actions" }, h("a", { class: "button", href: `#/lobby/${g.game}` }, t("{title} tables", { title: g.title })),
+        " ", h("a", { class: "button secondary", href: `#/rankings/${g.game}` }, t("Rankings")))))),
+    h("section", {}, h("h2", {}, t("Find a table")),
+      h("p", {}, t("Open a table or its replay by its id (ended tables are not in the lobbies).")),
       find, findError),
     // replaceChildren writes a null as the text "null": leave the section out instead
-    ...(recent.length ? [h("section", {}, h("h2", {}, "Tables you opened"),
+    ...(recent.length ? [h("section", {}, h("h2", {}, t("Tables you opened")),
       h("ul", { class: "recent" }, recent.filter((r) => gameInfo(r.game)).map((r) => h("li", {},
         h("a", { href: `#/table/${r.game}/${r.table}` }, r.table), " · ",
-        h("a", { href: `#/replay/${r.game}/${r.table}` }, "replay")))))] : []));
+        h("a", { href: `#/replay/${r.game}/${r.table}` }, t("replay"))))))] : []));
   return {};
 }
 
 /** The game's rules, briefly, folded away; written into the page only once opened (so the
  * page holds no words of them until a player asks). */
 function rulesPanel(info) {
-  const rules = (info.help && info.help.rules) || [];
+  const rules = helpOf(info).rules || [];
   if (!rules.length) return null;
-  const panel = h("details", { id: "rules", class: "rules" }, h("summary", {}, `The rules of ${info.title}`));
+  const panel = h("details", { id: "rules", class: "rules" }, h("summary", {}, t("The rules of {title}", { title: info.title })));
   panel.addEventListener("toggle", () => {
     if (panel.open && panel.childElementCount === 1) panel.append(...rules.map((text) => h("p", {}, text)));
   });
@@ -704,7 +794,7 @@ function rulesPanel(info) {
 
 /** While the pointer is on a move, or the keyboard's focus, `hint` says what it does. */
 function explainMoves(root, info, hint) {
-  const moves = (info.help && info.help.moves) || {};
+  const moves = helpOf(info).moves || {};
   const typeOf = (node) => {
     const move = node && node.closest && node.closest("[data-command], form[data-command-type]");
     if (!move) return null;
@@ -729,33 +819,34 @@ function explainMoves(root, info, hint) {
 }
 
 /** The create form of a game, built from its options' JSON schema. */
-/** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows. */
-function optionRows(properties, fields, rows) {
+/** Form rows for the options of a JSON schema: [[name, read value], ...] and the rows;
+ * `sentence(key, schema)` is an option's sentence in the page's language. */
+function optionRows(properties, fields, rows, sentence) {
   for (const [key, schema] of Object.entries(properties || {})) {
     const id = `opt-${key}`;
     const types = schema.anyOf ? schema.anyOf.map((s) => s.type) : [schema.type];
     const nullable = types.includes("null");
-    const type = types.find((t) => t !== "null");
+    const type = types.find((kind) => kind !== "null");
     // an option with named values (a Literal in the game's options): one of them, typed as declared
     const choices = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
     let input;
     let read;
     if (choices) {
       input = h("select", { id, name: key },
-        nullable ? h("option", { value: "", selected: schema.default == null }, "none") : null,
+        nullable ? h("option", { value: "", selected: schema.default == null }, t("none")) : null,
         choices.map((c) => h("option", { value: String(c), selected: c === schema.default },
-          schema["x-choice-names"]?.[c] ?? humanize(String(c)))));
+          schema["x-choice-names"]?.[c] ?? named(String(c)))));
       read = () => (input.value === "" ? null : choices.find((c) => String(c) === input.value));
     } else if (type === "boolean") {
       input = h("input", { id, type: "checkbox", name: key, checked: Boolean(schema.default) });
       read = () => input.checked;
     } else if (type === "integer" || type === "number") {
       input = h("input", { id, type: "number", name: key, value: schema.default ?? "",
-        placeholder: nullable ? "none" : "", step: type === "integer" ? 1 : "any" });
+        placeholder: nullable ? t("none") : "", step: type === "integer" ? 1 : "any" });
       read = () => (input.value === "" ? (nullable ? null : schema.default) : Number(input.value));
     } else if (type === "array") {
       input = h("input", { id, type: "text", name: key, value: (schema.default || []).join(", "),
-        placeholder: "comma-separated" });
+        placeholder: t("comma-separated") });
       read = () => input.value.split(",").map((s) => s.trim()).filter(Boolean);
     } else {
       input = h("input", { id, type: "text", name: key, value: schema.default ?? "" });
@@ -763,11 +854,13 @@ function optionRows(properties, fields, rows) {
     }
     fields.push([key, read]);
     // the option's sentence from the game (its schema's description), then how to type it
-    const typing = type === "array" ? "Comma-separated." : nullable ? "Empty: none." : null;
-    const hint = [schema.description, /empty/i.test(schema.description || "") ? null : typing]
+    const typing = type === "array" ? t("Comma-separated.") : nullable ? t("Empty: none.") : null;
+    const said = sentence(key, schema);
+    const saysEmpty = /empty/i.test(schema.description || "") || (language === "fr" && /\bvide\b/i.test(said || ""));
+    const hint = [said, saysEmpty ? null : typing]
       .filter(Boolean).join(" ");
     rows.push(h("div", { class: type === "boolean" ? "field check" : "field" },
-      h("label", { for: id }, humanize(key)), input, hint ? h("small", {}, hint) : null));
+      h("label", { for: id }, named(key)), input, hint ? h("small", {}, hint) : null));
   }
 }
 
@@ -776,20 +869,23 @@ function optionRows(properties, fields, rows) {
 function createForm(info, onCreated) {
   const fields = [];
   const rows = [];
-  optionRows(info.options.properties, fields, rows);
+  const help = helpOf(info);
+  optionRows(info.options.properties, fields, rows,
+    (key, schema) => help.options?.[key] || schema.description);
   const tableRows = [];
-  optionRows(config.table_options.properties, fields, tableRows);
+  optionRows(config.table_options.properties, fields, tableRows,
+    (key, schema) => (schema.description ? t(schema.description) : ""));
   const seats = h("select", { id: "opt-seats", name: "seats" });
   for (let n = info.min_players; n <= info.max_players; n++) {
     seats.append(h("option", { value: n, selected: n === info.max_players }, String(n)));
   }
   const error = h("p", { class: "error", role: "alert" });
-  const submit = h("button", { type: "submit" }, "Create the table");
+  const submit = h("button", { type: "submit" }, t("Create the table"));
   const form = h("form", { class: "create", id: "create-table" },
-    h("div", { class: "field" }, h("label", { for: "opt-seats" }, "Seats"), seats,
-      h("small", {}, "the most players; the game can start with fewer")),
+    h("div", { class: "field" }, h("label", { for: "opt-seats" }, t("Seats")), seats,
+      h("small", {}, t("the most players; the game can start with fewer"))),
     rows,
-    h("fieldset", { class: "table-options" }, h("legend", {}, "Clocks and bots"), tableRows),
+    h("fieldset", { class: "table-options" }, h("legend", {}, t("Clocks and bots")), tableRows),
     submit, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -801,9 +897,9 @@ function createForm(info, onCreated) {
       const reply = await sendCommand(info.game, table,
         { type: "create", options, seats: Number(seats.value) });
       if (reply.ok) onCreated(table);
-      else error.textContent = reply.error.message;
+      else error.textContent = refusalText(reply.error);
     } catch (err) {
-      error.textContent = `No answer from the game server (${err.message}).`;
+      error.textContent = t("No answer from the game server ({message}).", { message: err.message });
     } finally {
       submit.disabled = false;
     }
@@ -817,28 +913,45 @@ function clockText(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-function optionsText(options) {
+function optionsText(options, info) {
   const entries = Object.entries(options || {});
-  if (entries.length === 0) return "default options";
-  return entries.map(([k, v]) => `${humanize(k).toLowerCase()}: ${
-    Array.isArray(v) ? (v.length ? v.map(spoken).join(" ") : "none") : v === null ? "none" : spoken(v)}`)
+  if (entries.length === 0) return t("default options");
+  if (language === "en") {
+    return entries.map(([k, v]) => `${humanize(k).toLowerCase()}: ${
+      Array.isArray(v) ? (v.length ? v.map(spoken).join(" ") : "none") : v === null ? "none" : spoken(v)}`)
+      .join(" · ");
+  }
+  // in another language, each value in its words: a named value by its name, yes and no
+  const schemaOf = (k) => info.options.properties?.[k] || config.table_options.properties?.[k] || {};
+  const valueText = (k, v) => {
+    if (v === null || (Array.isArray(v) && !v.length)) return t("none");
+    if (Array.isArray(v)) return v.join(" "); // names (a team's players)
+    if (typeof v === "boolean") return v ? t("yes") : t("no");
+    if (typeof v === "number") return v.toLocaleString(language);
+    const schema = schemaOf(k);
+    const choices = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    if (!choices || !choices.includes(v)) return spoken(v);
+    return schema["x-choice-names"]?.[v] ?? lowerFirst(named(String(v)));
+  };
+  return entries.map(([k, v]) => t("{name}: {value}", { name: lowerFirst(named(k)), value: valueText(k, v) }))
     .join(" · ");
 }
 
 function lobbyPage(game) {
   const info = gameInfo(game);
-  if (!info) return notFound(`There is no game called ${game}.`);
+  if (!info) return notFound(t("There is no game called {game}.", { game }));
+  useLabels(info);
   let stopped = false;
   let timer = null;
   const alert = h("p", { class: "error", role: "alert" });
-  const list = h("div", { id: "tables", "aria-live": "polite" }, h("p", {}, "Loading tables…"));
+  const list = h("div", { id: "tables", "aria-live": "polite" }, h("p", {}, t("Loading tables…")));
 
   async function act(table, command) {
     alert.textContent = "";
     try {
       const reply = await sendCommand(game, table, command);
       if (!reply.ok) {
-        alert.textContent = reply.error.message;
+        alert.textContent = refusalText(reply.error);
         return;
       }
       if (command.type === "join" || command.type === "start") {
@@ -847,33 +960,34 @@ function lobbyPage(game) {
       }
       refresh();
     } catch (err) {
-      alert.textContent = `No answer from the game server (${err.message}).`;
+      alert.textContent = t("No answer from the game server ({message}).", { message: err.message });
     }
   }
 
-  function row(t) {
-    const seated = !me.guest && t.seats.includes(me.name);
+  function row(listed) {
+    const seated = !me.guest && listed.seats.includes(me.name);
     const actions = [];
-    if (t.status === "open" && !me.guest && !seated && t.seats.length < t.seat_count) {
+    if (listed.status === "open" && !me.guest && !seated && listed.seats.length < listed.seat_count) {
       actions.push(h("button", { type: "button", "data-action": "join",
-        onclick: () => act(t.table, { type: "join" }) }, "Join"));
+        onclick: () => act(listed.table, { type: "join" }) }, t("Join")));
     }
-    if (t.status === "open" && seated) {
+    if (listed.status === "open" && seated) {
       actions.push(h("button", { type: "button", class: "secondary", "data-action": "leave",
-        onclick: () => act(t.table, { type: "leave" }) }, "Leave"));
+        onclick: () => act(listed.table, { type: "leave" }) }, t("Leave")));
     }
-    if (t.status === "open" && t.creator === me.name && t.seats.length >= info.min_players) {
+    if (listed.status === "open" && listed.creator === me.name && listed.seats.length >= info.min_players) {
       actions.push(h("button", { type: "button", "data-action": "start",
-        onclick: () => act(t.table, { type: "start" }) }, "Start"));
+        onclick: () => act(listed.table, { type: "start" }) }, t("Start")));
     }
-    actions.push(h("a", { class: "button secondary", href: `#/table/${game}/${t.table}` },
-      seated ? "Open" : "Watch"));
-    return h("li", { class: "table-row", "data-table": t.table, "data-status": t.status },
-      h("div", { class: "table-head" }, h("a", { href: `#/table/${game}/${t.table}` }, t.table),
-        h("span", { class: `badge ${t.status}` }, t.status)),
-      h("p", {}, ...joined(t.seats.map(playerLink)), ` · ${t.seats.length} of ${t.seat_count} seats`,
-        t.creator ? ` · created by ${t.creator}` : ""),
-      h("p", { class: "muted" }, optionsText(t.options)),
+    actions.push(h("a", { class: "button secondary", href: `#/table/${game}/${listed.table}` },
+      seated ? t("Open") : t("Watch")));
+    return h("li", { class: "table-row", "data-table": listed.table, "data-status": listed.status },
+      h("div", { class: "table-head" }, h("a", { href: `#/table/${game}/${listed.table}` }, listed.table),
+        h("span", { class: `badge ${listed.status}` }, t(listed.status))),
+      h("p", {}, ...joined(listed.seats.map(playerLink)),
+        ` · ${t("{taken} of {count} seats", { taken: listed.seats.length, count: listed.seat_count })}`,
+        listed.creator ? ` · ${t("created by {player}", { player: listed.creator })}` : ""),
+      h("p", { class: "muted" }, optionsText(listed.options, info)),
       h("div", { class: "actions" }, actions));
   }
 
@@ -882,30 +996,30 @@ function lobbyPage(game) {
     try {
       const reply = await ask(`tabletop.lobby.${game}`, { limit: 100 });
       if (stopped) return;
-      if (reply.error) throw new Error(reply.error.message);
-      const open = reply.tables.filter((t) => t.status === "open");
-      const running = reply.tables.filter((t) => t.status === "running");
+      if (reply.error) throw new Error(refusalText(reply.error));
+      const open = reply.tables.filter((listed) => listed.status === "open");
+      const running = reply.tables.filter((listed) => listed.status === "running");
       list.replaceChildren(
-        h("h2", {}, `Open tables (${open.length})`),
+        h("h2", {}, t("Open tables ({n})", { n: open.length })),
         open.length ? h("ul", { class: "tables" }, open.map(row))
-          : h("p", { class: "muted" }, "No open table: create one."),
-        h("h2", {}, `Running tables (${running.length})`),
+          : h("p", { class: "muted" }, t("No open table: create one.")),
+        h("h2", {}, t("Running tables ({n})", { n: running.length })),
         running.length ? h("ul", { class: "tables" }, running.map(row))
-          : h("p", { class: "muted" }, "No table is being played."));
+          : h("p", { class: "muted" }, t("No table is being played.")));
     } catch (err) {
-      if (!stopped) alert.textContent = `The lobby did not answer (${err.message}); trying again.`;
+      if (!stopped) alert.textContent = t("The lobby did not answer ({message}); trying again.", { message: err.message });
     }
     if (!stopped) timer = setTimeout(refresh, 2000);
   }
 
   const chat = chatPanel(game, null);
   main.replaceChildren(
-    h("h1", {}, `${info.title} lobby`),
-    h("p", {}, info.description || ""),
-    h("p", {}, h("a", { href: `#/rankings/${game}` }, `${info.title} rankings`)),
+    h("h1", {}, t("{title} lobby", { title: info.title })),
+    h("p", {}, helpOf(info).description || info.description || ""),
+    h("p", {}, h("a", { href: `#/rankings/${game}` }, t("{title} rankings", { title: info.title }))),
     alert, list,
-    h("section", { class: "new-table" }, h("h2", {}, "New table"),
-      me.guest ? h("p", {}, "Guests watch: sign in to create or join a table.")
+    h("section", { class: "new-table" }, h("h2", {}, t("New table")),
+      me.guest ? h("p", {}, t("Guests watch: sign in to create or join a table."))
         : createForm(info, (table) => { location.hash = `#/table/${game}/${table}`; })),
     chat.node);
   refresh();
@@ -925,19 +1039,21 @@ const CHAT_LINES_SHOWN = 100;
 function chatPanel(game, table) {
   const room = table ? `${game}.table.${table}` : `${game}.lobby`;
   const shown = new Set(); // the ids of the lines shown: a line arrives once, however it comes
-  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": "Chat lines" });
+  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("Chat lines") });
   const alert = h("p", { class: "error chat-alert", role: "alert" });
   let stopped = false;
   let sub = null;
 
   function lineNode(line) {
     const at = new Date(line.at);
-    const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time = Number.isNaN(at.getTime()) ? ""
+      : at.toLocaleTimeString(language === "en" ? [] : language, { hour: "2-digit", minute: "2-digit" });
     return h("li", { class: `chat-line${line.spectator ? " spectator" : ""}`, "data-player": line.player },
       h("span", { class: "chat-time muted" }, time), " ",
       playerLink(line.player),
-      line.spectator ? h("span", { class: "chat-mark", title: "not seated at this table" }, " (spectator)") : null,
-      ": ", h("span", { class: "chat-text" }, line.text));
+      line.spectator ? h("span", { class: "chat-mark", title: t("not seated at this table") },
+        ` ${t("(spectator)")}`) : null,
+      t(": "), h("span", { class: "chat-text" }, line.text));
   }
 
   function show(lines) {
@@ -955,16 +1071,16 @@ function chatPanel(game, table) {
     try {
       const reply = await ask(`tabletop.chatlog.${room}`, {});
       if (stopped) return;
-      if (reply.error) throw new Error(reply.error.message);
+      if (reply.error) throw new Error(refusalText(reply.error));
       show(reply.lines);
     } catch (err) {
-      if (!stopped) alert.textContent = `The chat did not answer (${err.message}).`;
+      if (!stopped) alert.textContent = t("The chat did not answer ({message}).", { message: err.message });
     }
   }
 
   const input = h("input", { type: "text", name: "text", maxlength: 500, autocomplete: "off",
-    "aria-label": table ? "Say something to the table" : "Say something to the lobby",
-    placeholder: table ? "Say something to the table" : "Say something to the lobby" });
+    "aria-label": table ? t("Say something to the table") : t("Say something to the lobby"),
+    placeholder: table ? t("Say something to the table") : t("Say something to the lobby") });
   async function say(event) {
     event.preventDefault();
     const text = input.value.trim();
@@ -974,20 +1090,20 @@ function chatPanel(game, table) {
     try {
       const reply = await ask(`tabletop.say.${room}.${me.name}`, { id, text });
       if (reply.error) {
-        alert.textContent = reply.error.message;
+        alert.textContent = refusalText(reply.error);
         alert.setAttribute("data-code", reply.error.code);
         return;
       }
       input.value = "";
     } catch (err) {
-      alert.textContent = `No answer from the chat (${err.message}).`;
+      alert.textContent = t("No answer from the chat ({message}).", { message: err.message });
     }
   }
   const form = me.guest
-    ? h("p", { class: "muted" }, "Sign in to chat.")
-    : h("form", { class: "chat-form", onsubmit: say }, input, h("button", { type: "submit" }, "Send"));
-  const node = h("section", { class: "chat", id: table ? "table-chat" : "lobby-chat", "aria-label": "Chat" },
-    h("h2", {}, "Chat"), list, alert, form);
+    ? h("p", { class: "muted" }, t("Sign in to chat."))
+    : h("form", { class: "chat-form", onsubmit: say }, input, h("button", { type: "submit" }, t("Send")));
+  const node = h("section", { class: "chat", id: table ? "table-chat" : "lobby-chat", "aria-label": t("Chat") },
+    h("h2", {}, t("Chat")), list, alert, form);
 
   (async () => {
     sub = follow(`tabletop.chat.${room}`, (line) => show([line]), "a chat line");
@@ -1037,30 +1153,39 @@ function ratingChart(points, label) {
 /** One table of a player's history as a list item: when, which game, the place, the change. */
 function historyItem(entry) {
   const info = gameInfo(entry.game);
-  const place = entry.rank === null ? "abandoned" : entry.won ? "won" : `rank ${entry.rank}`;
+  const place = entry.rank === null ? t("abandoned") : entry.won ? t("won") : t("rank {rank}", { rank: entry.rank });
   return h("li", { class: "history-entry", "data-table": entry.table },
-    h("time", { datetime: entry.ended_at }, entry.ended_at.slice(0, 16).replace("T", " ")), " · ",
+    h("time", { datetime: entry.ended_at }, dateText(entry.ended_at, true)), " · ",
     info ? info.title : entry.game, " · ", place, " · ",
     entry.rated ? h("span", { class: entry.rating_after >= entry.rating_before ? "up" : "down" },
-      `rating ${entry.rating_after.toFixed(1)} (${changeText(entry.rating_before, entry.rating_after)})`)
-      : h("span", { class: "muted" }, "unrated"), " · ",
-    "with ", ...joined(entry.seats.map(playerLink)), " · ",
-    h("a", { href: `#/replay/${entry.game}/${entry.table}` }, "replay"));
+      t("rating {rating} ({change})", { rating: decimal(entry.rating_after),
+        change: changeText(entry.rating_before, entry.rating_after) }))
+      : h("span", { class: "muted" }, t("unrated")), " · ",
+    `${t("with")} `, ...joined(entry.seats.map(playerLink)), " · ",
+    h("a", { href: `#/replay/${entry.game}/${entry.table}` }, t("replay")));
+}
+
+/** An ISO time as a person reads it: its date (and, with `time`, the minute), in English as
+ * written ("2026-12-01 13:05"), in French as French writes dates. */
+function dateText(iso, time = false) {
+  const at = new Date(iso);
+  if (language === "en" || Number.isNaN(at.getTime())) return time ? iso.slice(0, 16).replace("T", " ") : iso.slice(0, 10);
+  return at.toLocaleString(language, time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "long" });
 }
 
 function profilePage(name) {
-  if (!isId(name)) return notFound(`There is no player called ${name}.`);
+  if (!isId(name)) return notFound(t("There is no player called {name}.", { name }));
   let stopped = false;
   const alert = h("p", { class: "error", role: "alert" });
-  const body = h("div", { id: "profile", "data-player": name }, h("p", {}, "Loading…"));
+  const body = h("div", { id: "profile", "data-player": name }, h("p", {}, t("Loading…")));
   const tables = h("ol", { class: "history", id: "history" });
-  const more = h("button", { type: "button", class: "secondary", hidden: true }, "More tables");
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, t("More tables"));
   let next = null;
 
   async function page() {
     const reply = await ask(`tabletop.history.${name}`, next === null ? { limit: 20 } : { limit: 20, after: next });
     if (stopped) return;
-    if (reply.error) throw new Error(reply.error.message);
+    if (reply.error) throw new Error(refusalText(reply.error));
     tables.append(...reply.tables.map(historyItem));
     next = reply.next;
     more.hidden = next === null;
@@ -1070,23 +1195,24 @@ function profilePage(name) {
   (async () => {
     const profile = await ask(`tabletop.profile.${name}`, {});
     if (stopped) return;
-    if (profile.error) throw new Error(profile.error.message);
+    if (profile.error) throw new Error(refusalText(profile.error));
     const games = Object.entries(profile.games);
     body.replaceChildren(
-      h("p", {}, profile.since ? `Playing since ${profile.since.slice(0, 10)}.` : "No table played yet."),
-      games.length ? h("table", { class: "records" },
-        h("thead", {}, h("tr", {}, ...["Game", "Rating", "Played", "Won", "Over time"].map((t) =>
-          h("th", { scope: "col" }, t)))),
+      h("p", {}, profile.since ? t("Playing since {date}.", { date: dateText(profile.since) }) : t("No table played yet.")),
+      // replaceChildren writes a null as the text "null": leave the table out instead
+      ...(games.length ? [h("table", { class: "records" },
+        h("thead", {}, h("tr", {}, ...["Game", "Rating", "Played", "Won", "Over time"].map((heading) =>
+          h("th", { scope: "col" }, t(heading))))),
         h("tbody", {}, games.map(([game, record]) => h("tr", { "data-game": game },
           h("th", { scope: "row" }, h("a", { href: `#/rankings/${game}` }, gameInfo(game)?.title || game)),
-          h("td", { title: record.provisional ? "provisional: fewer than 5 rated tables" : "" }, ratingText(record)),
+          h("td", { title: record.provisional ? t("provisional: fewer than 5 rated tables") : "" }, ratingText(record)),
           h("td", {}, record.played), h("td", {}, record.won),
           h("td", {}, (profile.chart[game] || []).length
-            ? ratingChart(profile.chart[game], `${name}'s ${gameInfo(game)?.title || game} rating over time`)
-            : h("span", { class: "muted" }, "no rated table")))))) : null,
-      h("h2", {}, "Tables"), tables, more);
+            ? ratingChart(profile.chart[game], t("{name}'s {title} rating over time", { name, title: gameInfo(game)?.title || game }))
+            : h("span", { class: "muted" }, t("no rated table")))))))] : []),
+      h("h2", {}, t("Tables")), tables, more);
     await page();
-  })().catch((err) => { if (!stopped) alert.textContent = `The profile did not load (${err.message}).`; });
+  })().catch((err) => { if (!stopped) alert.textContent = t("The profile did not load ({message}).", { message: err.message }); });
 
   main.replaceChildren(h("h1", {}, name), alert, body);
   return { stop() { stopped = true; } };
@@ -1094,49 +1220,51 @@ function profilePage(name) {
 
 function rankingsPage(game) {
   const info = gameInfo(game);
-  if (!info) return notFound(`There is no game called ${game}.`);
+  if (!info) return notFound(t("There is no game called {game}.", { game }));
   let stopped = false;
   let next = null;
   const alert = h("p", { class: "error", role: "alert" });
   const rows = h("tbody", {});
-  const more = h("button", { type: "button", class: "secondary", hidden: true }, "More players");
-  const empty = h("p", { class: "muted", hidden: true }, "Nobody is rated yet: rated tables are those played by people only.");
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, t("More players"));
+  const empty = h("p", { class: "muted", hidden: true }, t("Nobody is rated yet: rated tables are those played by people only."));
 
   async function page() {
     const reply = await ask(`tabletop.rankings.${game}`, next === null ? { limit: 50 } : { limit: 50, after: next });
     if (stopped) return;
-    if (reply.error) throw new Error(reply.error.message);
+    if (reply.error) throw new Error(refusalText(reply.error));
     rows.append(...reply.players.map((p) => h("tr", { "data-player": p.player },
       h("td", {}, p.rank), h("th", { scope: "row" }, playerLink(p.player)),
-      h("td", { title: p.provisional ? "provisional: fewer than 5 rated tables" : "" }, ratingText(p)),
+      h("td", { title: p.provisional ? t("provisional: fewer than 5 rated tables") : "" }, ratingText(p)),
       h("td", {}, p.played), h("td", {}, p.won))));
     empty.hidden = rows.children.length > 0;
     next = reply.next;
     more.hidden = next === null;
   }
   more.addEventListener("click", () => page().catch((err) => { alert.textContent = err.message; }));
-  page().catch((err) => { if (!stopped) alert.textContent = `The rankings did not load (${err.message}).`; });
+  page().catch((err) => { if (!stopped) alert.textContent = t("The rankings did not load ({message}).", { message: err.message }); });
 
-  main.replaceChildren(h("h1", {}, `${info.title} rankings`),
-    h("p", { class: "muted" }, "By rating: a cautious estimate of skill that rises as a player wins and " +
-      "as their record grows (a question mark: fewer than 5 rated tables)."),
+  main.replaceChildren(h("h1", {}, t("{title} rankings", { title: info.title })),
+    h("p", { class: "muted" }, t("By rating: a cautious estimate of skill that rises as a player wins and " +
+      "as their record grows (a question mark: fewer than 5 rated tables).")),
     alert,
     h("table", { class: "records", id: "rankings" },
-      h("thead", {}, h("tr", {}, ...["Rank", "Player", "Rating", "Played", "Won"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ...["Rank", "Player", "Rating", "Played", "Won"].map((heading) =>
+        h("th", { scope: "col" }, t(heading))))),
       rows),
     empty, more,
-    h("p", {}, h("a", { href: `#/lobby/${game}` }, `${info.title} lobby`)));
+    h("p", {}, h("a", { href: `#/lobby/${game}` }, t("{title} lobby", { title: info.title }))));
   return { stop() { stopped = true; } };
 }
 
 function notFound(text) {
-  main.replaceChildren(h("h1", {}, "Not found"), h("p", {}, text), h("a", { href: "#/" }, "Games"));
+  main.replaceChildren(h("h1", {}, t("Not found")), h("p", {}, text), h("a", { href: "#/" }, t("Games")));
   return {};
 }
 
 function tablePage(game, table) {
   const info = gameInfo(game);
-  if (!info || !isId(table)) return notFound(`There is no ${game} table ${table}.`);
+  if (!info || !isId(table)) return notFound(t("There is no {title} table {table}.", { title: game, table }));
+  useLabels(info);
   remember(game, table);
   let stopped = false;
   let version = 0;
@@ -1151,7 +1279,7 @@ function tablePage(game, table) {
   const alert = h("p", { class: "error", role: "alert", id: "alert" });
   const seatLine = h("p", { id: "seats" });
   const turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
-  const seatsPanel = h("ul", { id: "players", class: "players", "aria-label": "Players" });
+  const seatsPanel = h("ul", { id: "players", class: "players", "aria-label": t("Players") });
   const controls = h("div", { id: "table-controls", class: "actions" });
   const boardBox = h("div", { id: "board", class: "board" });
   const moves = h("div", { id: "moves" });
@@ -1168,10 +1296,10 @@ function tablePage(game, table) {
     h("div", { class: "table-layout" },
       h("div", { class: "play-area" }, boardBox, moveHint, moves),
       h("div", { class: "side" },
-        h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList),
+        h("aside", { class: "log-box", "aria-label": t("Game log") }, h("h2", {}, t("Game log")), logList),
         chat.node)),
-    h("p", {}, h("a", { href: `#/lobby/${game}` }, `Back to the ${info.title} lobby`), " · ",
-      h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, "Replay")),
+    h("p", {}, h("a", { href: `#/lobby/${game}` }, t("Back to the {title} lobby", { title: info.title })), " · ",
+      h("a", { href: `#/replay/${game}/${table}`, id: "replay-link" }, t("Replay"))),
     rulesBox,
     me.guest ? null : alertControls());
   main.replaceChildren(root);
@@ -1191,14 +1319,14 @@ function tablePage(game, table) {
     try {
       const reply = await sendCommand(game, table, body);
       if (!reply.ok) {
-        alert.textContent = reply.error.message;
+        alert.textContent = refusalText(reply.error);
         alert.setAttribute("data-code", reply.error.code);
         if (reply.error.code === "stale_version") resync();
       } else if (reply.version > version) {
         setTimeout(() => { if (!stopped && version < reply.version) resync(); }, 3000);
       }
     } catch (err) {
-      alert.textContent = `No answer from the game server (${err.message}).`;
+      alert.textContent = t("No answer from the game server ({message}).", { message: err.message });
     } finally {
       busy = false;
     }
@@ -1213,10 +1341,10 @@ function tablePage(game, table) {
     const seat = seated() ? me.name : null;
     root.setAttribute("data-version", version);
     root.setAttribute("data-status", view.status);
-    seatLine.replaceChildren(`${view.status === "open" ? "Open" : view.status === "running" ? "Playing"
-      : "Ended"} · seats: `, ...(view.seats.length ? joined(view.seats.map(playerLink)) : ["none"]),
-      ` (${view.seats.length} of ${view.seat_count})` +
-      (seat ? ` · you play as ${seat}` : " · you are watching"));
+    seatLine.replaceChildren(`${view.status === "open" ? t("Open · seats:") : view.status === "running"
+      ? t("Playing · seats:") : t("Ended · seats:")} `, ...(view.seats.length ? joined(view.seats.map(playerLink)) : [t("none")]),
+      ` (${t("{taken} of {count}", { taken: view.seats.length, count: view.seat_count })})` +
+      (seat ? ` · ${t("you play as {seat}", { seat })}` : ` · ${t("you are watching")}`));
     turn.textContent = turnText(view, seat);
     const myTurn = Boolean(seat && view.status === "running" && (view.to_act || []).includes(seat) &&
       !(view.zombies || []).includes(seat));
@@ -1228,15 +1356,15 @@ function tablePage(game, table) {
     showRematch(seat);
     const buttons = [];
     if (view.status === "open" && !me.guest) {
-      if (!seat && view.seats.length < view.seat_count) buttons.push(tableAction("join", "Join"));
-      if (seat && view.creator === seat) buttons.push(tableAction("start", "Start the game"));
-      if (seat) buttons.push(tableAction("leave", "Leave", "secondary"));
+      if (!seat && view.seats.length < view.seat_count) buttons.push(tableAction("join", t("Join")));
+      if (seat && view.creator === seat) buttons.push(tableAction("start", t("Start the game")));
+      if (seat) buttons.push(tableAction("leave", t("Leave"), "secondary"));
     }
     if (view.status === "running" && seat && !(view.zombies || []).includes(seat)) {
       buttons.push(h("button", { type: "button", class: "secondary", "data-action": "quit",
         onclick: () => {
-          if (confirm("Quit this game? A bot plays your seat from now on.")) act({ type: "quit" });
-        } }, "Quit the game"));
+          if (confirm(t("Quit this game? A bot plays your seat from now on."))) act({ type: "quit" });
+        } }, t("Quit the game")));
     }
     controls.replaceChildren(...buttons);
     showPlayers();
@@ -1258,18 +1386,18 @@ function tablePage(game, table) {
     }
     if (invitation.childElementCount) return; // shown already: keep what the player selected
     const link = `${location.origin}${location.pathname}#/table/${game}/${table}`;
-    const field = h("input", { id: "invitation-link", readonly: true, value: link, "aria-label": "Invitation link" });
+    const field = h("input", { id: "invitation-link", readonly: true, value: link, "aria-label": t("Invitation link") });
     const copied = h("span", { class: "muted", role: "status" });
-    invitation.replaceChildren(h("p", {}, "Invite players: send them this link. ", field, " ",
+    invitation.replaceChildren(h("p", {}, `${t("Invite players: send them this link.")} `, field, " ",
       h("button", { type: "button", class: "secondary", id: "copy-invitation", onclick: async () => {
         field.select();
         try {
           await navigator.clipboard.writeText(link);
-          copied.textContent = "Copied.";
+          copied.textContent = t("Copied.");
         } catch (err) {
-          copied.textContent = "Select the link and copy it.";
+          copied.textContent = t("Select the link and copy it.");
         }
-      } }, "Copy"), " ", copied));
+      } }, t("Copy")), " ", copied));
   }
 
   /** After the end: a player offers the next table (a new table of the same game and options,
@@ -1283,7 +1411,7 @@ function tablePage(game, table) {
     const person = seat && !(view.bots || []).includes(seat);
     if (!offered) {
       next.replaceChildren(...(person ? [h("button", { type: "button", "data-action": "rematch",
-        onclick: offerRematch }, "Rematch")] : []));
+        onclick: offerRematch }, t("Rematch"))] : []));
       return;
     }
     const there = `#/table/${game}/${offered.table}`;
@@ -1292,14 +1420,17 @@ function tablePage(game, table) {
     const joinIt = h("button", { type: "button", "data-action": "join-rematch", onclick: async () => {
       const reply = await sendCommand(game, offered.table, { type: "join" });
       if (reply.ok || reply.error.code === "already_seated") location.hash = there;
-      else alert.textContent = reply.error.message;
-    } }, "Join the rematch");
+      else alert.textContent = refusalText(reply.error);
+    } }, t("Join the rematch"));
     const declineIt = h("button", { type: "button", class: "secondary", "data-action": "decline-rematch",
-      onclick: () => act({ type: "decline_rematch" }) }, "Decline");
+      onclick: () => act({ type: "decline_rematch" }) }, t("Decline"));
     next.replaceChildren(h("p", { class: "offer" },
-      `${offered.by === me.name ? "You offer" : `${offered.by} offers`} a rematch: it starts when everyone has joined. `,
-      person && !answered ? [joinIt, " ", declineIt] : h("a", { href: there }, offered.by === me.name ? "Go to it" : "Watch it")),
-    declined.length ? h("p", { class: "muted", id: "rematch-declined" }, `Declined: ${declined.join(", ")}.`) : null);
+      `${offered.by === me.name ? t("You offer a rematch: it starts when everyone has joined.")
+        : t("{player} offers a rematch: it starts when everyone has joined.", { player: offered.by })} `,
+      person && !answered ? [joinIt, " ", declineIt]
+        : h("a", { href: there }, offered.by === me.name ? t("Go to it") : t("Watch it"))),
+    declined.length ? h("p", { class: "muted", id: "rematch-declined" },
+      t("Declined: {players}.", { players: declined.join(", ") })) : null);
   }
 
   async function offerRematch(event) {
@@ -1309,17 +1440,17 @@ function tablePage(game, table) {
     try {
       const made = await sendCommand(game, nextTable,
         { type: "create", options: { ...view.options, start_when_full: true }, seats: view.seat_count });
-      if (!made.ok) throw new Error(made.error.message);
+      if (!made.ok) throw new Error(refusalText(made.error));
       const offered = await sendCommand(game, table, { type: "rematch", table: nextTable });
       if (offered.ok) {
         location.hash = `#/table/${game}/${nextTable}`;
         return;
       }
       await sendCommand(game, nextTable, { type: "leave" }); // another player offered first: theirs
-      alert.textContent = offered.error.message;
+      alert.textContent = refusalText(offered.error);
       resync();
     } catch (err) {
-      alert.textContent = `The rematch could not be made (${err.message}).`;
+      alert.textContent = t("The rematch could not be made ({message}).", { message: err.message });
       event.target.disabled = false;
     }
   }
@@ -1337,8 +1468,8 @@ function tablePage(game, table) {
     const gone = view.status === "ended" ? new Set() : away;
     seatsPanel.replaceChildren(...view.seats.map((p) => {
       const isAway = gone.has(p) && !zombies.has(p); // a bot plays a zombie's seat: it is there
-      const tags = [bots.has(p) ? "bot" : null, zombies.has(p) ? "played by a bot" : null,
-        isAway ? "away" : null].filter(Boolean);
+      const tags = [bots.has(p) ? t("bot") : null, zombies.has(p) ? t("played by a bot") : null,
+        isAway ? t("away") : null].filter(Boolean);
       let running = false;
       let time = null;
       if (clock && clock.remaining_ms && p in clock.remaining_ms) {
@@ -1356,11 +1487,11 @@ function tablePage(game, table) {
       // a running clock is marked by a drawn dot, not a glyph a font may lack
       return h("li", { class: `player-panel${acting.has(p) ? " acting" : ""}${p === me.name ? " mine" : ""}`,
         "data-player": p, "data-away": isAway ? "" : null },
-        h("span", { class: "name" }, playerLink(p), p === me.name ? " (you)" : "",
+        h("span", { class: "name" }, playerLink(p), p === me.name ? ` ${t("(you)")}` : "",
           tags.length ? ` (${tags.join(", ")})` : ""),
-        acting.has(p) ? h("span", { class: "to-act" }, "to play") : null,
+        acting.has(p) ? h("span", { class: "to-act" }, t("to play")) : null,
         time === null ? null : h("span", { class: running ? "clock running" : "clock" },
-          running ? h("span", { class: "tick", role: "img", "aria-label": "running" }) : null, time),
+          running ? h("span", { class: "tick", role: "img", "aria-label": t("running") }) : null, time),
         standing ? h("span", { class: "standing" }, standing) : null);
     }));
   }
@@ -1439,7 +1570,7 @@ function tablePage(game, table) {
           return;
         }
         alert.textContent = reply.error.code === "unknown_table"
-          ? `There is no ${info.title} table ${table}.` : reply.error.message;
+          ? t("There is no {title} table {table}.", { title: info.title, table }) : refusalText(reply.error);
         return;
       }
       if (reply.version > version || viewer() !== (seated() ? me.name : SPECTATOR)) {
@@ -1447,7 +1578,7 @@ function tablePage(game, table) {
       }
       fetchLog();
     } catch (err) {
-      alert.textContent = `No answer from the game server (${err.message}).`;
+      alert.textContent = t("No answer from the game server ({message}).", { message: err.message });
     }
   }
 
@@ -1480,7 +1611,8 @@ function tablePage(game, table) {
 
 function replayPage(game, table, stepVersion, asViewer) {
   const info = gameInfo(game);
-  if (!info || !isId(table)) return notFound(`There is no ${game} table ${table}.`);
+  if (!info || !isId(table)) return notFound(t("There is no {title} table {table}.", { title: game, table }));
+  useLabels(info);
   let stopped = false;
   let steps = [];
   let index = 0;
@@ -1490,7 +1622,7 @@ function replayPage(game, table, stepVersion, asViewer) {
   const slider = h("input", { id: "step", type: "range", min: 0, max: 0, value: 0, step: 1,
     disabled: true });
   const where = h("output", { id: "step-label", for: "step" });
-  const play = h("button", { type: "button", id: "play", "aria-pressed": "false" }, "Play");
+  const play = h("button", { type: "button", id: "play", "aria-pressed": "false" }, t("Play"));
   const boardBox = h("div", { id: "replay-board", class: "board" });
   const stepLog = h("div", { id: "step-log", class: "step-log", "aria-live": "polite" });
   const result = h("div", { id: "result-box" });
@@ -1501,20 +1633,20 @@ function replayPage(game, table, stepVersion, asViewer) {
 
   main.replaceChildren(h("div", { id: "replay", class: "replay-page", "data-game": game,
     "data-table": table },
-  h("h1", {}, `Replay: ${info.title} `, h("span", { class: "table-id" }, table)),
+  h("h1", {}, `${t("Replay: {title}", { title: info.title })} `, h("span", { class: "table-id" }, table)),
   viewerLine, alert,
   h("div", { class: "replay-controls" },
-    button("First", () => go(0), { id: "first", "aria-label": "First step" }),
-    button("Back", () => go(index - 1), { id: "prev", "aria-label": "Previous step" }),
+    button(t("First"), () => go(0), { id: "first", "aria-label": t("First step") }),
+    button(t("Back"), () => go(index - 1), { id: "prev", "aria-label": t("Previous step") }),
     play,
-    button("Next", () => go(index + 1), { id: "next", "aria-label": "Next step" }),
-    button("Last", () => go(steps.length - 1), { id: "last", "aria-label": "Last step" })),
-  h("div", { class: "slider" }, h("label", { for: "step" }, "Step"), slider, where),
+    button(t("Next"), () => go(index + 1), { id: "next", "aria-label": t("Next step") }),
+    button(t("Last"), () => go(steps.length - 1), { id: "last", "aria-label": t("Last step") })),
+  h("div", { class: "slider" }, h("label", { for: "step" }, t("Step")), slider, where),
   stepLog, result,
   h("div", { class: "table-layout" },
     h("div", { class: "play-area" }, boardBox),
-    h("aside", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Game log"), logList)),
-  h("p", {}, h("a", { href: `#/table/${game}/${table}` }, "The table"))));
+    h("aside", { class: "log-box", "aria-label": t("Game log") }, h("h2", {}, t("Game log")), logList)),
+  h("p", {}, h("a", { href: `#/table/${game}/${table}` }, t("The table")))));
 
   function go(i) {
     if (!steps.length) return;
@@ -1527,15 +1659,17 @@ function replayPage(game, table, stepVersion, asViewer) {
     const step = steps[index];
     const view = step.view;
     slider.value = index;
-    slider.setAttribute("aria-valuetext", `step ${index + 1} of ${steps.length}, version ${step.version}`);
-    where.textContent = `Step ${index + 1} of ${steps.length} · version ${step.version} · ${step.player} · ${
-      new Date(step.at).toLocaleString()}`;
+    slider.setAttribute("aria-valuetext", t("step {n} of {count}, version {version}",
+      { n: index + 1, count: steps.length, version: step.version }));
+    where.textContent = t("Step {n} of {count} · version {version} · {player} · {at}", {
+      n: index + 1, count: steps.length, version: step.version, player: step.player,
+      at: language === "en" ? new Date(step.at).toLocaleString() : new Date(step.at).toLocaleString(language) });
     const root = document.getElementById("replay");
     root.setAttribute("data-version", step.version);
     root.setAttribute("data-index", index);
     const texts = stepTexts(step);
-    stepLog.replaceChildren(h("h2", {}, `This step (${step.player})`),
-      texts.length ? h("ul", {}, texts.map((t) => h("li", {}, t))) : h("p", { class: "muted" }, "Nothing to show."));
+    stepLog.replaceChildren(h("h2", {}, t("This step ({player})", { player: step.player })),
+      texts.length ? h("ul", {}, texts.map((text) => h("li", {}, text))) : h("p", { class: "muted" }, t("Nothing to show.")));
     for (const li of logList.children) {
       const current = Number(li.getAttribute("data-version")) === step.version;
       li.classList.toggle("current", current);
@@ -1547,7 +1681,7 @@ function replayPage(game, table, stepVersion, asViewer) {
     }
     const seat = view && view.seats && view.seats.includes(viewerName) ? viewerName : null;
     showBoard(boardBox, view ? drawBoard(module, view, { seat, act: () => {}, interactive: false, resultShown: true })
-      : h("p", { class: "muted" }, "No board for this step."));
+      : h("p", { class: "muted" }, t("No board for this step.")));
     showResult(result, view && view.result);
     history.replaceState(null, "", `#/replay/${game}/${table}/${step.version}${
       viewerName === SPECTATOR && !me.guest ? `/${SPECTATOR}` : ""}`);
@@ -1556,14 +1690,14 @@ function replayPage(game, table, stepVersion, asViewer) {
   function pause() {
     clearInterval(timer);
     timer = null;
-    play.textContent = "Play";
+    play.textContent = t("Play");
     play.setAttribute("aria-pressed", "false");
   }
 
   play.addEventListener("click", () => {
     if (timer) return pause();
     if (index >= steps.length - 1) index = -1;
-    play.textContent = "Pause";
+    play.textContent = t("Pause");
     play.setAttribute("aria-pressed", "true");
     go(index + 1);
     timer = setInterval(() => go(index + 1), 900);
@@ -1577,25 +1711,25 @@ function replayPage(game, table, stepVersion, asViewer) {
     try {
       steps = await replaySteps(game, table, viewerName, 1, "every");
     } catch (err) {
-      alert.textContent = err.code === "unknown_table" ? `There is no ${info.title} table ${table}.`
-        : `The replay did not load (${err.message}).`;
+      alert.textContent = err.code === "unknown_table" ? t("There is no {title} table {table}.", { title: info.title, table })
+        : t("The replay did not load ({message}).", { message: err.message });
       return;
     }
     if (stopped || !steps.length) return;
     const last = steps[steps.length - 1].view;
     const seat = last && last.seats.includes(viewerName);
-    viewerLine.replaceChildren(`${seat ? `As ${viewerName}, with your own cards` : "As a spectator"} · ${
-      last && last.status === "ended" ? "the table has ended" : "the table is still being played"}`);
+    viewerLine.replaceChildren(`${seat ? t("As {player}, with your own cards", { player: viewerName }) : t("As a spectator")} · ${
+      last && last.status === "ended" ? t("the table has ended") : t("the table is still being played")}`);
     if (!me.guest && (seat || last.seats.includes(me.name))) {
       const other = seat ? `/${SPECTATOR}` : "";
       viewerLine.append(" · ", h("button", { type: "button", class: "link", id: "replay-as",
         onclick: () => { location.hash = `#/replay/${game}/${table}/${steps[index].version}${other}`; } },
-      seat ? "see it as a spectator" : "see it with your cards"));
+      seat ? t("see it as a spectator") : t("see it with your cards")));
     }
     logList.replaceChildren(...steps.map((step, i) => {
       const entry = logEntry(step) || h("li", { "data-version": step.version },
         h("span", { class: "log-version" }, `#${step.version}`), " ", step.player);
-      entry.prepend(h("button", { type: "button", class: "link", "aria-label": `Go to step ${i + 1}`,
+      entry.prepend(h("button", { type: "button", class: "link", "aria-label": t("Go to step {n}", { n: i + 1 }),
         onclick: () => go(i) }, "▸"));
       return entry;
     }));
@@ -1640,7 +1774,7 @@ async function start() {
     } catch (err) {
       if (/authoriz/i.test(String(err && err.message))) {
         localStorage.removeItem(SESSION_KEY);
-        signInNotice = "Your session has expired or was signed out: sign in again.";
+        signInNotice = t("Your session has expired or was signed out: sign in again.");
       }
     }
   }
@@ -1648,12 +1782,17 @@ async function start() {
   window.addEventListener("hashchange", route);
   // another tab of this browser signed out: so does this one
   window.addEventListener("storage", (event) => {
-    if (event.key === SESSION_KEY && !event.newValue && me) signedOut("Signed out in another tab.");
+    if (event.key === SESSION_KEY && !event.newValue && me) signedOut(t("Signed out in another tab."));
   });
   route();
 }
 
+// the page's fixed texts, in its language, while the rest loads
+document.querySelector("a.skip")?.replaceChildren(t("Skip to content"));
+main.replaceChildren(h("p", {}, t("Loading…")));
+drawNav();
+
 start().catch((err) => {
   main.replaceChildren(h("h1", {}, "tabletop"), h("p", { class: "error" },
-    `The page could not start: ${err.message}`));
+    t("The page could not start: {message}", { message: err.message })));
 });

@@ -31,7 +31,7 @@ from shared.games.decrypto.rules import (
     setup,
 )
 from shared.games.decrypto.state import State, evolve
-from shared.games.decrypto.view import describe, player_view, redact, secrets
+from shared.games.decrypto.view import describe, describe_fr, player_view, redact, secrets
 
 GAME: Game[State, DecryptoOptions] = Game(
     name="decrypto",
@@ -55,6 +55,7 @@ GAME: Game[State, DecryptoOptions] = Game(
     result=result,
     bot=bot,
     describe=describe,
+    describe_fr=describe_fr,
     description="Two teams pass secret codes through clues; intercept twice to win.",
 )
 

@@ -8,11 +8,13 @@ but its encryptor until it is revealed; a team's answer from the other team unti
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View, describe_with, spoken_list
+from shared.games.decider import Event, Language, PlayerId, View, describe_with, spoken_list
 from shared.games.decrypto.messages import (
     CluesGiven,
     CluesRevealed,
@@ -116,96 +118,234 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 
 # --- the game log ---------------------------------------------------------------------------
+# One piece of code per sentence; the words of each language beside it (`_WORDS`). English
+# names a team by its id ("white"); French by its name, in the form the sentence needs.
 
-_REASONS = {
-    "two_interceptions": "two Interception tokens",
-    "two_miscommunications": "the other team's two Miscommunication tokens",
-    "token_score": "the token score",
-    "keywords": "the keywords found",
-    "draw": "a draw",
+_TEAM_FR = {
+    # team -> {form: words}: alone ("Blancs 1"), as a subject ("les Blancs"), starting a
+    # sentence, and after "de" ("le code des Blancs")
+    "white": {"team": "Blancs", "the_team": "les Blancs", "The_team": "Les Blancs", "of_team": "des Blancs"},
+    "black": {"team": "Noirs", "the_team": "les Noirs", "The_team": "Les Noirs", "of_team": "des Noirs"},
 }
+
+_WORDS: dict[Language, dict[str, Any]] = {
+    "en": {
+        "and": "and",
+        "sep": "; ",
+        "quotes": ("“", "”"),
+        "capitalize": False,
+        "set_up": "Teams, in encryptor order: {teams}",
+        "members": "{team}: {members}",
+        "keywords": "{of_team}'s keywords: {words}",
+        "round_started": "Round {round}: the encryptors are {who}",
+        "encryptor": "{player} for {the_team}",
+        "own_code": "{player}'s code: {code}",
+        "clues_written": "{player} wrote {of_team}'s clues",
+        "clues_given": "{player} gave {of_team}'s clues: {clues}",
+        "clues_revealed": "Round {round} clues: {clues}",
+        "answered": "{player} answered {of_team}'s code",
+        "intercepted": "{player} tried to intercept {of_team}'s code",
+        "guess_code": ": {code}",
+        "code_revealed": "{of_team}'s code was {code} (answers: {answers})",
+        "interception": "{the_team} takes an Interception token",
+        "miscommunication": "{the_team} takes a Miscommunication token",
+        "tiebreak": "Tie-break: {why}{scores}; each team guesses the other's keywords",
+        "equal_scores": " with equal scores ({scores})",
+        "unequal_scores": " ({scores})",
+        "both_flags": "both teams reached two tokens",
+        "last_round": "the last round is over",
+        "guesses_written": "{player} wrote {of_team}'s keyword guesses",
+        "guesses_given": "{player} guessed for {the_team}: {words}",
+        "draw": "A draw",
+        "winner": "{the_team} wins by {how}",
+        "decided": "{outcome} (token scores {scores}{hits}). {keywords}",
+        "found": ("{the_team} found {n}", "{the_team} found {n}"),
+        "reasons": {
+            "two_interceptions": "two Interception tokens",
+            "two_miscommunications": "the other team's two Miscommunication tokens",
+            "token_score": "the token score",
+            "keywords": "the keywords found",
+            "draw": "a draw",
+        },
+    },
+    "fr": {
+        "and": "et",
+        "sep": " ; ",
+        "quotes": ("« ", " »"),
+        "capitalize": True,
+        "set_up": "Équipes, dans l'ordre des Encrypteurs : {teams}",
+        "members": "{team} : {members}",
+        "keywords": "mots-clés {of_team} : {words}",
+        "round_started": "Manche {round}, Encrypteurs : {who}",
+        "encryptor": "{player} pour {the_team}",
+        "own_code": "{player} reçoit le code {code}",
+        "clues_written": "{player} a écrit les indices {of_team}",
+        "clues_given": "{player} a donné les indices {of_team} : {clues}",
+        "clues_revealed": "Indices de la manche {round} : {clues}",
+        "answered": "{player} a répondu pour le code {of_team}",
+        "intercepted": "{player} a tenté d'intercepter le code {of_team}",
+        "guess_code": " : {code}",
+        "code_revealed": "Le code {of_team} était {code} (réponses : {answers})",
+        "interception": "{the_team} prennent un jeton Interception",
+        "miscommunication": "{the_team} prennent un jeton Mauvaise communication",
+        "tiebreak": "Départage : {why}{scores} ; chaque équipe devine les mots-clés de l'autre",
+        "equal_scores": " à égalité de score ({scores})",
+        "unequal_scores": " ({scores})",
+        "both_flags": "les deux équipes ont atteint deux jetons",
+        "last_round": "la dernière manche est terminée",
+        "guesses_written": "{player} a écrit les propositions de mots-clés {of_team}",
+        "guesses_given": "{player} a proposé pour {the_team} : {words}",
+        "draw": "Match nul",
+        "winner": "{The_team} gagnent {how}",
+        "decided": "{outcome} (scores des jetons : {scores}{hits}). {keywords}",
+        "found": ("{the_team} ont trouvé {n} mot-clé", "{the_team} ont trouvé {n} mots-clés"),
+        "reasons": {
+            "two_interceptions": "grâce à deux jetons Interception",
+            "two_miscommunications": "grâce aux deux jetons Mauvaise communication de l'autre équipe",
+            "token_score": "au score des jetons",
+            "keywords": "aux mots-clés trouvés",
+            "draw": "sur une égalité",
+        },
+    },
+}
+
+
+def _team(team: str, language: Language) -> dict[str, str]:
+    """A team's names in `language`, by form (English: its id in every form)."""
+    if language == "fr" and team in _TEAM_FR:
+        return _TEAM_FR[team]
+    return dict.fromkeys(("team", "the_team", "The_team", "of_team"), team)
+
+
+def _say(language: Language, key: str, team: str | None = None, **fields: Any) -> str:
+    """The sentence `key` of `language`, with the team's names and `fields` filled in."""
+    names = _team(team, language) if team is not None else {}
+    text: str = _WORDS[language][key]
+    return text.format(**names, **fields)
+
+
+def _sentence(language: Language, text: str) -> str:
+    """`text` starting a sentence: capitalized in French (English starts with a team id)."""
+    return text[:1].upper() + text[1:] if _WORDS[language]["capitalize"] else text
 
 
 def _code(code: list[int]) -> str:
     return "-".join(map(str, code))
 
 
-def _quoted(words: list[str]) -> str:
-    return ", ".join(f"“{w}”" for w in words)
+def _quoted(words: list[str], language: Language) -> str:
+    left, right = _WORDS[language]["quotes"]
+    return ", ".join(f"{left}{w}{right}" for w in words)
 
 
-def _scores(scores: dict[str, int]) -> str:
-    return ", ".join(f"{t} {s}" for t, s in scores.items())
+def _scores(scores: dict[str, int], language: Language) -> str:
+    return ", ".join(f"{_team(t, language)['team']} {s}" for t, s in scores.items())
 
 
-def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
-    said = "; ".join(f"{t}: {spoken_list(m)}" for t, m in event.teams.items())
-    known = "; ".join(
-        f"{t}'s keywords: " + ", ".join(f"{i} {w}" for i, w in enumerate(k, start=1))
+def _set_up(event: GameSetUp, language: Language) -> str:
+    words = _WORDS[language]
+    said = words["sep"].join(
+        _say(language, "members", t, members=spoken_list(m, words["and"])) for t, m in event.teams.items()
+    )
+    known = words["sep"].join(
+        _say(language, "keywords", t, words=", ".join(f"{i} {w}" for i, w in enumerate(k, start=1)))
         for t, k in event.keywords.items()
         if k is not None
     )
-    return f"Teams, in encryptor order: {said}" + (f". {known}" if known else "")
+    return _say(language, "set_up", teams=said) + (f". {_sentence(language, known)}" if known else "")
 
 
-def _round_started(event: RoundStarted, viewer: PlayerId | None) -> str:
-    encryptors = event.encryptors
-    who = ", ".join(f"{p} for {t}" for t, p in encryptors.items())
-    own = "; ".join(f"{encryptors[t]}'s code: {_code(c)}" for t, c in event.codes.items() if c is not None)
-    return f"Round {event.round}: the encryptors are {who}" + (f"; {own}" if own else "")
+def _round_started(event: RoundStarted, language: Language) -> str:
+    encryptors, sep = event.encryptors, _WORDS[language]["sep"]
+    who = ", ".join(_say(language, "encryptor", t, player=p) for t, p in encryptors.items())
+    own = sep.join(
+        _say(language, "own_code", player=encryptors[t], code=_code(c))
+        for t, c in event.codes.items()
+        if c is not None
+    )
+    return _say(language, "round_started", round=event.round, who=who) + (f"{sep}{own}" if own else "")
 
 
-def _clues_given(event: CluesGiven, viewer: PlayerId | None) -> str:
+def _clues_given(event: CluesGiven, language: Language) -> str:
     if event.clues is None:
-        return f"{event.player} wrote {event.team}'s clues"
-    return f"{event.player} gave {event.team}'s clues: {_quoted(event.clues)}"
-
-
-def _clues_revealed(event: CluesRevealed, viewer: PlayerId | None) -> str:
-    return f"Round {event.round} clues: " + "; ".join(f"{t} {_quoted(c)}" for t, c in event.clues.items())
-
-
-def _guess_submitted(event: GuessSubmitted, viewer: PlayerId | None) -> str:
-    team, code = event.team, event.code
-    own = event.guessing_team == team
-    what = f"answered {team}'s code" if own else f"tried to intercept {team}'s code"
-    return f"{event.player} {what}" + (f": {_code(code)}" if code is not None else "")
-
-
-def _code_revealed(event: CodeRevealed, viewer: PlayerId | None) -> str:
-    team, guesses = event.team, event.guesses
-    said = ", ".join(f"{t} {_code(g)}" for t, g in guesses.items())
-    tokens = [f"{t} takes an Interception token" for t in guesses if t != team and event.interception]
-    if event.miscommunication:
-        tokens.append(f"{team} takes a Miscommunication token")
-    return f"{team}'s code was {_code(event.code)} (answers: {said})" + "".join(f"; {t}" for t in tokens)
-
-
-def _keyword_guessing_started(event: KeywordGuessingStarted, viewer: PlayerId | None) -> str:
-    why = "both teams reached two tokens" if event.cause == "both_flags" else "the last round is over"
-    return (
-        f"Tie-break: {why} with equal scores ({_scores(event.scores)}); each team guesses "
-        f"the other's keywords"
+        return _say(language, "clues_written", event.team, player=event.player)
+    return _say(
+        language, "clues_given", event.team, player=event.player, clues=_quoted(event.clues, language)
     )
 
 
-def _keywords_guessed(event: KeywordsGuessed, viewer: PlayerId | None) -> str:
+def _clues_revealed(event: CluesRevealed, language: Language) -> str:
+    clues = _WORDS[language]["sep"].join(
+        f"{_team(t, language)['team']} {_quoted(c, language)}" for t, c in event.clues.items()
+    )
+    return _say(language, "clues_revealed", round=event.round, clues=clues)
+
+
+def _guess_submitted(event: GuessSubmitted, language: Language) -> str:
+    what = "answered" if event.guessing_team == event.team else "intercepted"
+    code = "" if event.code is None else _say(language, "guess_code", code=_code(event.code))
+    return _say(language, what, event.team, player=event.player) + code
+
+
+def _code_revealed(event: CodeRevealed, language: Language) -> str:
+    team, guesses = event.team, event.guesses
+    said = ", ".join(f"{_team(t, language)['team']} {_code(g)}" for t, g in guesses.items())
+    tokens = [_say(language, "interception", t) for t in guesses if t != team and event.interception]
+    if event.miscommunication:
+        tokens.append(_say(language, "miscommunication", team))
+    sep = _WORDS[language]["sep"]
+    return _say(language, "code_revealed", team, code=_code(event.code), answers=said) + "".join(
+        f"{sep}{t}" for t in tokens
+    )
+
+
+def _keyword_guessing_started(event: KeywordGuessingStarted, language: Language) -> str:
+    why = _say(language, "both_flags" if event.cause == "both_flags" else "last_round")
+    # equal, unless the last round went straight to the keywords (last_round_tiebreak)
+    equal = len(set(event.scores.values())) <= 1
+    scores = _say(
+        language, "equal_scores" if equal else "unequal_scores", scores=_scores(event.scores, language)
+    )
+    return _say(language, "tiebreak", why=why, scores=scores)
+
+
+def _keywords_guessed(event: KeywordsGuessed, language: Language) -> str:
     if event.words is None:
-        return f"{event.player} wrote {event.team}'s keyword guesses"
-    return f"{event.player} guessed for {event.team}: {_quoted(event.words)}"
+        return _say(language, "guesses_written", event.team, player=event.player)
+    return _say(
+        language, "guesses_given", event.team, player=event.player, words=_quoted(event.words, language)
+    )
 
 
-def _game_decided(event: GameDecided, viewer: PlayerId | None) -> str:
-    how = _REASONS.get(event.reason, event.reason)
-    outcome = "A draw" if event.winner is None else f"{event.winner} wins by {how}"
-    said = "; ".join(f"{t}'s keywords: {', '.join(k)}" for t, k in event.keywords.items())
-    hits = "".join(f"; {t} found {n}" for t, n in event.keywords_found.items())
-    return f"{outcome} (token scores {_scores(event.scores)}{hits}). {said}"
+def _game_decided(event: GameDecided, language: Language) -> str:
+    words = _WORDS[language]
+    if event.winner is None:
+        outcome = words["draw"]
+    else:
+        how = words["reasons"].get(event.reason, event.reason)
+        outcome = _say(language, "winner", event.winner, how=how)
+    hits = "".join(words["sep"] + _found(t, n, language) for t, n in event.keywords_found.items())
+    keywords = words["sep"].join(
+        _say(language, "keywords", t, words=", ".join(k)) for t, k in event.keywords.items()
+    )
+    scores = _scores(event.scores, language)
+    return _say(
+        language, "decided", outcome=outcome, scores=scores, hits=hits, keywords=_sentence(language, keywords)
+    )
 
 
-# One event in words, as a player at the table would say it (docs/games/decrypto.md).
-describe = describe_with(
-    {
+def _found(team: str, n: int, language: Language) -> str:
+    one, many = _WORDS[language]["found"]
+    # French counts 0 and 1 as singular
+    singular = abs(n) < 2 if language == "fr" else n == 1
+    text: str = one if singular else many
+    return text.format(**_team(team, language), n=n)
+
+
+def _describe(language: Language) -> Callable[[Event, PlayerId | None], str | None]:
+    """One event in words in `language`, as a player at the table would say it
+    (docs/games/decrypto.md)."""
+    phrases: dict[type[Event], Callable[[Any, Language], str]] = {
         GameSetUp: _set_up,
         RoundStarted: _round_started,
         CluesGiven: _clues_given,
@@ -216,7 +356,17 @@ describe = describe_with(
         KeywordsGuessed: _keywords_guessed,
         GameDecided: _game_decided,
     }
-)
+    return describe_with({kind: partial(_bound, phrase, language) for kind, phrase in phrases.items()})
+
+
+def _bound(
+    phrase: Callable[[Any, Language], str], language: Language, event: Event, viewer: PlayerId | None
+) -> str:
+    return phrase(event, language)
+
+
+describe = _describe("en")
+describe_fr = _describe("fr")
 
 
 def secrets(state: State, viewer: PlayerId | None) -> set[str]:

@@ -31,7 +31,7 @@ from shared.games.diced_tomatoes.rules import (
     setup,
 )
 from shared.games.diced_tomatoes.state import State, evolve
-from shared.games.diced_tomatoes.view import describe, player_view, redact, secrets
+from shared.games.diced_tomatoes.view import describe, describe_fr, player_view, redact, secrets
 
 GAME: Game[State, DicedTomatoesOptions] = Game(
     name="diced_tomatoes",
@@ -53,6 +53,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     secrets=secrets,
     result=result,
     describe=describe,
+    describe_fr=describe_fr,
     bot=bot,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )

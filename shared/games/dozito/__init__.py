@@ -30,7 +30,7 @@ from shared.games.dozito.rules import (
     setup,
 )
 from shared.games.dozito.state import State, evolve
-from shared.games.dozito.view import describe, player_view, redact, secrets
+from shared.games.dozito.view import describe, describe_fr, player_view, redact, secrets
 
 GAME: Game[State, DozitoOptions] = Game(
     name="dozito",
@@ -54,6 +54,7 @@ GAME: Game[State, DozitoOptions] = Game(
     result=result,
     bot=bot,
     describe=describe,
+    describe_fr=describe_fr,
     description="Fill a 4x3 grid of face-down cards to build large groups of one colour.",
 )
 

@@ -34,7 +34,7 @@ from shared.games.illustori.rules import (
     setup,
 )
 from shared.games.illustori.state import State, evolve
-from shared.games.illustori.view import describe, player_view, redact, secrets
+from shared.games.illustori.view import describe, describe_fr, player_view, redact, secrets
 
 GAME: Game[State, IllustoriOptions] = Game(
     name="illustori",
@@ -58,6 +58,7 @@ GAME: Game[State, IllustoriOptions] = Game(
     result=result,
     bot=bot,
     describe=describe,
+    describe_fr=describe_fr,
     description="Chain texts on illustrated cards; the other players vote on each one.",
 )
 

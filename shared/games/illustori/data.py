@@ -21,13 +21,14 @@ DEFAULT_DECK_SIZE = 60  # 5.2: "60 (low-confidence site)", ASSUMED; a table opti
 
 _PACKAGE = Path(__file__).parent
 
+_CATALOGUE = json.loads(_PACKAGE.joinpath("cards.json").read_text(encoding="utf-8"))
 # The illustrated cards: id -> a short description of the picture. The deck of a table is the
 # first `deck_size` cards of this catalogue.
-CARDS: MappingProxyType[str, str] = MappingProxyType(
-    {
-        card["id"]: card["picture"]
-        for card in json.loads(_PACKAGE.joinpath("cards.json").read_text(encoding="utf-8"))
-    }
+CARDS: MappingProxyType[str, str] = MappingProxyType({card["id"]: card["picture"] for card in _CATALOGUE})
+# The same pictures in French (the French game log names the cards by them; the web board has
+# them too, in services/web/static/games/illustori.js).
+CARDS_FR: MappingProxyType[str, str] = MappingProxyType(
+    {card["id"]: card["picture_fr"] for card in _CATALOGUE}
 )
 CARD_IDS: tuple[str, ...] = tuple(CARDS)
 

@@ -29,7 +29,7 @@ from shared.games.naishi.rules import (
     setup,
 )
 from shared.games.naishi.state import State, evolve
-from shared.games.naishi.view import describe, player_view, redact, secrets
+from shared.games.naishi.view import describe, describe_fr, player_view, redact, secrets
 
 GAME: Game[State, NaishiOptions] = Game(
     name="naishi",
@@ -51,6 +51,7 @@ GAME: Game[State, NaishiOptions] = Game(
     secrets=secrets,
     result=result,
     describe=describe,
+    describe_fr=describe_fr,
     bot=bot,
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )

@@ -11,11 +11,12 @@ have given).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import msgspec
 
-from shared.games.decider import Event, PlayerId, View, describe_with
-from shared.games.naishi.components import COURT_SPOTS, MOUNTAIN, kind_of
+from shared.games.decider import Event, Language, PlayerId, View, describe_with, spoken_list
+from shared.games.naishi.components import CARD_KINDS, COURT_SPOTS, MOUNTAIN, kind_of
 from shared.games.naishi.messages import (
     CardGiven,
     CardsSwapped,
@@ -122,26 +123,103 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
 
 # --- the game log ---------------------------------------------------------------------------
 
+# How players name each kind of card, in each language of the log (the French are the BGA
+# French rules' names: seed 002); the French gender gives the articles ("le Fortin", "une
+# Sentinelle").
+KIND_NAMES: dict[Language, dict[str, str]] = {
+    "en": {kind: kind.replace("_", " ").title() for kind in (*CARD_KINDS, MOUNTAIN)},
+    "fr": {
+        "mountain": "Montagne",
+        "naishi": "Naishi",
+        "councillor": "Conseiller",
+        "fort": "Fortin",
+        "sentinel": "Sentinelle",
+        "torii": "Torii",
+        "monk": "Moine",
+        "rice": "Champ de riz",
+        "banner": "Bannière",
+        "knight": "Cavalier",
+        "ronin": "Ronin",
+        "ninja": "Ninja",
+    },
+}
+_FEMININE: Final = frozenset({"mountain", "naishi", "sentinel", "banner"})
+# French articles, masculine then feminine (no card name starts with a vowel: no elision).
+_ARTICLES: Final = {"le": ("le", "la"), "un": ("un", "une")}
+_ROWS: Final[dict[Language, dict[str, str]]] = {
+    "en": {"line": "Line", "hand": "Hand"},
+    "fr": {"line": "Ligne", "hand": "Main"},
+}
 
-def _said(card: str | None) -> str:
+
+def _said(card: str | None, language: Language = "en") -> str:
     """A card as players name it: `rice_3` -> "Rice"; a card not seen -> "a card"."""
-    return "a card" if card is None else kind_of(card).replace("_", " ").title()
+    if card is None:
+        return {"en": "a card", "fr": "une carte"}[language]
+    return KIND_NAMES[language][kind_of(card)]
 
 
-def _cell(row: str, position: int) -> str:
-    return f"{row.title()} {position}"
+def _fr(card: str | None, article: str) -> str:
+    """A card in French with its article: `_fr("fort_1", "le")` -> "le Fortin"."""
+    if card is None:
+        return f"{_ARTICLES[article][1]} carte"
+    return f"{_ARTICLES[article][int(kind_of(card) in _FEMININE)]} {_said(card, 'fr')}"
 
 
-def _hand(cards: Sequence[str | None]) -> str:
-    return ", ".join(f"{i} {_said(c)}" for i, c in enumerate(cards, start=1))
+def _cell(row: str, position: int, language: Language = "en") -> str:
+    return f"{_ROWS[language].get(row, row)} {position}"
+
+
+def _hand(cards: Sequence[str | None], language: Language = "en") -> str:
+    """A Hand position by position: "1 Mountain, 2 Rice", "Montagne en 1, Champ de riz en 2"."""
+    item = {"en": "{i} {card}", "fr": "{card} en {i}"}[language]
+    return ", ".join(item.format(i=i, card=_said(c, language)) for i, c in enumerate(cards, start=1))
+
+
+def _dealt_to_viewer(event: GameSetUp, viewer: PlayerId | None) -> list[str]:
+    """The Development cards the viewer was dealt (its own, the only ones it sees)."""
+    cards = event.hands.get(viewer or "", [])
+    return sorted(c for c in cards if c is not None and kind_of(c) != MOUNTAIN)
+
+
+def _own_hand(event: HandsShuffled, viewer: PlayerId | None) -> Sequence[str | None]:
+    """The viewer's own Hand after the shuffle, when it sees all of it (else empty)."""
+    own_hand = event.hands.get(viewer or "")
+    return own_hand if own_hand and all(c is not None for c in own_hand) else []
+
+
+# What a Swap exchanged, by its kind ("other": a kind this log does not know).
+_SWAPS: Final[dict[Language, dict[str, str]]] = {
+    "en": {
+        "river": "the top cards of River piles {a} and {b}",
+        "line": "Line {a} and Line {b}",
+        "hand": "Hand {a} and Hand {b}",
+        "hand_line": "Hand {a} and Line {a}",
+        "other": "{kind} {a} and {b}",
+    },
+    "fr": {
+        "river": "les cartes visibles des piles {a} et {b} de la Rivière",
+        "line": "ses cartes en Ligne {a} et en Ligne {b}",
+        "hand": "ses cartes en Main {a} et en Main {b}",
+        "hand_line": "ses cartes en Main {a} et en Ligne {a}",
+        "other": "{kind} {a} et {b}",
+    },
+}
+
+
+def _swapped(event: CardsSwapped, language: Language) -> str:
+    words = _SWAPS[language]
+    return words.get(event.kind, words["other"]).format(kind=event.kind, a=event.first, b=event.second)
+
+
+# English
 
 
 def _set_up(event: GameSetUp, viewer: PlayerId | None) -> str:
     tops = ", ".join(_said(pile[0]) if pile else "empty" for pile in event.river)
     text = f"The cards were dealt; River tops: {tops}; {event.first_player} plays first"
-    own = [c for c in event.hands.get(viewer or "", []) if c is not None and kind_of(c) != MOUNTAIN]
-    if own:
-        text += f"; {viewer} was dealt {' and '.join(_said(c) for c in sorted(own))}"
+    if own := _dealt_to_viewer(event, viewer):
+        text += f"; {viewer} was dealt {' and '.join(_said(c) for c in own)}"
     return text
 
 
@@ -152,9 +230,8 @@ def _card_given(event: CardGiven, viewer: PlayerId | None) -> str:
 
 
 def _hands_shuffled(event: HandsShuffled, viewer: PlayerId | None) -> str:
-    own_hand = event.hands.get(viewer or "")
     text = "Both cards were given and each Hand shuffled into its positions"
-    if own_hand and all(c is not None for c in own_hand):
+    if own_hand := _own_hand(event, viewer):
         text += f"; {viewer}'s Hand: {_hand(own_hand)}"
     return text
 
@@ -169,19 +246,12 @@ def _developed(event: Developed, viewer: PlayerId | None) -> str:
 
 
 def _cards_swapped(event: CardsSwapped, viewer: PlayerId | None) -> str:
-    a, b = event.first, event.second
-    swapped = {
-        "river": f"the top cards of River piles {a} and {b}",
-        "line": f"Line {a} and Line {b}",
-        "hand": f"Hand {a} and Hand {b}",
-        "hand_line": f"Hand {a} and Line {a}",
-    }.get(event.kind, f"{event.kind} {a} and {b}")
-    return f"{event.player} sent an Emissary to swap {swapped}"
+    return f"{event.player} sent an Emissary to swap {_swapped(event, 'en')}"
 
 
 def _river_cards_discarded(event: RiverCardsDiscarded, viewer: PlayerId | None) -> str:
     piles = event.piles
-    gone = " and ".join(f"the {_said(c)} of pile {n}" for c, n in zip(event.discarded, piles))
+    gone = spoken_list(f"the {_said(c)} of pile {n}" for c, n in zip(event.discarded, piles))
     now = "; ".join(
         f"a {_said(c)} shows on pile {n}" if c else f"pile {n} is empty"
         for c, n in zip(event.revealed, piles)
@@ -243,6 +313,121 @@ describe = describe_with(
         TurnEnded: _turn_ended,
         HandsRevealed: _hands_revealed,
         NinjaCopied: _ninja_copied,
+    }
+)
+
+
+# French: the same events from the same fields, in the words of the French rules (seed 002)
+
+
+def _set_up_fr(event: GameSetUp, viewer: PlayerId | None) -> str:
+    tops = ", ".join(_said(pile[0], "fr") if pile else "vide" for pile in event.river)
+    text = (
+        f"Les cartes ont été distribuées ; cartes visibles de la Rivière : {tops} ; "
+        f"{event.first_player} joue en premier"
+    )
+    if own := _dealt_to_viewer(event, viewer):
+        text += f" ; {viewer} a reçu {spoken_list((_fr(c, 'un') for c in own), 'et')}"
+    return text
+
+
+def _card_given_fr(event: CardGiven, viewer: PlayerId | None) -> str:
+    if event.card is None:
+        return f"{event.player} a choisi une carte à donner"
+    return f"{event.player} a donné {_fr(event.card, 'le')}"
+
+
+def _hands_shuffled_fr(event: HandsShuffled, viewer: PlayerId | None) -> str:
+    text = "Les deux cartes ont été données et les cartes de chaque Main placées au hasard"
+    if own_hand := _own_hand(event, viewer):
+        text += f" ; Main de {viewer} : {_hand(own_hand, 'fr')}"
+    return text
+
+
+def _developed_fr(event: Developed, viewer: PlayerId | None) -> str:
+    n, shown = event.position, event.revealed
+    after = f"{_fr(shown, 'un')} apparaît sur la pile {n}" if shown else f"la pile {n} de la Rivière est vide"
+    return (
+        f"{event.player} a développé en {_cell(event.row, n, 'fr')} : a pris {_fr(event.taken, 'le')} "
+        f"de la pile {n} de la Rivière et défaussé {_fr(event.discarded, 'le')} ; {after}"
+    )
+
+
+def _cards_swapped_fr(event: CardsSwapped, viewer: PlayerId | None) -> str:
+    return f"{event.player} a envoyé un Émissaire pour échanger {_swapped(event, 'fr')}"
+
+
+def _river_cards_discarded_fr(event: RiverCardsDiscarded, viewer: PlayerId | None) -> str:
+    piles = event.piles
+    gone = spoken_list((f"{_fr(c, 'le')} de la pile {n}" for c, n in zip(event.discarded, piles)), "et")
+    now = " ; ".join(
+        f"{_fr(c, 'un')} apparaît sur la pile {n}" if c else f"la pile {n} est vide"
+        for c, n in zip(event.revealed, piles)
+    )
+    return f"{event.player} a envoyé un Émissaire pour défausser {gone} de la Rivière ; {now}"
+
+
+def _decree_imposed_fr(event: DecreeImposed, viewer: PlayerId | None) -> str:
+    p, cell = event.player, _cell(event.row, event.position, "fr")
+    return (
+        f"{p} a imposé le Décret impérial : la carte de {p} en {cell} et celle de l'adversaire sont échangées"
+    )
+
+
+def _emissaries_recalled_fr(event: EmissariesRecalled, viewer: PlayerId | None) -> str:
+    count = len(event.spots)
+    return f"{event.player} a rappelé {count} Émissaire{'' if count < 2 else 's'}"
+
+
+def _end_triggered_fr(event: EndTriggered, viewer: PlayerId | None) -> str:
+    why = (
+        f"{event.player} a déclaré la fin de partie"
+        if event.reason == "declared"
+        else "Deux piles de la Rivière sont vides"
+    )
+    last = event.final_player
+    then = f"{last} joue le dernier tour" if last else "les tours sont terminés"
+    return f"{why} : {then}"
+
+
+def _turn_passed_fr(event: TurnPassed, viewer: PlayerId | None) -> str:
+    return f"{event.player} n'avait aucune action principale possible et a passé son tour"
+
+
+def _turn_ended_fr(event: TurnEnded, viewer: PlayerId | None) -> str:
+    nxt = event.next_player
+    return f"{event.player} a terminé son tour" + (
+        f" ; à {nxt} de jouer" if nxt else " ; les tours sont terminés"
+    )
+
+
+def _hands_revealed_fr(event: HandsRevealed, viewer: PlayerId | None) -> str:
+    revealed = " ; ".join(f"{p} : {_hand(h, 'fr')}" for p, h in event.hands.items())
+    return f"Les Mains sont révélées sous les Lignes. {revealed}"
+
+
+def _ninja_copied_fr(event: NinjaCopied, viewer: PlayerId | None) -> str:
+    kind = event.copies
+    copied = f"copie {_fr(kind, 'un')}" if kind else "n'a rien à copier"
+    only = " (seul choix possible)" if event.automatic and kind else ""
+    return f"Le Ninja de {event.player} en {_cell(event.row, event.position, 'fr')} {copied}{only}"
+
+
+describe_fr = describe_with(
+    {
+        GameSetUp: _set_up_fr,
+        CardGiven: _card_given_fr,
+        HandsShuffled: _hands_shuffled_fr,
+        Developed: _developed_fr,
+        CardsSwapped: _cards_swapped_fr,
+        RiverCardsDiscarded: _river_cards_discarded_fr,
+        DecreeImposed: _decree_imposed_fr,
+        EmissariesRecalled: _emissaries_recalled_fr,
+        EndTriggered: _end_triggered_fr,
+        TurnPassed: _turn_passed_fr,
+        TurnEnded: _turn_ended_fr,
+        HandsRevealed: _hands_revealed_fr,
+        NinjaCopied: _ninja_copied_fr,
     }
 )
 

@@ -1,5 +1,22 @@
 // What the five boards share: building DOM, the buttons and forms that send legal commands,
 // the turn line and the result panel. Plain DOM, no framework.
+import { addFrench, language, t } from "../i18n.js";
+
+// The French of the texts below (the boards register their own).
+addFrench({
+  "{player} (you)": "{player} (vous)",
+  "The game is over.": "La partie est terminée.",
+  "Your move (also waiting for {players}).": "À vous de jouer (on attend aussi : {players}).",
+  "Your move.": "À vous de jouer.",
+  "Waiting for {players}.": "On attend : {players}.",
+  "How the game ended": "Comment la partie s'est terminée",
+  "Game abandoned": "Partie abandonnée",
+  "This table ended before anyone won.": "Cette table s'est terminée sans gagnant.",
+  "Result": "Résultat",
+  "Winner: {players}": "Victoire : {players}",
+  "Winners: {players}": "Victoire : {players}",
+  "No winner": "Personne ne gagne",
+});
 
 /** An element: h("div", {class: "x", onclick: f, "aria-label": "y"}, child, "text", [more]). */
 export function h(tag, attrs = {}, ...children) {
@@ -24,7 +41,7 @@ function append(node, children) {
 
 /** A player's id as shown, with "(you)" for the viewer's own seat. */
 export function who(player, ctx) {
-  return player === ctx.seat ? `${player} (you)` : player;
+  return player === ctx.seat ? t("{player} (you)", { player }) : player;
 }
 
 /**
@@ -109,13 +126,13 @@ export function textForm(ctx, type, fields, build, submitText, before = null) {
 
 /** The line above a board that says what is going on and who must act. */
 export function turnLine(view, ctx, waitingFor) {
-  if (view.status === "ended") return h("p", { class: "turn-line" }, "The game is over.");
+  if (view.status === "ended") return h("p", { class: "turn-line" }, t("The game is over."));
   const toAct = view.to_act || [];
   const mine = ctx.interactive && view.legal && view.legal.length > 0;
   const others = toAct.filter((p) => p !== ctx.seat);
   let text;
-  if (mine) text = others.length ? `Your move (also waiting for ${others.join(", ")}).` : "Your move.";
-  else if (toAct.length) text = `Waiting for ${toAct.map((p) => who(p, ctx)).join(", ")}.`;
+  if (mine) text = others.length ? t("Your move (also waiting for {players}).", { players: others.join(", ") }) : t("Your move.");
+  else if (toAct.length) text = t("Waiting for {players}.", { players: toAct.map((p) => who(p, ctx)).join(", ") });
   else text = "";
   return h("p", { class: `turn-line${mine ? " mine" : ""}`, role: "status" }, text,
     waitingFor ? h("span", { class: "turn-detail" }, " ", waitingFor) : null);
@@ -127,15 +144,17 @@ export function resultPanel(view, ctx, why = null) {
   if (!result) return null;
   // the page around the board shows the ranking already: the board adds only the game's why
   if (ctx.resultShown) {
-    return why ? h("section", { class: "result", "aria-label": "How the game ended" }, why) : null;
+    return why ? h("section", { class: "result", "aria-label": t("How the game ended") }, why) : null;
   }
   if (result.details && result.details.abandoned) {
-    return h("section", { class: "result" }, h("h3", {}, "Game abandoned"),
-      h("p", {}, "This table ended before anyone won."));
+    return h("section", { class: "result" }, h("h3", {}, t("Game abandoned")),
+      h("p", {}, t("This table ended before anyone won.")));
   }
   const winners = result.winners || [];
-  return h("section", { class: "result", "aria-label": "Result" },
-    h("h3", {}, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => who(p, ctx)).join(", ")}` : "No winner"),
+  const named = winners.map((p) => who(p, ctx)).join(", ");
+  return h("section", { class: "result", "aria-label": t("Result") },
+    h("h3", {}, winners.length > 1 ? t("Winners: {players}", { players: named })
+      : winners.length ? t("Winner: {players}", { players: named }) : t("No winner")),
     h("ol", { class: "ranking" }, (result.ranking || []).map((r) =>
       h("li", { class: winners.includes(r.player) ? "winner" : "" },
         h("span", { class: "rank" }, `#${r.rank}`), " ", who(r.player, ctx),
@@ -143,7 +162,8 @@ export function resultPanel(view, ctx, why = null) {
     why);
 }
 
-/** The board's outer element, with the game's class. */
+/** The board's outer element, with the game's class, in the page's language (its words are
+ * hyphenated as that language does). */
 export function board(game, ...children) {
-  return h("div", { class: `board board-${game}`, lang: "en" }, ...children);
+  return h("div", { class: `board board-${game}`, lang: language }, ...children);
 }
