@@ -41,22 +41,20 @@ import structlog
 
 from services import VERSION
 from services.registry import games
+from services.table_projector.lobby import GameLobby
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import BusError, Unavailable
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
-    LOBBY_PAGE_DEFAULT,
     BadRequest,
     EventBatch,
-    LobbyPage,
     LobbyRequest,
     ViewReply,
     ViewRequest,
     decode_request,
     encoder,
     error_body,
-    lobby_cursor,
     push_body,
     step_of,
     unknown_game_body,
@@ -132,7 +130,7 @@ class TableProjector:
         # table's views looks again at once
         self.stored = asyncio.Condition()
         # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
-        self.lobby: dict[str, dict[str, dict[str, Any]]] = {}
+        self.lobby: dict[str, GameLobby] = {}
         self.counts: dict[str, int] = {}
 
     def _count(self, what: str, n: int = 1) -> None:
@@ -287,9 +285,9 @@ class TableProjector:
         for viewer, body in done.pushes.items():
             await self.bus.publish(subjects.update(game, table, viewer), body)
         if done.lobby is not None:
-            self.lobby.setdefault(game, {})[table] = done.lobby
-        else:
-            self.lobby.get(game, {}).pop(table, None)
+            self.lobby.setdefault(game, GameLobby()).put(table, done.lobby)
+        elif game in self.lobby:
+            self.lobby[game].pop(table)
 
     async def _fold(
         self,
@@ -415,10 +413,11 @@ class TableProjector:
         """A lobby entry of the bucket changed (this replica's or another's)."""
         _, game, table = key.split(".", 2)
         if value is None:
-            self.lobby.get(game, {}).pop(table, None)
+            if game in self.lobby:
+                self.lobby[game].pop(table)
             return
         try:
-            self.lobby.setdefault(game, {})[table] = msgspec.json.decode(value)
+            self.lobby.setdefault(game, GameLobby()).put(table, msgspec.json.decode(value))
         except msgspec.DecodeError:
             log.error("lobby_entry_unreadable", key=key)
 
@@ -430,8 +429,8 @@ class TableProjector:
         here, so a table that moved meanwhile refuses)."""
         now = time.time() if now is None else now
         asked = 0
-        for game, tables in list(self.lobby.items()):
-            for table, entry in list(tables.items()):
+        for game, lobby in list(self.lobby.items()):
+            for table, entry in list(lobby.entries.items()):
                 if subjects.partition(game, table) not in self.partitions or not self._ran_out(entry, now):
                     continue
                 version = entry["version"]
@@ -550,31 +549,7 @@ class TableProjector:
         except BadRequest as err:
             await message.respond(error_body("bad_request", str(err)))
             return
-        await message.respond(encoder.encode(lobby_page(game, self.lobby.get(game, {}), request)))
-
-
-def lobby_page(game: str, tables: dict[str, dict[str, Any]], request: LobbyRequest) -> LobbyPage:
-    """Newest first, `limit` at most, after the `after` cursor, of one status if asked (the
-    request is checked as it is decoded: `LobbyRequest`)."""
-    limit = request.limit or LOBBY_PAGE_DEFAULT
-    entries = sorted(
-        (e for e in tables.values() if request.status is None or e.get("status") == request.status),
-        key=_lobby_order,
-        reverse=True,
-    )
-    if request.after:
-        entries = [e for e in entries if _cursor(e) < request.after]
-    page = entries[:limit]
-    more = len(entries) > limit
-    return LobbyPage(game=game, tables=page, next=_cursor(page[-1]) if more else None)
-
-
-def _lobby_order(entry: dict[str, Any]) -> tuple[str, str]:
-    return entry.get("created_at", ""), entry["table"]
-
-
-def _cursor(entry: dict[str, Any]) -> str:
-    return lobby_cursor(*_lobby_order(entry))
+        await message.respond(encoder.encode(self.lobby.get(game, GameLobby()).page(game, request)))
 
 
 def _epoch(instant: str) -> float | None:
