@@ -224,6 +224,9 @@ class Game(Generic[S, Opts]):
     describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type
     # The same in French (the log's `log_fr`); None: the French log repeats the English.
     describe_fr: Callable[[Event, PlayerId | None], str | None] | None = None
+    # The game events a seat's move may consist of and still be taken back (`undo`) until
+    # someone else acts: those that reveal nothing to anyone and draw nothing at random.
+    take_back: frozenset[type[Event]] = frozenset()
     # What `viewer` must not see in this state: values (card ids, words, numbers) that no
     # part of its view nor any event redacted for it may hold. The conformance suite checks
     # every view and redacted event against it; a game with nothing hidden keeps the default.

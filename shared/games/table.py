@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games import expiry, moves, rematch, seating, stand_ins, table_clock, table_views
+from shared.games import expiry, moves, rematch, seating, stand_ins, table_clock, table_views, take_back
 from shared.games.clock import TABLE_OPTION_NAMES
 from shared.games.decider import (
     Command,
@@ -56,6 +56,7 @@ from shared.games.table_messages import (
     GameEnded,
     Join,
     Leave,
+    MoveTakenBack,
     PlayerJoined,
     PlayerLeft,
     PlayFor,
@@ -68,6 +69,9 @@ from shared.games.table_messages import (
     TableCreated,
     TableExpired,
     TableStarted,
+    TakeBackPoint,
+    TakeBacksClosed,
+    Undo,
 )
 from shared.games.table_state import Table, players_to_act
 from shared.games.turns import GAME_OVER
@@ -89,6 +93,7 @@ __all__ = [
     "GameEnded",
     "Join",
     "Leave",
+    "MoveTakenBack",
     "PlayFor",
     "PlayerJoined",
     "PlayerLeft",
@@ -103,6 +108,9 @@ __all__ = [
     "TableDecider",
     "TableExpired",
     "TableStarted",
+    "TakeBackPoint",
+    "TakeBacksClosed",
+    "Undo",
 ]
 
 Decision = Sequence[Event] | Rejection
@@ -154,6 +162,7 @@ class TableDecider:
             Deadline: partial(expiry.deadline, game),
             Quit: stand_ins.quit_game,
             PlayFor: partial(stand_ins.play_for, game, self.game_command_type),
+            Undo: take_back.undo,
         }
 
     def decide(self, table: Table, command: Command, ctx: Context) -> Decision:
@@ -171,7 +180,7 @@ class TableDecider:
         events = decider(table, command, ctx)
         if isinstance(events, Rejection):
             return events
-        return self._with_end(table, list(events))
+        return take_back.marked(self.game, table, command, ctx.actor, self._with_end(table, list(events)))
 
     def _with_end(self, table: Table, events: list[Event]) -> list[Event]:
         """`events`, then `game_ended` when they finish the game or leave no person seated."""
@@ -196,6 +205,9 @@ class TableDecider:
             GameEnded: game_ended,
             RematchOffered: rematch.offered,
             RematchDeclined: rematch.declined,
+            TakeBackPoint: take_back.point,
+            TakeBacksClosed: take_back.closed,
+            MoveTakenBack: take_back.taken_back,
         }
 
     def evolve(self, table: Table, event: Event) -> Table:

@@ -61,6 +61,11 @@ class DeclineRematch(Command, frozen=True, kw_only=True):
     """A seated player of an ended table says they will not play the rematch offered."""
 
 
+class Undo(Command, frozen=True, kw_only=True):
+    """A seated player takes back their own last move, offered while that move revealed
+    nothing and nobody else has acted since (`take_back`)."""
+
+
 TABLE_COMMANDS: tuple[type[Command], ...] = (
     Create,
     Join,
@@ -72,6 +77,7 @@ TABLE_COMMANDS: tuple[type[Command], ...] = (
     PlayFor,
     Rematch,
     DeclineRematch,
+    Undo,
 )
 # The service's own name as a player: it alone may expire a table or say a deadline came, and
 # no person may take it.
@@ -148,6 +154,23 @@ class RematchDeclined(Event, frozen=True, kw_only=True):
     player: PlayerId
 
 
+class TakeBackPoint(Event, frozen=True, kw_only=True):
+    """The move that follows in this batch may be taken back by `player`: the table keeps the
+    game's state from before it."""
+
+    player: PlayerId
+
+
+class TakeBacksClosed(Event, frozen=True, kw_only=True):
+    """Someone else acted, or a move revealed something: no move before can be taken back."""
+
+
+class MoveTakenBack(Event, frozen=True, kw_only=True):
+    """`player` took back their last move: the game is as it was before it."""
+
+    player: PlayerId
+
+
 TABLE_EVENTS: tuple[type[Event], ...] = (
     TableCreated,
     PlayerJoined,
@@ -161,6 +184,9 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     SeatZombied,
     RematchOffered,
     RematchDeclined,
+    TakeBackPoint,
+    TakeBacksClosed,
+    MoveTakenBack,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(

@@ -23,6 +23,13 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
     since: str = ""  # "" until the game starts
 
 
+class TakeBack(msgspec.Struct, frozen=True, kw_only=True):
+    """A move `player` may still take back, and the game's state before it."""
+
+    player: PlayerId
+    game: Any
+
+
 class Table(msgspec.Struct, frozen=True, kw_only=True):
     """A table's state: the platform's part, and `game` once the game has started."""
 
@@ -41,6 +48,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     rematch: str = ""  # the next table, once a player offered it after the end
     rematch_by: PlayerId = ""
     rematch_declined: tuple[PlayerId, ...] = ()
+    take_backs: tuple[TakeBack, ...] = ()  # the moves that may be taken back, last last
 
     @property
     def humans(self) -> tuple[PlayerId, ...]:

@@ -15,6 +15,7 @@ from shared.games.table_messages import (
     ClockCharged,
     ClockExpired,
     GameEnded,
+    MoveTakenBack,
     PlayerJoined,
     PlayerLeft,
     RematchDeclined,
@@ -24,20 +25,25 @@ from shared.games.table_messages import (
     TableCreated,
     TableExpired,
     TableStarted,
+    TakeBackPoint,
+    TakeBacksClosed,
+    Undo,
 )
 from shared.games.table_state import Table, players_to_act
+from shared.games.take_back import can_undo
 
 
 def legal(game: Game[Any, Any], table: Table, player: PlayerId, to_act: list[PlayerId]) -> list[Command]:
     """The commands `player` may send now: `start` for the creator of a table ready to start,
-    the game's own for a seat to act."""
+    the game's own for a seat to act, and `undo` while its last move may be taken back."""
     if table.status == "open":
         if player == table.creator and len(table.players) >= game.min_players:
             return [Start()]
         return []
+    undo: list[Command] = [Undo()] if can_undo(table, player) else []
     if table.status != "running" or player not in to_act:
-        return []
-    return list(game.legal_commands(table.game, player))
+        return undo
+    return [*game.legal_commands(table.game, player), *undo]
 
 
 def player_view(game: Game[Any, Any], table: Table, viewer: PlayerId | None) -> View:
@@ -125,8 +131,10 @@ def describe_table_event(event: Event, language: Language = "en") -> str | None:
             return f"{by} offers a rematch: table {next_table}"
         case RematchDeclined(player=player):
             return f"{player} declines the rematch"
-        case ClockCharged():
-            return None
+        case ClockCharged() | TakeBackPoint() | TakeBacksClosed():
+            return None  # bookkeeping: nothing to tell
+        case MoveTakenBack(player=player):
+            return f"{player} took back their last move"
     return _seat_event(event)
 
 
@@ -144,8 +152,10 @@ def _table_event_fr(event: Event) -> str | None:
             return f"{by} propose une revanche : table {next_table}"
         case RematchDeclined(player=player):
             return f"{player} décline la revanche"
-        case ClockCharged():
+        case ClockCharged() | TakeBackPoint() | TakeBacksClosed():
             return None
+        case MoveTakenBack(player=player):
+            return f"{player} a annulé son dernier coup"
     return _seat_event_fr(event)
 
 

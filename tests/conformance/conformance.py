@@ -26,7 +26,7 @@ import msgspec
 from services.registry import games
 from shared.games.decider import Command, Context, Event, PlayerId, Rejection
 from shared.games.simulate import Simulation, simulate
-from shared.games.table import TABLE_EVENTS, Table, TableCreated, TableDecider
+from shared.games.table import TABLE_EVENTS, Table, TableCreated, TableDecider, Undo
 from shared.games.turns import not_your_turn
 from tests.highcard import GAME as HIGHCARD
 
@@ -283,9 +283,10 @@ class Run:
         for command in rng.sample(mutants, min(MUTANTS_PER_STEP, len(mutants))):
             self.refused(table, player, command)
         waiting = [p for p in table.players if p not in to_act]
-        if waiting and legal:
+        moves = [c for c in legal if not isinstance(c, Undo)]  # a take-back is the mover's own
+        if waiting and moves:
             actor = rng.choice(waiting)
-            outcome = self.refused(table, actor, rng.choice(legal))
+            outcome = self.refused(table, actor, rng.choice(moves))
             if actor in table.humans:  # the platform's turn guard, the same in every game
                 assert outcome == not_your_turn(to_act), outcome
         self.refused(table, player, Probe())

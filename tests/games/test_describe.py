@@ -25,6 +25,7 @@ from shared.games.table import (
     ClockCharged,
     ClockExpired,
     GameEnded,
+    MoveTakenBack,
     PlayerJoined,
     PlayerLeft,
     RematchDeclined,
@@ -34,6 +35,8 @@ from shared.games.table import (
     TableDecider,
     TableExpired,
     TableStarted,
+    TakeBackPoint,
+    TakeBacksClosed,
 )
 from shared.messages.envelopes import seen_events
 from tests.games import registered
@@ -140,10 +143,15 @@ Tell = Callable[[TableDecider, list[Any], str | None], list[str]]
 SAID_IN_FRENCH = frozenset({"naishi", "dozito", "decrypto", "diced_tomatoes", "illustori"})
 
 
+# The table's events that keep its books (clocks, take-backs): the log says nothing of them.
+BOOKKEEPING = (ClockCharged, TakeBackPoint, TakeBacksClosed)
+
+
 def told(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
     """What the game log says of one step to one viewer, as replays and pushes say it, in
     English and in French."""
     events, texts, texts_fr = seen_events(decider, batch, viewer)
+    events = [e for e in events if not isinstance(e, BOOKKEEPING)]  # nothing to tell of these
     for event in events:
         text = decider.describe(event, viewer)
         assert isinstance(text, str) and text.strip(), (type(event).__name__, viewer)
@@ -213,9 +221,14 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
             SeatZombied(player="cat", reason="quit"),
             RematchOffered(table="highcard-2", by="ann"),
             RematchDeclined(player="bob"),
+            TakeBackPoint(player="ann"),
+            TakeBacksClosed(),
+            MoveTakenBack(player="ann"),
         )
     }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
+    assert said_of[TakeBackPoint] is None and said_of[TakeBacksClosed] is None
+    assert said_of[MoveTakenBack] == "ann took back their last move"
     assert said_of[TableStarted] == "The game started: ann, bob and cat, in seat order"
     assert said_of[ClockCharged] is None  # bookkeeping of the clocks: nothing to tell
     assert said_of[ClockExpired] == "bob ran out of time"

@@ -43,7 +43,8 @@ changes = st.lists(
     after=st.one_of(st.none(), st.sampled_from(TABLES), st.sampled_from(["2026-12-01T10:00:00.000Z|zz"])),
 )
 def test_every_page_and_its_cursor_equal_a_sort_of_every_entry(changes, status, limit, after):
-    lobby, entries = GameLobby(), {}
+    lobby = GameLobby()
+    entries: dict[str, dict] = {}
     for table, change in changes:  # tables created, moved on, ended
         if change is None:
             lobby.pop(table)
@@ -79,7 +80,8 @@ def test_a_page_of_a_large_lobby_costs_the_page_not_the_lobby():
     """Prints the figure (no timed assertion): a page of 50 among 10,000 open tables."""
     lobby = GameLobby()
     for i in range(10_000):
-        lobby.put(f"t{i:012x}", {"table": f"t{i:012x}", "status": "open", "created_at": f"2026-12-01T{i:09d}"})
+        table = f"t{i:012x}"
+        lobby.put(table, {"table": table, "status": "open", "created_at": f"2026-12-01T{i:09d}"})
     request = LobbyRequest(status="open")
     start = time.perf_counter()
     for _ in range(100):

@@ -225,7 +225,8 @@ async def take_a_move(seat: Seat) -> bool:
         "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=STEP_TIMEOUT_MS
     )
     version = await version_of(page)
-    buttons = page.locator("#table [data-command]:not([disabled]):visible")
+    # never Undo: a player taking moves back and forth would play for ever (test_take_back)
+    buttons = page.locator("#table [data-command]:not([disabled]):not([data-action=undo]):visible")
     forms = page.locator("#table form[data-command-type]:visible")
     count, form_count = await buttons.count(), await forms.count()
     if not count and not form_count:

@@ -431,6 +431,34 @@ async def test_pieces_that_move_glide_unless_the_player_asked_for_less_motion(up
     await page.context.close()
 
 
+async def test_a_move_that_revealed_nothing_is_taken_back_with_undo(up, browser):
+    """Diced Tomatoes: a die placed can be taken back (the Undo button beside Quit), and the
+    board is again the one before; a roll cannot (no Undo after it)."""
+    page = await sign_in(browser, up.http_url, unique("un"), locale="fr-FR")
+    await create_table(page, up.http_url, "diced_tomatoes", 1, {})
+    await page.click("#table-controls [data-action=start]")
+    await page.wait_for_selector("#table[data-status=running]")
+    seat, undo = Seat("me", page, random.Random(3)), page.locator("#table-controls [data-action=undo]")
+    board = await board_html(page, "#board")
+    for _ in range(10):  # until a move can be taken back
+        board = await board_html(page, "#board")
+        before = await version_of(page)
+        assert await take_a_move(seat)
+        await wait_version(page, before + 1)
+        if await undo.count():
+            break
+    assert await undo.count() == 1 and await undo.inner_text() == "Annuler"
+    version = await version_of(page)
+    await undo.click()
+    await wait_version(page, version + 1)
+    await page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    assert await board_html(page, "#board") == board
+    assert "a annulé son dernier coup" in await page.inner_text("#log")
+    await in_french(page)
+    assert not page.errors, page.errors
+    await page.context.close()
+
+
 async def test_the_rules_are_at_hand_and_each_move_says_what_it_does(up, browser):
     """A folded panel of the game's rules in short (written in only once opened) and, on a
     move under the pointer or the keyboard's focus, a line saying what it does."""

@@ -4,6 +4,11 @@
 import { addFrench } from "./i18n.js";
 
 addFrench({
+  // taking back a move
+  "Undo": "Annuler",
+  "There is no move of yours to take back now.": "Vous n'avez aucun coup à reprendre maintenant.",
+  "Take back your last move: nothing it did was shown to anyone, and nobody has moved since.":
+    "Reprendre votre dernier coup : il n'a rien montré à personne, et personne n'a joué depuis.",
   // the page, the site bar, the connection
   "Skip to content": "Aller au contenu",
   "Loading…": "Chargement…",

@@ -160,6 +160,7 @@ const REFUSALS = {
   stale_version: "The table changed meanwhile: look again and decide.",
   seat_played_by_bot: "A bot plays this seat; its player can no longer act here.",
   out_of_time: "Your clock has run out; the move came too late.",
+  nothing_to_undo: "There is no move of yours to take back now.",
   no_rematch: "Nobody has offered a rematch.",
   already_answered: "You have answered this rematch already.",
   bad_option: "An option is not valid: check the form's values.",
@@ -435,7 +436,7 @@ function otherMoves(view, boardNode, act, interactive) {
   const items = [];
   for (const command of legal) {
     const json = JSON.stringify(command);
-    if (rendered.has(json) || formTypes.has(command.type)) continue;
+    if (rendered.has(json) || formTypes.has(command.type) || command.type === "undo") continue; // undo: above
     if (freeText[command.type]) {
       items.push(freeTextForm(command, freeText[command.type], act, interactive));
     } else {
@@ -1359,6 +1360,11 @@ function tablePage(game, table) {
       if (!seat && view.seats.length < view.seat_count) buttons.push(tableAction("join", t("Join")));
       if (seat && view.creator === seat) buttons.push(tableAction("start", t("Start the game")));
       if (seat) buttons.push(tableAction("leave", t("Leave"), "secondary"));
+    }
+    if ((view.legal || []).some((c) => c.type === "undo")) { // the last move revealed nothing
+      buttons.push(h("button", { type: "button", "data-action": "undo", "data-command": '{"type":"undo"}',
+        title: t("Take back your last move: nothing it did was shown to anyone, and nobody has moved since."),
+        onclick: () => act({ type: "undo" }) }, t("Undo")));
     }
     if (view.status === "running" && seat && !(view.zombies || []).includes(seat)) {
       buttons.push(h("button", { type: "button", class: "secondary", "data-action": "quit",

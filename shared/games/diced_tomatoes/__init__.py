@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from shared.games.decider import Game
 from shared.games.diced_tomatoes.bot import bot
-from shared.games.diced_tomatoes.messages import COMMANDS, EVENTS, DicedTomatoesOptions
+from shared.games.diced_tomatoes.messages import COMMANDS, EVENTS, DicedTomatoesOptions, DiePlaced
 from shared.games.diced_tomatoes.rules import (
     decide,
     is_terminal,
@@ -54,6 +54,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     result=result,
     describe=describe,
     describe_fr=describe_fr,
+    take_back=frozenset({DiePlaced}),  # they reveal nothing, draw nothing
     bot=bot,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )

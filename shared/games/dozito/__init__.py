@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from shared.games.decider import Game
 from shared.games.dozito.bot import bot
-from shared.games.dozito.messages import COMMANDS, EVENTS, DozitoOptions
+from shared.games.dozito.messages import COMMANDS, EVENTS, DiscardTaken, DozitoOptions
 from shared.games.dozito.rules import (
     check_options,
     decide,
@@ -55,6 +55,7 @@ GAME: Game[State, DozitoOptions] = Game(
     bot=bot,
     describe=describe,
     describe_fr=describe_fr,
+    take_back=frozenset({DiscardTaken}),  # it reveals nothing, draws nothing
     description="Fill a 4x3 grid of face-down cards to build large groups of one colour.",
 )
 

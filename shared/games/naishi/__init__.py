@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from shared.games.decider import Game
 from shared.games.naishi.bot import bot
-from shared.games.naishi.messages import COMMANDS, EVENTS, NaishiOptions
+from shared.games.naishi.messages import (
+    COMMANDS,
+    EVENTS,
+    CardsSwapped,
+    EmissariesRecalled,
+    EndTriggered,
+    NaishiOptions,
+    TurnEnded,
+)
 from shared.games.naishi.rules import (
     decide,
     is_terminal,
@@ -52,6 +60,8 @@ GAME: Game[State, NaishiOptions] = Game(
     result=result,
     describe=describe,
     describe_fr=describe_fr,
+    # moves that reveal nothing and draw nothing: a player may take them back
+    take_back=frozenset({CardsSwapped, EmissariesRecalled, EndTriggered, TurnEnded}),
     bot=bot,
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )
