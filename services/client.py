@@ -17,6 +17,7 @@ import msgspec
 from services.registry import get
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
+from shared.games.decider import bot_move
 from shared.games.table import BOTS_PLAYER
 from shared.messages import subjects
 from shared.messages.envelopes import SEND_AGAIN, encoder
@@ -255,7 +256,7 @@ async def play_with_bots(
     A bot in `seat_clients` acts and looks through its own (signed-in) client, the others
     through `client`. The seats the bot service takes (the `bots` option) are played by it,
     and the `silent` bots are seated but never act (their clocks run out)."""
-    bot_of = get(game).game.bot
+    rules = get(game).game
 
     def seat(bot: str) -> Client:
         return (seat_clients or {}).get(bot, client)
@@ -285,7 +286,7 @@ async def play_with_bots(
             own = await seat(bot).wait_view(game, table, bot, version)
             if own["version"] != version or "legal" not in own["view"]:
                 continue
-            command = bot_of(own["view"], rng)
+            command = bot_move(rules, own["view"], rng)
             # `expect`: refused if the table moved on meanwhile; the loop then looks again,
             # at a version past this one
             reply = await send(bot, {**command, "expect": version})

@@ -27,6 +27,7 @@ from services.client import Client, RequestFailed
 from services.registry import games
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
+from shared.games.decider import bot_move
 from shared.games.table import BOTS_PLAYER, TableDecider
 from shared.messages import subjects
 
@@ -102,7 +103,7 @@ class Bots:
             own = await self.client.wait_view(game, table, seat, version, bot_seat=True)
             if own["version"] != version or "legal" not in own["view"]:
                 return  # the table moved on: its newer push follows
-            command = self.deciders[game].game.bot(own["view"], self.rng)
+            command = bot_move(self.deciders[game].game, own["view"], self.rng)
             reply = await self.client.command(
                 game,
                 table,

@@ -184,6 +184,12 @@ def spoken_list(items: Iterable[Any], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def bot_move(game: Game[Any, Any], view: View, rng: random.Random) -> dict[str, Any]:
+    """The game's bot's move from a seat's view; never `undo`: a bot does not take back."""
+    legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
+    return game.bot({**view, "legal": legal}, rng)
+
+
 def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
     """The simplest bot: any command from the `legal` list of its own seat's view."""
     return dict(rng.choice(view["legal"]))

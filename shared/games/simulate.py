@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Context, Event, PlayerId, Rejection
+from shared.games.decider import Context, Event, PlayerId, Rejection, bot_move
 from shared.games.table import Create, Join, Start, Table, TableDecider
 
 
@@ -68,6 +68,6 @@ def simulate(
             raise AssertionError(f"no end after {max_steps} commands")
         actor = rng.choice(decider.players_to_act(sim.table))
         view = decider.player_view(sim.table, actor)
-        choice = decider.game.bot(view, rng)
+        choice = bot_move(decider.game, view, rng)
         run(actor, msgspec.convert(choice, command_type))
     return sim

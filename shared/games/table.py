@@ -6,6 +6,7 @@
 - `expiry`: an open table nobody started, a clock run out (`table_clock` keeps the clocks);
 - `results`: how the game ended, appended to whichever batch ends it;
 - `rematch`: after the end, a player offers the next table;
+- `take_back`: a move that revealed nothing, taken back by its player until another acts;
 - `table_views`: views, legal moves, the lobby entry and the table's events in words.
 
 `TableDecider(game)` is the Decider the shell runs: its commands are the table commands plus

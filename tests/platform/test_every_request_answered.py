@@ -190,6 +190,9 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
         await service.stop()
 
 
+PAGE = 2400  # bytes: a few steps of highcard, each with its view and its log in two languages
+
+
 async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, nats_url):
     client, table = Client(bus), table_id()
     async with stack(nats_url, "worker:highcard", "table-projector"):
@@ -202,8 +205,8 @@ async def test_a_replay_larger_than_a_page_is_cut_and_says_where_to_go_on(bus, n
     for views in ("every", "last", "none"):
         steps, first, pages = [], 0, 0
         while True:
-            body = page(decider, history, "b1", ReplayRequest(from_=first, views=views), 1200)
-            assert len(body) <= 1200
+            body = page(decider, history, "b1", ReplayRequest(from_=first, views=views), PAGE)
+            assert len(body) <= PAGE
             cut = msgspec.json.decode(body)
             steps += cut["steps"]
             pages += 1

@@ -22,6 +22,7 @@ from services.client import Client
 from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
+from shared.games.decider import bot_move
 from shared.settings import load_settings
 from tests import processes
 from tests.texts import strings
@@ -319,7 +320,7 @@ async def play_through(seats: list[Seat], *, pause_at: int | None = None, on_pau
 async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.Random) -> None:
     """A seat played by the game's bot through the bus, as `tabletop play --bots` plays: from
     its own view and its `legal` list, until the table ends."""
-    choose = get(game).game.bot
+    rules = get(game).game
     subscribed = asyncio.Event()
     updates = client.updates(game, table, bot, subscribed=subscribed)
     first = asyncio.ensure_future(anext(updates))
@@ -330,7 +331,8 @@ async def bot_seat(client: Client, game: str, table: str, bot: str, rng: random.
     while current["view"]["status"] != "ended":
         view = current["view"]
         if "legal" in view and bot in view.get("to_act", []):
-            await client.command(game, table, bot, {**choose(view, rng), "expect": current["version"]})
+            move = bot_move(rules, view, rng)
+            await client.command(game, table, bot, {**move, "expect": current["version"]})
         pushed = await pending
         pending = asyncio.ensure_future(anext(updates))
         if pushed["version"] > current["version"]:
