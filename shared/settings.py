@@ -37,8 +37,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_store: int = 0
     # How long the stream remembers command ids to drop retried appends (seconds).
     duplicate_window: float = 3600.0
-    # Tables a worker keeps folded in memory.
+    # Tables a worker keeps folded in memory, and a table projector shard.
     cache_size: int = 2048
+    projector_cache_size: int = 4096
     # Times a worker re-decides a command that lost a race before answering `conflict`.
     max_retries: int = 8
     # The cost of a new password hash (argon2id; RFC 9106's low-memory profile by default):
@@ -97,6 +98,7 @@ _ENV = {
     "max_store": "TABLETOP_MAX_STORE",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
     "cache_size": "TABLETOP_CACHE_SIZE",
+    "projector_cache_size": "TABLETOP_PROJECTOR_CACHE_SIZE",
     "max_retries": "TABLETOP_MAX_RETRIES",
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
     "idle_table_ttl": "TABLETOP_IDLE_TABLE_TTL",

@@ -717,7 +717,11 @@ async def serve_table_projector(
     await bus.delete_consumer(DURABLE)  # the consumer of the whole log, before partitions
     settings = bus.settings
     projector = TableProjector(
-        bus, shard=shard, open_table_ttl=settings.open_table_ttl, idle_table_ttl=settings.idle_table_ttl
+        bus,
+        shard=shard,
+        cache_size=settings.projector_cache_size,
+        open_table_ttl=settings.open_table_ttl,
+        idle_table_ttl=settings.idle_table_ttl,
     )
     serving = until is None
     # Every loop here ends on `halted`: set with `stop`, and as soon as one partition's loop
@@ -755,6 +759,7 @@ async def serve_table_projector(
                     for p, g in projector.partitions.items()
                 },
                 "tables": len(projector.tables),
+                "cache_size": projector.tables.size,
                 **projector.counts,
             },
         )

@@ -333,3 +333,24 @@ async def test_every_push_carries_the_steps_since_the_previous_one(bus, services
     replay = await client.replay("highcard", table, "b1", views="none")
     assert all("view" not in s for s in replay)
     assert [s["events"] for s in steps] == [s["events"] for s in replay]
+
+
+async def test_the_projector_keeps_as_many_tables_folded_as_its_setting_says(bus, nats_url, monkeypatch):
+    """`TABLETOP_PROJECTOR_CACHE_SIZE` bounds a shard's folded tables (the others are folded
+    again from the log when they move); every table's view is right all the same."""
+    monkeypatch.setenv("TABLETOP_PROJECTOR_CACHE_SIZE", "3")
+    client = Client(bus, timeout=20)
+    async with stack(nats_url, "worker:highcard", "table-projector"):
+        tables = [f"t{uuid.uuid4().hex[:12]}" for _ in range(5)]
+        for table in tables:
+            reply = await client.command("highcard", table, "ann", {"type": "create", "seats": 2})
+            assert reply["ok"], reply
+            await client.wait_view("highcard", table, "ann", reply["version"])
+        for table in tables:  # each moves again, folded anew where it was dropped
+            reply = await client.command("highcard", table, "bob", {"type": "join"})
+            assert reply["ok"], reply
+            seen = await client.wait_view("highcard", table, "bob", reply["version"])
+            assert seen["view"]["seats"] == ["ann", "bob"]
+        stats = (await maintenance.service_stats(bus))["tabletop-table-projector"]
+        shard = stats[0]["endpoints"][0]["data"]
+        assert shard["cache_size"] == 3 and shard["tables"] <= 3, shard
