@@ -10,6 +10,7 @@ meta group has a leader and the node's streams are current.
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -135,15 +136,36 @@ class Cluster:
         )
         log.close()
 
-    def start(self, timeout: float = 60.0) -> Cluster:
-        for node in self.nodes.values():
-            self._spawn(node)
-        try:
-            self.wait_ready(timeout=timeout)
-        except BaseException:
-            self.stop()
-            raise
+    def start(self, timeout: float = 60.0, attempts: int = 3) -> Cluster:
+        """Start every node; a first start that finds one of its ports taken meanwhile (a free
+        port is free when chosen, not when bound: another test may take it) starts afresh on
+        other ports, `attempts` times at most."""
+        for attempt in range(1, attempts + 1):
+            for node in self.nodes.values():
+                self._spawn(node)
+            try:
+                self.wait_ready(timeout=timeout)
+                return self
+            except ServerFailed:
+                self._terminate()
+                if attempt == attempts or not self._port_taken():
+                    self.stop()
+                    raise
+                for node in self.nodes.values():  # nothing to keep yet: new ports, empty stores
+                    shutil.rmtree(node.data_dir, ignore_errors=True)
+                    node.client_port, node.route_port = free_port(), free_port()
+                    node.monitor_port = free_port()
+            except BaseException:
+                self.stop()
+                raise
         return self
+
+    def _port_taken(self) -> bool:
+        return any(
+            "address already in use" in (node.data_dir / "nats-server.log").read_text(errors="replace")
+            for node in self.nodes.values()
+            if (node.data_dir / "nats-server.log").exists()
+        )
 
     def kill(self, name: str) -> None:
         """SIGKILL one node: no goodbye to its peers, no flush."""
@@ -176,6 +198,12 @@ class Cluster:
         self.wait_ready([name], timeout=timeout)
 
     def stop(self) -> None:
+        self._terminate()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def _terminate(self) -> None:
         for node in self.nodes.values():
             process, node.process = node.process, None
             if process is not None and process.poll() is None:
@@ -186,9 +214,6 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __enter__(self) -> Cluster:
         return self.start()

@@ -3,11 +3,13 @@ killed mid-load and restarted: nothing acknowledged is lost, nothing is applied 
 table's history forks, and every view ends equal to a fold of the log."""
 
 import asyncio
+import socket
 
 import pytest
 
 from services.game_worker.app import service_name
 from services.table_projector.maintenance import service_stats
+from tests.cluster import Cluster
 from tests.consistency import check_log, read_log, settled_views
 from tests.rig import Rig, cluster_rig
 
@@ -87,3 +89,20 @@ async def test_a_frozen_stream_leader_never_gets_an_applied_command_answered_as_
         assert await felt(rig), f"{len(frozen)} freezes and no append was ever in doubt"
         assert lies == [], f"{len(lies)} answers said 'not applied' of commands in the log: {lies[:5]}"
         assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0)
+
+
+def test_a_cluster_whose_port_was_taken_meanwhile_starts_on_other_ports(tmp_path):
+    """A free port is free when chosen, not when bound: a node that finds its port taken
+    starts again on others (a CI run lost a cluster test to this)."""
+    cluster = Cluster(tmp_path, size=3)
+    node = cluster.nodes["n1"]
+    with socket.socket() as taker:
+        taker.bind(("127.0.0.1", node.route_port))  # taken between the choice and the bind
+        taker.listen()
+        taken = node.route_port
+        cluster.start(timeout=60)
+        try:
+            assert all(n.running for n in cluster.nodes.values())
+            assert node.route_port != taken
+        finally:
+            cluster.stop()
