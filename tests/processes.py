@@ -81,7 +81,9 @@ class Up:
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
-        deadline = time.monotonic() + 60
+        # `up` writes the file once every service answers, or after 60 s with a warning naming
+        # those that do not (in up.log): past that, it did not come up at all
+        deadline = time.monotonic() + 120
         while not url_file.exists():
             assert self.process.poll() is None, (self.data / "up.log").read_text()
             assert time.monotonic() < deadline, "tabletop up did not come up"
