@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from shared.games.decider import Command, Event, Game, Language, PlayerId, View, spoken_list
-from shared.games.results import said_result
+from shared.games.results import RESULT_WORDS, said_result
 from shared.games.table_clock import deadline, running
 from shared.games.table_messages import (
     BotSeated,
@@ -114,81 +114,77 @@ def lobby_entry(table: Table) -> dict[str, Any]:
     }
 
 
+# The table's own events in words, by language ("{name}": the event's fields).
+TABLE_WORDS: dict[Language, dict[str, str]] = {
+    "en": {
+        "created": "{creator} opened a table for up to {seats} players",
+        "started": "The game started: {players}, in seat order",
+        "and": "and",
+        "rematch_offered": "{by} offers a rematch: table {table}",
+        "rematch_declined": "{player} declines the rematch",
+        "taken_back": "{player} took back their last move",
+        "joined": "{player} sat down",
+        "left": "{player} left",
+        "bot_seated": "{player}, a bot, sat down",
+        "out_of_time": "{player} ran out of time",
+        "quit": "{player} left the game; a bot plays that seat from now on",
+        "zombied": "A bot plays {player}'s seat from now on",
+    },
+    "fr": {
+        "created": "{creator} a ouvert une table pour {seats} joueurs au plus",
+        "started": "La partie commence : {players}, dans l'ordre des places",
+        "and": "et",
+        "rematch_offered": "{by} propose une revanche : table {table}",
+        "rematch_declined": "{player} décline la revanche",
+        "taken_back": "{player} a annulé son dernier coup",
+        "joined": "{player} a pris place",
+        "left": "{player} a quitté la table",
+        "bot_seated": "{player}, un robot, a pris place",
+        "out_of_time": "{player} n'a plus de temps",
+        "quit": "{player} a quitté la partie ; un robot joue sa place désormais",
+        "zombied": "Un robot joue la place de {player} désormais",
+    },
+}
+
+
 def describe_table_event(event: Event, language: Language = "en") -> str | None:
     """One of the table's own events in words (None: nothing to say)."""
-    if language == "fr":
-        return _table_event_fr(event)
+    words = TABLE_WORDS[language]
     match event:
         case TableCreated(creator=creator, seats=seats):
-            return f"{creator} opened a table for up to {seats} players"
+            return words["created"].format(creator=creator, seats=seats)
         case TableStarted(players=players):
-            return f"The game started: {spoken_list(players)}, in seat order"
+            return words["started"].format(players=spoken_list(players, words["and"]))
         case GameEnded(result=result):
-            return said_result(result)
+            return said_result(result, language)
         case TableExpired():
-            return "Nobody started the game in time: the table expired"
+            return RESULT_WORDS[language]["expired"]
         case RematchOffered(table=next_table, by=by):
-            return f"{by} offers a rematch: table {next_table}"
+            return words["rematch_offered"].format(by=by, table=next_table)
         case RematchDeclined(player=player):
-            return f"{player} declines the rematch"
+            return words["rematch_declined"].format(player=player)
         case ClockCharged() | TakeBackPoint() | TakeBacksClosed():
             return None  # bookkeeping: nothing to tell
         case MoveTakenBack(player=player):
-            return f"{player} took back their last move"
-    return _seat_event(event)
+            return words["taken_back"].format(player=player)
+    return _seat_event(event, words)
 
 
-def _table_event_fr(event: Event) -> str | None:
-    match event:
-        case TableCreated(creator=creator, seats=seats):
-            return f"{creator} a ouvert une table pour {seats} joueurs au plus"
-        case TableStarted(players=players):
-            return f"La partie commence : {spoken_list(players, 'et')}, dans l'ordre des places"
-        case GameEnded(result=result):
-            return said_result(result, "fr")
-        case TableExpired():
-            return "Personne n'a lancé la partie à temps : la table a expiré"
-        case RematchOffered(table=next_table, by=by):
-            return f"{by} propose une revanche : table {next_table}"
-        case RematchDeclined(player=player):
-            return f"{player} décline la revanche"
-        case ClockCharged() | TakeBackPoint() | TakeBacksClosed():
-            return None
-        case MoveTakenBack(player=player):
-            return f"{player} a annulé son dernier coup"
-    return _seat_event_fr(event)
-
-
-def _seat_event_fr(event: Event) -> str:
-    match event:
-        case PlayerJoined(player=player):
-            return f"{player} a pris place"
-        case PlayerLeft(player=player):
-            return f"{player} a quitté la table"
-        case BotSeated(player=player):
-            return f"{player}, un robot, a pris place"
-        case ClockExpired(player=player):
-            return f"{player} n'a plus de temps"
-        case SeatZombied(player=player, reason="quit"):
-            return f"{player} a quitté la partie ; un robot joue sa place désormais"
-        case SeatZombied(player=player):
-            return f"Un robot joue la place de {player} désormais"
-    raise AssertionError(f"not a table event: {event!r}")
-
-
-def _seat_event(event: Event) -> str:
+def _seat_event(event: Event, words: dict[str, str]) -> str:
     """A seat taken, left, or played by a bot from now on, in words."""
     match event:
         case PlayerJoined(player=player):
-            return f"{player} sat down"
+            said = "joined"
         case PlayerLeft(player=player):
-            return f"{player} left"
+            said = "left"
         case BotSeated(player=player):
-            return f"{player}, a bot, sat down"
+            said = "bot_seated"
         case ClockExpired(player=player):
-            return f"{player} ran out of time"
+            said = "out_of_time"
         case SeatZombied(player=player, reason="quit"):
-            return f"{player} left the game; a bot plays that seat from now on"
+            said = "quit"
         case SeatZombied(player=player):
-            return f"A bot plays {player}'s seat from now on"
-    raise AssertionError(f"not a table event: {event!r}")
+            said = "zombied"
+        case _:
+            raise AssertionError(f"not a table event: {event!r}")
+    return words[said].format(player=player)
