@@ -93,10 +93,14 @@ def remove_orphans() -> None:
     before it could stop them)."""
     client = docker.from_env()
     try:
-        for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
-            owner = container.labels.get(OWNER_LABEL, "")
+        # One listing, not one inspection per container: another run may remove one meanwhile.
+        for container in client.api.containers(all=True, filters={"label": OWNER_LABEL}):
+            owner = container["Labels"].get(OWNER_LABEL, "")
             if owner.isdigit() and not _alive(int(owner)):
-                container.remove(force=True)
+                try:
+                    client.api.remove_container(container["Id"], force=True)
+                except docker.errors.NotFound:  # removed by another run meanwhile
+                    pass
     finally:
         client.close()
 

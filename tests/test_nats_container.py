@@ -51,11 +51,12 @@ def pytest_process(*args: str, **env: str) -> subprocess.Popen[str]:
 
 
 def owned_containers(owner: int) -> list[str]:
-    """The names of the containers the process `owner` started and has not removed."""
+    """The names of the containers the process `owner` started and has not removed: one listing
+    (a container removed while it is read is not asked about again, which would fail)."""
     client = docker.from_env()
     try:
-        found = client.containers.list(all=True, filters={"label": f"{OWNER_LABEL}={owner}"})
-        return [c.name for c in found]
+        found = client.api.containers(all=True, filters={"label": f"{OWNER_LABEL}={owner}"})
+        return [name.lstrip("/") for c in found for name in c["Names"]]
     finally:
         client.close()
 
