@@ -52,6 +52,7 @@ from shared.bus.credentials import (
 )
 from shared.bus.errors import Forbidden, ServerTooOld, SignInRefused, StoreInUse, Unavailable
 from shared.bus.server import auth_config, helm_route_values, route_config, route_problem
+from shared.games import fairness
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -696,7 +697,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     credentials, player = identity(args)
     get(args.game)
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
-    body: dict[str, Any] = {"type": "create", "options": parse_options(args.option)}
+    body: dict[str, Any] = {
+        "type": "create",
+        "options": parse_options(args.option),
+        "entropy": fresh_entropy(),
+    }
     if args.seats:
         body["seats"] = args.seats
 
@@ -713,13 +718,20 @@ def cmd_new(args: argparse.Namespace) -> int:
     return run_client(action, credentials)
 
 
+def fresh_entropy() -> str:
+    """This player's own randomness for a table's seed (docs/fairness.md): sent with every
+    create and join, so that the service alone cannot choose the draws."""
+    return secrets.token_hex(32)
+
+
 def simple_command(kind: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         credentials, player = identity(args)
         game = game_of(args.table, args.game)
+        body: dict[str, Any] = {"type": kind, **({"entropy": fresh_entropy()} if kind == "join" else {})}
 
         async def action(client: Client) -> int:
-            return show_reply(await client.command(game, args.table, player, {"type": kind}), args.json)
+            return show_reply(await client.command(game, args.table, player, body), args.json)
 
         return run_client(action, credentials)
 
@@ -811,6 +823,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print()
             show_view({"version": steps[-1]["version"], "view": steps[-1]["view"]}, False)
         return 0
+
+    return run_client(action, credentials)
+
+
+def cmd_verify_fairness(args: argparse.Namespace) -> int:
+    """Check a finished table's draws from your replay (a spectator's if you watch): exit 0 if
+    every check passed, 1 if one failed, 3 if the table cannot be checked (not ended, or
+    created before tables committed to their draws)."""
+    credentials, player = identity(args, may_watch=True)
+    game = game_of(args.table, args.game)
+
+    async def action(client: Client) -> int:
+        steps = await client.replay(game, args.table, player, views="none")
+        viewer = None if player == subjects.SPECTATOR else player
+        report = fairness.check(get(game), steps, viewer)
+        if args.json:
+            print(dump({"passed": report.passed, **dataclasses.asdict(report)}))
+        else:
+            seen_as = "a spectator" if viewer is None else viewer
+            print(f"{args.table}, as {seen_as} sees it:")
+            for line in report.checked:
+                print(f"  ok    {line}")
+            for line in report.problems:
+                print(f"  FAIL  {line}")
+            if report.unverifiable:
+                print(f"  cannot be checked: {report.unverifiable}")
+            print("the draws are fair" if report.passed else "the draws are NOT shown fair")
+        return 0 if report.passed else 3 if report.unverifiable else 1
 
     return run_client(action, credentials)
 
@@ -1228,6 +1268,15 @@ def parser() -> argparse.ArgumentParser:
     rp = add("replay", cmd_replay, "show a table's history as you may see it", player=True, table=True)
     rp.add_argument("--from", dest="first", type=int, default=0, help="first version")
     rp.add_argument("--to", dest="last", type=int, help="last version")
+    add(
+        "verify-fairness",
+        cmd_verify_fairness,
+        "check a finished table's shuffles and rolls from its replay: the revealed secret against "
+        "its commitment, every draw made again from the seed (exit 1 if one fails, 3 if it cannot "
+        "be checked yet)",
+        player=True,
+        table=True,
+    )
     play = add(
         "play",
         cmd_play,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import uuid
 from collections.abc import AsyncGenerator, Callable, Collection
 from typing import Any
@@ -268,9 +269,16 @@ async def play_with_bots(
         return reply
 
     seats = len(bots) + int((options or {}).get("bots", 0))
-    await send(bots[0], {"type": "create", "options": dict(options or {}), "seats": seats})
+    # each seat adds its own entropy to the table's seed (docs/fairness.md)
+    create = {
+        "type": "create",
+        "options": dict(options or {}),
+        "seats": seats,
+        "entropy": secrets.token_hex(32),
+    }
+    await send(bots[0], create)
     for bot in bots[1:]:
-        await send(bot, {"type": "join"})
+        await send(bot, {"type": "join", "entropy": secrets.token_hex(32)})
     version = (await send(bots[0], {"type": "start"}))["version"]
     while True:
         spectator = await client.wait_view(game, table, subjects.SPECTATOR, version)

@@ -23,6 +23,7 @@ from shared.games.decider import (
     Game,
     Options,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     View,
@@ -78,7 +79,7 @@ def check_options(options: HighCardOptions, seats: int) -> str | None:
     return None
 
 
-def setup(options: HighCardOptions, players: tuple[PlayerId, ...], rng: random.Random):
+def setup(options: HighCardOptions, players: tuple[PlayerId, ...], rng: Randomness):
     deck = list(range(1, options.deck_size + 1))
     rng.shuffle(deck)
     n = options.hand_size
@@ -167,6 +168,10 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
     }
 
 
+def drawn(event: Event) -> list[int | None]:
+    return [event.card] if isinstance(event, CardDrawn) else []
+
+
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     match event:
         case HandsDealt():
@@ -245,6 +250,7 @@ GAME = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     result=result,
     bot=greedy_bot,
     describe=describe,

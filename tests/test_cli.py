@@ -15,9 +15,10 @@ import pytest
 
 from services import cli
 from services.client import Client
-from services.registry import games
+from services.registry import games, get
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
+from shared.games import fairness
 from shared.messages import subjects
 from shared.settings import load_settings
 from tests.conftest import assert_replay_equals_live, websocket_handshake
@@ -71,6 +72,7 @@ def test_every_command_has_help(capsys):
         "view",
         "watch",
         "replay",
+        "verify-fairness",
         "play",
     ]
     for command in commands:
@@ -109,6 +111,8 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     refused = up.run("start", table, "--as", "bob", check=False)
     assert refused.returncode == 1 and "not_creator" in refused.stdout
     up.run("start", table, "--as", "ann")
+    early = up.run("verify-fairness", table, "--as", "ann", check=False)
+    assert early.returncode == 3 and "cannot be checked: the table has not ended" in early.stdout
     view = json.loads(up.run("view", table, "--as", "ann", "--json").stdout)
     assert view["view"]["status"] == "running" and len(view["view"]["hand"]) == 1
     readable = up.run("view", table, "--as", "ann").stdout
@@ -147,6 +151,9 @@ def test_a_person_at_a_terminal_plays_a_table(up):
         json.loads(line) for line in up.run("replay", table, "--as", "bob", "--json").stdout.splitlines()
     ]
     assert [s["version"] for s in replay] == list(range(1, len(replay) + 1))
+    checked = up.run("verify-fairness", table, "--as", "bob").stdout
+    assert f"{table}, as bob sees it:" in checked and "the draws are fair" in checked
+    assert "ok    the revealed secret matches the commitment" in checked
     deadline = time.monotonic() + 30
     while True:  # the lobby follows the views
         lobby = json.loads(up.run("lobby", "highcard", "--json").stdout)
@@ -254,11 +261,13 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
         bus = await Bus.connect(up.url, load_settings(), name="test-watch", wait=10, credentials=admin)
         client = Client(bus)
         live: dict[str, dict[int, Any]] = {v: {} for v in viewers}
+        pushed: list[tuple[int, bytes]] = []  # every push, by version: none may hold the secret early
 
         async def record(viewer):
             async def on_update(message):
                 update = json.loads(message.data)
                 live[viewer][update["version"]] = update["view"]
+                pushed.append((update["version"], message.data))
 
             return await bus.subscribe(subjects.update(game, table, viewer), on_update)
 
@@ -293,9 +302,18 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
             steps = await client.replay(game, table, viewer, views="every")
             assert [s["version"] for s in steps] == list(range(1, final["version"] + 1))
             assert_replay_equals_live(steps, live, viewer)
+        # the secret is revealed in the last step, and was in no push before it
+        revealed = [(s["version"], e) for s in steps for e in s["events"] if e["type"] == "seed_revealed"]
+        assert [v for v, _ in revealed] == [final["version"]]
+        secret = revealed[0][1]["secret"].encode()
+        assert not [v for v, body in pushed if secret in body and v < final["version"]]
+        seat = fairness.check(get(game), await client.replay(game, table, "bot-1", views="none"), "bot-1")
+        assert seat.passed and len(seat.checked) >= 5, seat
         await bus.close()
 
     asyncio.run(scenario())
+    checked = json.loads(up.run("verify-fairness", table, "--as", "guest-eve", "--json").stdout)
+    assert checked["passed"] and len(checked["checked"]) >= 5, checked  # as a spectator sees it
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ def strings(value: Any, *, keys: bool = False, skip: frozenset[str] = frozenset(
             for key, inner in item.items():
                 if key not in skip:
                     if keys:
-                        found.add(key)
+                        found.add(str(key))
                     stack.append(inner)
         elif isinstance(item, list):
             stack.extend(item)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +52,9 @@ MAX_TABLE_VERSIONS = 10_000
 # Appends of one command left in doubt before it is answered `outcome_unknown`: each costs the
 # store's timeout, and the asker has long given up waiting by then.
 MAX_DOUBTS = 2
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
 
 
 class Timers(Protocol):
@@ -147,7 +149,8 @@ class CommandHandler:
         self.doubts: Bounded[tuple[str, str], int] = Bounded(cache_size)
         self.max_retries = max_retries
         self.max_versions = max_versions
-        self.rng = rng or (lambda: random.Random(secrets.randbits(128)))
+        # the system's random: it draws tables' secrets (a running game draws from its seed)
+        self.rng = rng or (lambda: _SYSTEM_RANDOM)
         self.clock = clock
         self.locks: dict[str, asyncio.Lock] = {}
         self.counts: dict[str, int] = {}

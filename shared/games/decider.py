@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -87,12 +87,22 @@ class Rejection(msgspec.Struct, frozen=True):
     message: str  # for a person: what was wrong and, where it helps, what is allowed
 
 
+class Randomness(Protocol):
+    """Where a game's draws come from: a table's seeded generator (`shared.games.draws`), or a
+    `random.Random` in tests and for tables logged before seeds."""
+
+    def choice(self, seq: Sequence[T], /) -> T: ...
+    def shuffle(self, x: list[Any], /) -> None: ...
+    def sample(self, population: Sequence[T], /, k: int) -> list[T]: ...
+    def randbytes(self, n: int, /) -> bytes: ...
+
+
 @dataclass(frozen=True, kw_only=True)
 class Context:
     """What `decide` may know about the outside world, handed in by the shell."""
 
     actor: PlayerId
-    rng: random.Random
+    rng: Randomness
     now: str = ""  # the `at` the worker will write on this command's log message
 
 
@@ -213,7 +223,7 @@ class Game(Generic[S, Opts]):
     commands: tuple[type[Command], ...]
     events: tuple[type[Event], ...]
     initial_state: S
-    setup: Callable[[Opts, tuple[PlayerId, ...], random.Random], Sequence[Event] | Rejection]
+    setup: Callable[[Opts, tuple[PlayerId, ...], Randomness], Sequence[Event] | Rejection]
     decide: Callable[[S, Command, Context], Sequence[Event] | Rejection]
     evolve: Callable[[S, Event], S]  # total over logged events; never mutates its input
     is_terminal: Callable[[S], bool]
@@ -233,6 +243,11 @@ class Game(Generic[S, Opts]):
     # The game events a seat's move may consist of and still be taken back (`undo`) until
     # someone else acts: those that reveal nothing to anyone and draw nothing at random.
     take_back: frozenset[type[Event]] = frozenset()
+    # The results of the draws one event of a move records, in the order drawn, as the event
+    # shows them to its viewer (None where hidden): what `tabletop verify-fairness` compares with
+    # the draws made again from the revealed seed. The setup's draws are checked by running
+    # `setup` again, so its events need not be said here.
+    drawn: Callable[[Event], Sequence[Any]] = lambda event: ()
     # What `viewer` must not see in this state: values (card ids, words, numbers) that no
     # part of its view nor any event redacted for it may hold. The conformance suite checks
     # every view and redacted event against it; a game with nothing hidden keeps the default.

@@ -11,6 +11,7 @@ from shared.games.clock import clock_setting
 from shared.games.decider import Context, Event, Game, Rejection
 from shared.games.option_checks import checked_options
 from shared.games.results import abandoned
+from shared.games.seeding import commit, committed, drawn, draws_for, entropy_of, seed_of
 from shared.games.table_clock import charge
 from shared.games.table_messages import (
     BotSeated,
@@ -44,12 +45,20 @@ def create(game: Game[Any, Any], table: Table, command: Create, ctx: Context) ->
     options = checked_options(game, command.options, seats)
     if isinstance(options, Rejection):
         return options
+    entropy = entropy_of(command.entropy)
+    if isinstance(entropy, Rejection):
+        return entropy
     made = TableCreated(creator=ctx.actor, options=options, seats=seats)
+    sealed = commit(ctx)
+    sat = PlayerJoined(player=ctx.actor, entropy=entropy)
     bots = tuple(bot_seat(i) for i in range(1, table_options_of(options).bots + 1))
-    seated = replace(created(table, made), players=(ctx.actor, *bots), bots=bots)
+    seated = replace(
+        joined(committed(created(table, made), sealed), sat), players=(ctx.actor, *bots), bots=bots
+    )
     return [
         made,
-        PlayerJoined(player=ctx.actor),
+        sealed,
+        sat,
         *(BotSeated(player=bot) for bot in bots),
         *_started_when_full(game, seated, ctx),  # a creator alone with bots fills it
     ]
@@ -62,7 +71,10 @@ def join(game: Game[Any, Any], table: Table, command: Join, ctx: Context) -> lis
         return Rejection("already_started", "The game has started; no one can join.")
     if len(table.players) >= table.seat_count:
         return Rejection("table_full", f"All {table.seat_count} seats are taken.")
-    sat = PlayerJoined(player=ctx.actor)
+    entropy = entropy_of(command.entropy)
+    if isinstance(entropy, Rejection):
+        return entropy
+    sat = PlayerJoined(player=ctx.actor, entropy=entropy)
     return [sat, *_started_when_full(game, joined(table, sat), ctx)]
 
 
@@ -97,10 +109,11 @@ def _set_up(game: Game[Any, Any], table: Table, ctx: Context) -> list[Event] | R
     problem = game.check_options(options, len(table.players))
     if problem:
         return Rejection("bad_option", problem)
-    setup = game.setup(options, table.players, ctx.rng)
+    draws = draws_for(table)  # from the seed of the players as seated now
+    setup = game.setup(options, table.players, draws or ctx.rng)
     if isinstance(setup, Rejection):
         return setup
-    return [TableStarted(players=list(table.players)), *setup, *charge(table, ctx.now)]
+    return [TableStarted(players=list(table.players)), *setup, *drawn(draws), *charge(table, ctx.now)]
 
 
 def _start_refusal(game: Game[Any, Any], table: Table, ctx: Context) -> Rejection | None:
@@ -134,7 +147,9 @@ def created(table: Table, event: TableCreated) -> Table:
 
 
 def joined(table: Table, event: PlayerJoined) -> Table:
-    return replace(table, players=(*table.players, event.player))
+    return replace(
+        table, players=(*table.players, event.player), entropy={**table.entropy, event.player: event.entropy}
+    )
 
 
 def left(table: Table, event: PlayerLeft) -> Table:
@@ -146,4 +161,5 @@ def left(table: Table, event: PlayerLeft) -> Table:
 
 
 def started(game: Game[Any, Any], table: Table, event: TableStarted) -> Table:
-    return replace(table, status="running", players=tuple(event.players), game=game.initial_state)
+    seated = replace(table, status="running", players=tuple(event.players), game=game.initial_state)
+    return replace(seated, seed=seed_of(seated).hex()) if seated.secret else seated

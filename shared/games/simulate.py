@@ -59,9 +59,10 @@ def simulate(
         sim.log.append((actor, list(events)))
         sim.steps += 1
 
-    run(players[0], Create(options=dict(options or {}), seats=len(players)))
+    # each player adds entropy of its own to the table's seed, as the clients do
+    run(players[0], Create(options=dict(options or {}), seats=len(players), entropy=rng.randbytes(16).hex()))
     for p in players[1:]:
-        run(p, Join())
+        run(p, Join(entropy=rng.randbytes(16).hex()))
     run(players[0], Start())
     while sim.table.status == "running":
         if sim.steps >= max_steps:

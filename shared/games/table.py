@@ -7,6 +7,7 @@
 - `results`: how the game ended, appended to whichever batch ends it;
 - `rematch`: after the end, a player offers the next table;
 - `take_back`: a move that revealed nothing, taken back by its player until another acts;
+- `seeding`: the table's seed, committed at create, revealed at the end; every draw from it;
 - `table_views`: views, legal moves, the lobby entry and the table's events in words.
 
 `TableDecider(game)` is the Decider the shell runs: its commands are the table commands plus
@@ -18,13 +19,23 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from typing import Any
 
 import msgspec
 
-from shared.games import expiry, moves, rematch, seating, stand_ins, table_clock, table_views, take_back
+from shared.games import (
+    expiry,
+    moves,
+    rematch,
+    seating,
+    seeding,
+    stand_ins,
+    table_clock,
+    table_views,
+    take_back,
+)
 from shared.games.clock import TABLE_OPTION_NAMES
 from shared.games.decider import (
     Command,
@@ -53,6 +64,7 @@ from shared.games.table_messages import (
     Create,
     Deadline,
     DeclineRematch,
+    DrawsMade,
     Expire,
     GameEnded,
     Join,
@@ -66,6 +78,8 @@ from shared.games.table_messages import (
     RematchDeclined,
     RematchOffered,
     SeatZombied,
+    SeedCommitted,
+    SeedRevealed,
     Start,
     TableCreated,
     TableExpired,
@@ -90,6 +104,7 @@ __all__ = [
     "Create",
     "Deadline",
     "DeclineRematch",
+    "DrawsMade",
     "Expire",
     "GameEnded",
     "Join",
@@ -103,6 +118,8 @@ __all__ = [
     "RematchDeclined",
     "RematchOffered",
     "SeatZombied",
+    "SeedCommitted",
+    "SeedRevealed",
     "Start",
     "Table",
     "TableCreated",
@@ -178,10 +195,15 @@ class TableDecider:
         if table.status == "ended":
             return GAME_OVER
         decider = self._deciders.get(type(command), partial(moves.move, self.game))
-        events = decider(table, command, ctx)
+        # a running game draws from its seed; the start draws from the seed it fixes itself
+        draws = seeding.draws_for(table) if table.status == "running" else None
+        events = decider(table, command, ctx if draws is None else replace(ctx, rng=draws))
         if isinstance(events, Rejection):
             return events
-        return take_back.marked(self.game, table, command, ctx.actor, self._with_end(table, list(events)))
+        events = self._with_end(table, [*events, *seeding.drawn(draws)])
+        return seeding.revealed_at_end(
+            self.evolve, table, take_back.marked(self.game, table, command, ctx.actor, events)
+        )
 
     def _with_end(self, table: Table, events: list[Event]) -> list[Event]:
         """`events`, then `game_ended` when they finish the game or leave no person seated."""
@@ -209,6 +231,9 @@ class TableDecider:
             TakeBackPoint: take_back.point,
             TakeBacksClosed: take_back.closed,
             MoveTakenBack: take_back.taken_back,
+            SeedCommitted: seeding.committed,
+            DrawsMade: seeding.draws_made,
+            SeedRevealed: seeding.seed_revealed,
         }
 
     def evolve(self, table: Table, event: Event) -> Table:
@@ -244,7 +269,7 @@ class TableDecider:
 
     def redact(self, event: Event, viewer: PlayerId | None) -> Event | None:
         if isinstance(event, TABLE_EVENTS):
-            return event
+            return seeding.redacted(event)
         return self.game.redact(event, viewer)
 
     def describe(self, event: Event, viewer: PlayerId | None, language: Language = "en") -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from shared.games.decider import Command, Event, PlayerId, Result, type_tag
+from shared.games.draws import Receipt
 
 # --- table commands -------------------------------------------------------------------------
 
@@ -15,10 +16,11 @@ from shared.games.decider import Command, Event, PlayerId, Result, type_tag
 class Create(Command, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     seats: int | None = None  # the most players the table takes; the game's maximum if unset
+    entropy: str = ""  # the creator's own randomness for the table's seed (docs/fairness.md)
 
 
 class Join(Command, frozen=True, kw_only=True):
-    pass
+    entropy: str = ""  # the player's own randomness for the table's seed
 
 
 class Leave(Command, frozen=True, kw_only=True):
@@ -103,6 +105,32 @@ class TableCreated(Event, frozen=True, kw_only=True):
 
 class PlayerJoined(Event, frozen=True, kw_only=True):
     player: PlayerId
+    entropy: str = ""  # public: hex, part of the table's seed
+
+
+class SeedCommitted(Event, frozen=True, kw_only=True):
+    """The SHA-256 of the table's secret, before anyone sits: every draw comes from the secret
+    and the players' entropy. `secret` is in the log only: every viewer's copy is blanked."""
+
+    commitment: str
+    secret: str | None = None
+
+
+class DrawsMade(Event, frozen=True, kw_only=True):
+    """The draws of one command, blocks `first` to `first + blocks - 1` of the table's
+    generator; `receipts` (what each was drawn from) is in the log only until `seed_revealed`."""
+
+    first: int
+    blocks: int
+    receipts: list[Receipt] | None = None
+
+
+class SeedRevealed(Event, frozen=True, kw_only=True):
+    """The table ended: its secret, and every draw's receipt by its first block, for anyone to
+    draw them again (docs/fairness.md)."""
+
+    secret: str
+    draws: dict[int, list[Receipt]] = {}
 
 
 class PlayerLeft(Event, frozen=True, kw_only=True):
@@ -187,6 +215,9 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     TakeBackPoint,
     TakeBacksClosed,
     MoveTakenBack,
+    SeedCommitted,
+    DrawsMade,
+    SeedRevealed,
 )
 RESERVED_EVENT_TYPES = frozenset(type_tag(e) for e in TABLE_EVENTS)
 RESERVED_VIEW_KEYS = frozenset(

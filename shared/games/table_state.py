@@ -9,6 +9,7 @@ import msgspec
 
 from shared.games.clock import TABLE_OPTION_NAMES, ClockSetting, TableOptions
 from shared.games.decider import Game, PlayerId, Result
+from shared.games.draws import Receipt
 from shared.games.table_messages import BOT_SEAT_PREFIX
 
 Status = Literal["new", "open", "running", "ended"]
@@ -49,6 +50,15 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     rematch_by: PlayerId = ""
     rematch_declined: tuple[PlayerId, ...] = ()
     take_backs: tuple[TakeBack, ...] = ()  # the moves that may be taken back, last last
+    # the seed (shared.games.seeding): the secret (hex; "" for a table logged before seeds),
+    # each player's entropy, the seed once started, the blocks drawn and each command's
+    # receipts by first block, and whether the secret was revealed
+    secret: str = ""
+    entropy: dict[PlayerId, str] = {}
+    seed: str = ""
+    draws_used: int = 0
+    receipts: dict[int, list[Receipt]] = {}
+    revealed: bool = False
 
     @property
     def humans(self) -> tuple[PlayerId, ...]:

@@ -14,6 +14,7 @@ from shared.games.table_messages import (
     BotSeated,
     ClockCharged,
     ClockExpired,
+    DrawsMade,
     GameEnded,
     MoveTakenBack,
     PlayerJoined,
@@ -21,6 +22,8 @@ from shared.games.table_messages import (
     RematchDeclined,
     RematchOffered,
     SeatZombied,
+    SeedCommitted,
+    SeedRevealed,
     Start,
     TableCreated,
     TableExpired,
@@ -129,6 +132,8 @@ TABLE_WORDS: dict[Language, dict[str, str]] = {
         "out_of_time": "{player} ran out of time",
         "quit": "{player} left the game; a bot plays that seat from now on",
         "zombied": "A bot plays {player}'s seat from now on",
+        "sealed": "The table's draws are sealed: its secret's SHA-256 begins {commitment}",
+        "revealed": "The table's secret is revealed: anyone can now check every draw",
     },
     "fr": {
         "created": "{creator} a ouvert une table pour {seats} joueurs au plus",
@@ -143,6 +148,8 @@ TABLE_WORDS: dict[Language, dict[str, str]] = {
         "out_of_time": "{player} n'a plus de temps",
         "quit": "{player} a quitté la partie ; un robot joue sa place désormais",
         "zombied": "Un robot joue la place de {player} désormais",
+        "sealed": "Les tirages de la table sont scellés : le SHA-256 de son secret commence par {commitment}",
+        "revealed": "Le secret de la table est révélé : chacun peut maintenant vérifier chaque tirage",
     },
 }
 
@@ -163,8 +170,12 @@ def describe_table_event(event: Event, language: Language = "en") -> str | None:
             return words["rematch_offered"].format(by=by, table=next_table)
         case RematchDeclined(player=player):
             return words["rematch_declined"].format(player=player)
-        case ClockCharged() | TakeBackPoint() | TakeBacksClosed():
+        case ClockCharged() | TakeBackPoint() | TakeBacksClosed() | DrawsMade():
             return None  # bookkeeping: nothing to tell
+        case SeedCommitted(commitment=commitment):
+            return words["sealed"].format(commitment=commitment[:12])
+        case SeedRevealed():
+            return words["revealed"]
         case MoveTakenBack(player=player):
             return words["taken_back"].format(player=player)
     return _seat_event(event, words)

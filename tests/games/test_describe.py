@@ -24,6 +24,7 @@ from shared.games.table import (
     BotSeated,
     ClockCharged,
     ClockExpired,
+    DrawsMade,
     GameEnded,
     MoveTakenBack,
     PlayerJoined,
@@ -31,6 +32,8 @@ from shared.games.table import (
     RematchDeclined,
     RematchOffered,
     SeatZombied,
+    SeedCommitted,
+    SeedRevealed,
     TableCreated,
     TableDecider,
     TableExpired,
@@ -143,8 +146,8 @@ Tell = Callable[[TableDecider, list[Any], str | None], list[str]]
 SAID_IN_FRENCH = frozenset({"naishi", "dozito", "decrypto", "diced_tomatoes", "illustori"})
 
 
-# The table's events that keep its books (clocks, take-backs): the log says nothing of them.
-BOOKKEEPING = (ClockCharged, TakeBackPoint, TakeBacksClosed)
+# The table's events that keep its books (clocks, take-backs, draws): the log says nothing of them.
+BOOKKEEPING = (ClockCharged, TakeBackPoint, TakeBacksClosed, DrawsMade)
 
 
 def told(decider: TableDecider, batch: list[Any], viewer: str | None) -> list[str]:
@@ -224,9 +227,15 @@ def test_the_table_says_its_own_events_and_how_a_game_ended():
             TakeBackPoint(player="ann"),
             TakeBacksClosed(),
             MoveTakenBack(player="ann"),
+            SeedCommitted(commitment="ab" * 32),
+            DrawsMade(first=0, blocks=3),
+            SeedRevealed(secret="cd" * 32),
         )
     }
     assert set(said_of) == set(TABLE_EVENTS) - {GameEnded}
+    assert said_of[SeedCommitted] == "The table's draws are sealed: its secret's SHA-256 begins abababababab"
+    assert said_of[DrawsMade] is None
+    assert said_of[SeedRevealed] == "The table's secret is revealed: anyone can now check every draw"
     assert said_of[TakeBackPoint] is None and said_of[TakeBacksClosed] is None
     assert said_of[MoveTakenBack] == "ann took back their last move"
     assert said_of[TableStarted] == "The game started: ann, bob and cat, in seat order"

@@ -21,6 +21,7 @@ from shared.games.table import (
     PlayFor,
     Quit,
     SeatZombied,
+    SeedRevealed,
     Start,
 )
 from tests.highcard import PlayCard
@@ -164,12 +165,12 @@ def test_on_timeout_lose_ends_a_two_player_game_with_the_other_player_winning():
     table = started({**CUSTOM, "on_timeout": "lose"}, players=("ann", "bob"))
     table, _ = then(table, "ann", a_card(table, "ann"), ms=1000)
     table, events = then(table, SERVICE_PLAYER, Deadline(), ms=10_000)
-    assert isinstance(events[-1], GameEnded)
+    assert isinstance(events[-2], GameEnded) and isinstance(events[-1], SeedRevealed)
     result = table.result
     assert result.winners == ["ann"]
     assert [s.player for s in result.ranking] == ["ann", "bob"]
     assert result.details["timed_out"] == ["bob"]
-    assert HIGHCARD.describe(events[-1], None) == "Game over: ann won (ann 1, bob 0)"
+    assert HIGHCARD.describe(events[-2], None) == "Game over: ann won (ann 1, bob 0)"
 
 
 def test_on_timeout_lose_with_more_players_makes_a_zombie_who_ranks_last():
@@ -226,10 +227,10 @@ def test_when_no_person_is_left_the_table_ends_abandoned():
     table, _ = then(table, "bob", Quit())
     table, _ = then(table, "cat", Quit())
     table, events = then(table, "ann", Quit())
-    assert isinstance(events[-1], GameEnded)
+    assert isinstance(events[-2], GameEnded) and isinstance(events[-1], SeedRevealed)
     assert table.status == "ended"
     assert table.result.details == {"abandoned": True, "abandoned_seats": ["bob", "cat", "ann"]}
-    assert HIGHCARD.describe(events[-1], None) == "No player is left at the table: it is closed"
+    assert HIGHCARD.describe(events[-2], None) == "No player is left at the table: it is closed"
 
 
 def test_quit_is_for_a_running_game_leave_before_it():
@@ -273,7 +274,8 @@ def test_the_service_ends_a_running_table_without_clocks_and_only_that():
     idle = started({})
     assert code(decide(idle, "ann", Expire())) == "not_allowed"
     ended, events = then(idle, SERVICE_PLAYER, Expire())
-    assert events == [GameEnded(result=ended.result)] and ended.status == "ended"
+    assert events == [GameEnded(result=ended.result), SeedRevealed(secret=idle.secret, draws=idle.receipts)]
+    assert ended.status == "ended"
     assert ended.result.details == {"abandoned": True, "idle": True} and not ended.result.winners
     said = HIGHCARD.describe(events[0], None)
     assert said == "Nobody moved for a long time: the game is closed, without a winner"

@@ -31,7 +31,7 @@ from shared.games.decrypto.rules import (
     setup,
 )
 from shared.games.decrypto.state import State, evolve
-from shared.games.decrypto.view import describe, describe_fr, player_view, redact, secrets
+from shared.games.decrypto.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, DecryptoOptions] = Game(
     name="decrypto",
@@ -51,6 +51,7 @@ GAME: Game[State, DecryptoOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     secrets=secrets,
     result=result,
     bot=bot,

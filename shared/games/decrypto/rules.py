@@ -5,7 +5,6 @@ Rule numbers in comments ("Decrypto 8") are those of RULES.md 4.1.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 
 import msgspec
@@ -16,6 +15,7 @@ from shared.games.decider import (
     Context,
     Event,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     rank_players,
@@ -89,7 +89,7 @@ def check_options(options: DecryptoOptions, seats: int) -> str | None:
 def setup(
     options: DecryptoOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> list[Event] | Rejection:
     """Decrypto 1-4: teams, 4 keywords each, then round 1's encryptors and codes."""
     teams = _deal_teams(options, players, rng)
@@ -123,7 +123,7 @@ def setup(
 def _deal_teams(
     options: DecryptoOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> dict[str, list[PlayerId]]:
     """Named players where the creator put them (if seated); the others dealt at random,
     each to the smaller team (a coin decides between equal teams)."""
@@ -137,7 +137,7 @@ def _deal_teams(
     return teams
 
 
-def _start_round(state: State, round_: int, rng: random.Random) -> RoundStarted:
+def _start_round(state: State, round_: int, rng: Randomness) -> RoundStarted:
     """Decrypto 5-6: the next encryptor of each team and a code drawn for each."""
     codes: dict[str, list[int] | None] = {}
     for t in TEAMS:
@@ -289,7 +289,7 @@ def _submit_guess(state: State, command: SubmitGuess, ctx: Context) -> list[Even
     return events
 
 
-def _end_of_round(state: State, rng: random.Random) -> Event:
+def _end_of_round(state: State, rng: Randomness) -> Event:
     """Decrypto 11: one flag wins; both flags, or the last round, go to the tie-break (12)."""
     flags = end_flags(state.tokens)
     raised = [t for t in TEAMS if flags[t]]

@@ -117,6 +117,14 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def drawn(event: Event) -> list[Any]:
+    """A round's codes, one drawn per team (Decrypto 5); the setup's draws are run again."""
+    match event:
+        case RoundStarted(codes=codes):
+            return [codes.get(t) for t in TEAMS]
+    return []
+
+
 # --- the game log ---------------------------------------------------------------------------
 # One piece of code per sentence; the words of each language beside it (`_WORDS`). English
 # names a team by its id ("white"); French by its name, in the form the sentence needs.

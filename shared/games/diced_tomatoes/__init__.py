@@ -31,7 +31,7 @@ from shared.games.diced_tomatoes.rules import (
     setup,
 )
 from shared.games.diced_tomatoes.state import State, evolve
-from shared.games.diced_tomatoes.view import describe, describe_fr, player_view, redact, secrets
+from shared.games.diced_tomatoes.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, DicedTomatoesOptions] = Game(
     name="diced_tomatoes",
@@ -50,6 +50,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     secrets=secrets,
     result=result,
     describe=describe,

@@ -5,7 +5,6 @@ Pure: the only randomness is the rng handed in, and every face it gives is writt
 
 from __future__ import annotations
 
-import random
 from itertools import product
 
 from shared.games.decider import (
@@ -14,6 +13,7 @@ from shared.games.decider import (
     Context,
     Event,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     Standing,
@@ -60,14 +60,14 @@ from shared.games.turns import DecideByTurns, in_phase
 # --- options and setup -----------------------------------------------------------------------
 
 
-def roll(rng: random.Random) -> int:
+def roll(rng: Randomness) -> int:
     return rng.choice(data.FACES)
 
 
 def setup(
     options: DicedTomatoesOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> list[Event] | Rejection:
     """The bushel of every player's dice, and the starting roll (Diced Tomatoes 1-2)."""
     per_player = [(data.RED, data.RED_DICE_PER_PLAYER), (data.BLACK, data.BLACK_DICE_PER_PLAYER)]

@@ -88,6 +88,16 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def drawn(event: Event) -> list[Any]:
+    """Every die rolled: a roll's faces, a re-rolled die's new face."""
+    match event:
+        case DiceRolled(faces=faces):
+            return list(faces)
+        case DieChanged(effect="reroll", face=face):
+            return [face]
+    return []
+
+
 # --- the game log ---------------------------------------------------------------------------
 # One event in words, as a player at the table would say it (docs/games/diced_tomatoes.md): each
 # phrase below holds its English and its French side by side, said from the same fields.

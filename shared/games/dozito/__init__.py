@@ -30,7 +30,7 @@ from shared.games.dozito.rules import (
     setup,
 )
 from shared.games.dozito.state import State, evolve
-from shared.games.dozito.view import describe, describe_fr, player_view, redact, secrets
+from shared.games.dozito.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, DozitoOptions] = Game(
     name="dozito",
@@ -50,6 +50,7 @@ GAME: Game[State, DozitoOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     secrets=secrets,
     result=result,
     bot=bot,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import msgspec
@@ -13,6 +12,7 @@ from shared.games.decider import (
     Context,
     Event,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     rank_players,
@@ -75,7 +75,7 @@ def check_options(options: DozitoOptions, seats: int) -> str | None:
 def setup(
     options: DozitoOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> list[Event] | Rejection:
     """Dozito 1-3 for round 1: the deck table, a shuffled deal, a random first player."""
     deck = list(DECKS[options.deck])
@@ -89,7 +89,7 @@ def _deal(
     card_ids: list[str],
     round_: int,
     first: PlayerId,
-    rng: random.Random,
+    rng: Randomness,
 ) -> RoundDealt:
     """Dozito 1-2: shuffle all cards, 12 face down per player (slot by slot), one card face up
     onto each discard pile, the rest is the draw pile."""
@@ -221,7 +221,7 @@ def _seats_after(players: Sequence[PlayerId], player: PlayerId) -> list[PlayerId
     return [players[(i + k) % len(players)] for k in range(1, len(players))]
 
 
-def _end_turn(batch: Batch[State], rng: random.Random) -> None:
+def _end_turn(batch: Batch[State], rng: Randomness) -> None:
     """What follows a turn's end: an instant win, the round end trigger, the next turn, the
     round's scoring and the next deal."""
     state = batch.state

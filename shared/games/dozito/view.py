@@ -97,6 +97,18 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def drawn(event: Event) -> list[Any]:
+    """A later round's shuffled deck, as dealt (grids slot by slot in seat order, the discard
+    piles, the draw pile), and a rebuilt draw pile."""
+    match event:
+        case RoundDealt(grids=grids, discards=discards, draw=draw) if event.round > 1:
+            dealt = [c for grid in grids.values() for c in grid]
+            return [dealt + [c for pile in discards for c in pile] + list(draw)]
+        case DrawPileRebuilt(draw=draw):
+            return [list(draw)]
+    return []
+
+
 # --- the game log ---------------------------------------------------------------------------
 
 # Every deck's cards by id (an id names the same card in every deck file).

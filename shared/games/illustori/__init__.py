@@ -34,7 +34,7 @@ from shared.games.illustori.rules import (
     setup,
 )
 from shared.games.illustori.state import State, evolve
-from shared.games.illustori.view import describe, describe_fr, player_view, redact, secrets
+from shared.games.illustori.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, IllustoriOptions] = Game(
     name="illustori",
@@ -54,6 +54,7 @@ GAME: Game[State, IllustoriOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     secrets=secrets,
     result=result,
     bot=bot,

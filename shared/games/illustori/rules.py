@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import msgspec
 
 from shared.games.decider import (
@@ -12,6 +10,7 @@ from shared.games.decider import (
     Context,
     Event,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     rank_players,
@@ -84,7 +83,7 @@ def rules_of(options: IllustoriOptions) -> Rules:
 def setup(
     options: IllustoriOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> list[Event] | Rejection:
     """Illustori 1-2: shuffle, deal 5 each, reveal the top card of the stack."""
     deck = list(CARD_IDS[: options.deck_size])
@@ -207,7 +206,7 @@ def _vote(state: State, command: Vote, ctx: Context) -> list[Event]:
     return batch.events
 
 
-def _draw(batch: Batch[State], player: PlayerId, count: int, rng: random.Random) -> None:
+def _draw(batch: Batch[State], player: PlayerId, count: int, rng: Randomness) -> None:
     """Draw `count` cards from the top; an empty stack takes the shuffled discard (18)."""
     while count > 0:
         state = batch.state

@@ -103,6 +103,14 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     return event
 
 
+def drawn(event: Event) -> list[Any]:
+    """The discard shuffled into a new stack (Illustori 18)."""
+    match event:
+        case StackReshuffled(stack=stack):
+            return [list(stack)]
+    return []
+
+
 # --- the game log ---------------------------------------------------------------------------
 
 # The words of the log in each language: a line per event (its fields by name), then the

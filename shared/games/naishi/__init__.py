@@ -37,7 +37,7 @@ from shared.games.naishi.rules import (
     setup,
 )
 from shared.games.naishi.state import State, evolve
-from shared.games.naishi.view import describe, describe_fr, player_view, redact, secrets
+from shared.games.naishi.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, NaishiOptions] = Game(
     name="naishi",
@@ -56,6 +56,7 @@ GAME: Game[State, NaishiOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    drawn=drawn,
     secrets=secrets,
     result=result,
     describe=describe,

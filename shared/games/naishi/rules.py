@@ -10,7 +10,6 @@ the Develop is only offered when a Develop can follow, so a turn can never get s
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 
 import msgspec
@@ -21,6 +20,7 @@ from shared.games.decider import (
     Context,
     Event,
     PlayerId,
+    Randomness,
     Rejection,
     Result,
     rank_players,
@@ -86,7 +86,7 @@ def check_options(options: NaishiOptions, seats: int) -> str | None:
 def setup(
     options: NaishiOptions,
     players: tuple[PlayerId, ...],
-    rng: random.Random,
+    rng: Randomness,
 ) -> list[Event] | Rejection:
     if len(players) != 2:
         return Rejection("bad_player_count", "Naishi is played by exactly 2 players.")

@@ -11,7 +11,7 @@ have given).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
@@ -119,6 +119,14 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
                 hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
             )
     return event
+
+
+def drawn(event: Event) -> list[Any]:
+    """Each Hand shuffled after the exchange (Naishi 5), in seat order."""
+    match event:
+        case HandsShuffled(hands=hands):
+            return [list(h) for h in hands.values()]
+    return []
 
 
 # --- the game log ---------------------------------------------------------------------------

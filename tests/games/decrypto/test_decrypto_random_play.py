@@ -39,7 +39,7 @@ from shared.games.decrypto.state import (
     normalize,
     other,
 )
-from shared.games.table import GameEnded, TableDecider
+from shared.games.table import DrawsMade, GameEnded, SeedCommitted, SeedRevealed, TableDecider
 from tests.conformance.conformance import GAMES, play, quick_cases
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
@@ -269,6 +269,8 @@ class Checker:
         cut = self.decider.redact(event, viewer)
         assert cut is not None
         match cut:
+            case DrawsMade() | SeedCommitted():  # the log's alone: receipts, secret
+                assert (cut.receipts if isinstance(cut, DrawsMade) else cut.secret) is None
             case GameSetUp():
                 for t in TEAMS:
                     visible = viewer in event.teams[t]
@@ -311,7 +313,8 @@ def run(seed: int, options: dict[str, Any], seats: int, bot: str, stats: Counter
     played = play(decider, seed, options, seats, invariants=checker)
     assert played is not None and played.sim is not None
     events = played.sim.events
-    assert isinstance(events[-1], GameEnded) and isinstance(events[-2], GameDecided)
+    assert isinstance(events[-1], SeedRevealed) and isinstance(events[-2], GameEnded)
+    assert isinstance(events[-3], GameDecided)
     result = played.sim.table.result
     assert result is not None
     assert result.details["outcome"] in ("white_wins", "black_wins", "draw")

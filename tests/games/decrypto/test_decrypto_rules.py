@@ -27,7 +27,7 @@ from shared.games.decrypto.messages import (
 )
 from shared.games.decrypto.state import CODES, TEAMS, TOKEN_SUPPLY, State, Tokens, normalize
 from shared.games.decrypto.words import WORDS
-from shared.games.table import Create, GameEnded, Join, Start, TableDecider
+from shared.games.table import Create, GameEnded, Join, SeedRevealed, Start, TableDecider
 from shared.games.testing import Given, accepted, as_type, rejected
 from tests.games.decrypto.decrypto_support import (
     KEYWORDS,
@@ -407,7 +407,7 @@ def test_game_ended_comes_from_the_platform_with_the_result():
         command = msgspec.convert(DECIDER.legal_commands(table, actor)[0], DECIDER.command_type)
         events = accepted(DECIDER.decide(table, command, Context(actor=actor, rng=rng)))
         table = fold(DECIDER.evolve, events, table)
-    assert isinstance(events[-1], GameEnded)
+    assert isinstance(events[-2], GameEnded) and isinstance(events[-1], SeedRevealed)
     assert table.result.details["tiebreak"] in ("both_flags", "last_round", None)
     assert DECIDER.player_view(table, "a")["result"]["ranking"]
 

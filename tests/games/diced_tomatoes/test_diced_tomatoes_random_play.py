@@ -26,7 +26,7 @@ from shared.games.diced_tomatoes.messages import (
     TurnEnded,
 )
 from shared.games.diced_tomatoes.state import State
-from shared.games.table import RESERVED_VIEW_KEYS, GameEnded, Table, TableDecider
+from shared.games.table import RESERVED_VIEW_KEYS, GameEnded, SeedRevealed, Table, TableDecider
 from tests.conformance.conformance import GAMES, cases, play, quick_cases
 
 DECIDER = TableDecider(GAME)
@@ -215,7 +215,8 @@ def run(seed: int, options: dict[str, Any], seats: int, invariants: Invariants) 
     table = played.sim.table
     assert table.result is not None and table.result.scores == recomputed_scores(table.game)
     events = played.sim.events
-    assert isinstance(events[-1], GameEnded) and isinstance(events[-2], PlayEnded)
+    assert isinstance(events[-1], SeedRevealed) and isinstance(events[-2], GameEnded)
+    assert isinstance(events[-3], PlayEnded)
     assert msgspec.convert(table.options, type(GAME.options())) == GAME.options(**options)
 
 

@@ -115,7 +115,7 @@ def test_dozito_invariants_in_every_option_set_and_player_count_dozito_1_to_12()
 def test_dozito_invariants_in_many_games_meet_the_special_cards():
     invariants = Invariants()
     for seed, options, seats in cases(DECIDER, GAMES):
-        run(5000 + seed, options, seats, invariants)
+        run(8000 + seed, options, seats, invariants)
     kinds = invariants.kinds
     assert kinds[DrawPileRebuilt.__name__] and kinds["extra_turn"]
     assert kinds[RoundEndTriggered.__name__] and kinds[RoundScored.__name__]

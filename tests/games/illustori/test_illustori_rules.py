@@ -649,7 +649,7 @@ def test_whole_game_through_the_table_ends_with_game_ended_illustori_16():
     send("ann", PlayCard(card=table.game.hands["ann"][0], text="Night"))
     send("bob", Vote(yes=True))
     events = send("cid", Vote(yes=False))
-    assert type(events[-1]).__name__ == "GameEnded"
+    assert [type(e).__name__ for e in events[-2:]] == ["GameEnded", "SeedRevealed"]
     assert table.status == "ended" and table.result is not None and table.result.winners == ["ann"]
     assert decider.player_view(table, None)["result"]["winners"] == ["ann"]
 
