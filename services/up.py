@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import structlog
 
@@ -13,7 +14,7 @@ from services.runtime import service_credentials, stop_on_signals, url_file
 from services.supervisor import Supervisor, preload
 from services.web.server import serve_web
 from shared.bus.connection import Bus
-from shared.bus.server import free_port
+from shared.bus.server import bound_socket
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.up")
@@ -35,7 +36,10 @@ async def run_everything(
     # the process the services' processes are forked from: it imports them while NATS starts
     preloading = asyncio.create_task(asyncio.to_thread(preload))
     server = None
-    http_port = free_port(http_port)  # before NATS starts: its WebSocket takes this page only
+    # the page's port, held from before NATS starts (its WebSocket takes this page only) until
+    # the web server listens on it: nothing else can take it meanwhile
+    page_socket = bound_socket(http_port)
+    http_port = page_socket.getsockname()[1]
     if settings.nats_url:
         url = settings.nats_url
     else:
@@ -74,16 +78,25 @@ async def run_everything(
                     websocket_url=websocket_url,
                     stop=stop,
                     ready=web_started.set_result,
+                    sock=page_socket,
                 )
             )
         )
-        http_url = await web_started
+        first: list[asyncio.Future[Any]] = [web_started, tasks[-1]]
+        await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
+        if not web_started.done():  # the web server failed before it served: say why
+            stop.set()
+            await asyncio.gather(*tasks[:-1], return_exceptions=True)
+            tasks[-1].result()
+            return
+        http_url = web_started.result()
         if server is not None:  # clients find NATS here: only once the services answer
             url_file(settings).write_text(url + "\n")
         ready(url, websocket_url, http_url)
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        page_socket.close()
         if server is not None:
             url_file(settings).unlink(missing_ok=True)
             server.stop()

@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import json
 import mimetypes
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -164,12 +165,13 @@ async def serve_web(
     websocket_url: str,
     stop: asyncio.Event,
     ready: Callable[[str], None] = lambda url: None,
+    sock: socket.socket | None = None,
 ) -> None:
-    """Serve the client at http://host:port until `stop` is set."""
+    """Serve the client at http://host:port (or on `sock`, bound already) until `stop` is set."""
     runner = web.AppRunner(make_app(websocket_url), access_log=None)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        site = web.TCPSite(runner, host, port) if sock is None else web.SockSite(runner, sock)
         await site.start()
         bound = runner.addresses[0][1] if runner.addresses else port
         url = f"http://{host}:{bound}"

@@ -124,14 +124,22 @@ def server_binary() -> str:
 
 def free_port(preferred: int = 0, host: str = "127.0.0.1") -> int:
     """`preferred` if nothing listens there, else a port the system picks."""
+    with bound_socket(preferred, host) as s:
+        bound: int = s.getsockname()[1]
+        return bound
+
+
+def bound_socket(preferred: int = 0, host: str = "127.0.0.1") -> socket.socket:
+    """A TCP socket bound to `preferred` if it is free, else to a port the system picks: held
+    from now on, so that nothing else takes the port before its server listens on it."""
     for port in (preferred, 0) if preferred else (0,):
-        with socket.socket() as s:
-            try:
-                s.bind((host, port))
-            except OSError:
-                continue
-            bound: int = s.getsockname()[1]
-            return bound
+        s = socket.socket()
+        try:
+            s.bind((host, port))
+        except OSError:
+            s.close()
+            continue
+        return s
     raise ServerFailed("no free port")
 
 
