@@ -86,7 +86,11 @@ class Up:
         deadline = time.monotonic() + 120
         while not url_file.exists():
             assert self.process.poll() is None, (self.data / "up.log").read_text()
-            assert time.monotonic() < deadline, "tabletop up did not come up"
+            if time.monotonic() > deadline:  # stopped, not left running behind the failure
+                self.process.kill()
+                self.process.wait()
+                said = (self.data / "up.log").read_text()[-3000:]
+                raise AssertionError(f"tabletop up did not come up: {said}")
             time.sleep(0.1)
         self.url = url_file.read_text().strip()  # written once every service answers
         return self
