@@ -11,6 +11,7 @@ import json
 import random
 import re
 import signal
+import socket
 import subprocess
 import time
 import urllib.error
@@ -21,10 +22,11 @@ from pathlib import Path
 import pytest
 
 from services.registry import get
-from services.web.server import static_files
+from services.web.server import serve_web, static_files
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
 from shared.bus.errors import SignInRefused
+from shared.bus.server import bound_socket
 from shared.games.decider import type_tag
 from shared.games.table import RESERVED_VIEW_KEYS
 from shared.settings import load_settings
@@ -122,6 +124,29 @@ def test_a_symbolic_link_in_the_static_folder_is_never_served(tmp_path):
     (static / "secret.txt").symlink_to(outside / "secret.txt")
     (static / "elsewhere").symlink_to(outside, target_is_directory=True)
     assert set(static_files(static)) == {"/app.js"}
+
+
+async def test_the_page_s_port_is_held_from_its_choice_until_the_page_is_served():
+    """`tabletop up` chooses the page's port before NATS starts (NATS's WebSocket takes that page
+    only) and serves it later: the port is held in between, and served from that socket."""
+    held = bound_socket(0)
+    port = held.getsockname()[1]
+    with socket.socket() as other, pytest.raises(OSError, match="in use"):
+        other.bind(("127.0.0.1", port))  # nothing else can take it meanwhile
+    assert bound_socket(port).getsockname()[1] != port  # a preferred port in use: another one
+    stop, served = asyncio.Event(), asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(
+        serve_web(
+            host="127.0.0.1", port=port, websocket_url="ws://x", stop=stop, ready=served.set_result, sock=held
+        )
+    )
+    assert await asyncio.wait_for(served, 30) == f"http://127.0.0.1:{port}"
+    page = await asyncio.to_thread(
+        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()
+    )
+    assert b"<html" in page.lower()
+    stop.set()
+    await serving
 
 
 async def test_a_first_visit_weighs_little_over_the_wire(up, browser):

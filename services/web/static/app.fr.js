@@ -271,6 +271,48 @@ addFrench({
   "see it with your cards": "la voir avec vos cartes",
   "Go to step {n}": "Aller à l'étape {n}",
 
+  // the replay's "Check the dice" panel (the checks' texts are fairness.js's)
+  "Check the dice": "Vérifier les tirages",
+  "This page has no WebCrypto here (it needs HTTPS): check the table with the command line, tabletop verify-fairness {table}.":
+    "Cette page n'a pas WebCrypto ici (il faut HTTPS) : vérifiez la table en ligne de commande, tabletop verify-fairness {table}.",
+  "The check could not run: {message}": "La vérification n'a pas pu se faire : {message}",
+  "This table was created before tables committed to their draws: there is nothing to check.":
+    "Cette table date d'avant l'engagement des tables sur leurs tirages : il n'y a rien à vérifier.",
+  "The table has not ended: its secret is kept until it does, and its draws can be checked then.":
+    "La partie n'est pas terminée : son secret reste gardé jusqu'à la fin, et ses tirages se vérifieront alors.",
+  "Your browser draws this table's dice and cards again from the secret revealed at its end, without the server:":
+    "Votre navigateur refait les tirages de dés et de cartes de cette table à partir du secret révélé à la fin, sans le serveur :",
+  "Verdict: every check passed. The draws came from the secret committed when the table was created and from the players' entropy.":
+    "Verdict : tout est vérifié. Les tirages viennent du secret engagé à la création de la table et de l'entropie des joueurs.",
+  "Verdict: a check failed (✗ above): these draws are not shown to come from the committed secret.":
+    "Verdict : une vérification a échoué (✗ ci-dessus) : rien ne montre que ces tirages viennent du secret engagé.",
+  "Whether the draws equal what the game's events show is checked by the command line:":
+    "La ligne de commande vérifie aussi que les tirages sont bien ceux que montrent les événements de la partie :",
+  "The revealed secret is not hex.": "Le secret révélé n'est pas en hexadécimal.",
+  "The revealed secret does not match the commitment: its SHA-256 is {hashed}…, the commitment {commitment}…":
+    "Le secret révélé ne correspond pas à l'engagement : son SHA-256 est {hashed}…, l'engagement {commitment}…",
+  "The revealed secret matches the commitment made at the table's creation ({commitment}…).":
+    "Le secret révélé correspond à l'engagement pris à la création de la table ({commitment}…).",
+  "The game never started: nothing was drawn.": "La partie n'a jamais commencé : rien n'a été tiré.",
+  "The entropy of {players} is not up to 64 hex characters.":
+    "L'entropie de {players} n'est pas faite d'au plus 64 caractères hexadécimaux.",
+  "The seed is the SHA-256 of the secret and of each seat's entropy (seats: {seats}; with entropy of their own: {given}): {seed}…":
+    "La graine est le SHA-256 du secret et de l'entropie de chaque place (places : {seats} ; avec une entropie propre : {given}) : {seed}…",
+  "A command's draws start at block {first}, where block {expected} was next.":
+    "Les tirages d'une commande commencent au bloc {first}, alors que le bloc suivant était le {expected}.",
+  "The draws from block {blocks} are not among the revealed ones.":
+    "Les tirages à partir du bloc {blocks} ne sont pas parmi ceux révélés.",
+  "The revealed draws from block {blocks} belong to no command.":
+    "Les tirages révélés à partir du bloc {blocks} n'appartiennent à aucune commande.",
+  "The commands' draws follow one another from block 0 up to block {end} (commands that drew: {commands}), and they are exactly the revealed ones.":
+    "Les tirages des commandes se suivent du bloc 0 jusqu'au bloc {end} (commandes ayant tiré : {commands}), et ce sont exactement ceux révélés.",
+  "The draws from block {first}, made again, stop before block {next}; the log says before block {logged}.":
+    "Les tirages à partir du bloc {first}, refaits, s'arrêtent avant le bloc {next} ; le journal dit avant le bloc {logged}.",
+  "The draws from block {first} cannot be made again: {message}.":
+    "Les tirages à partir du bloc {first} ne peuvent pas être refaits : {message}.",
+  "Every draw made again from the seed (draws: {draws}): each command takes exactly the blocks it logged.":
+    "Chaque tirage refait à partir de la graine (tirages : {draws}) : chaque commande prend exactement les blocs qu'elle a notés.",
+
   // the server's refusals, by their code (REFUSALS in app.js)
   "It is not your turn.": "Ce n'est pas votre tour.",
   "You have no seat at this table.": "Vous n'avez pas de place à cette table.",

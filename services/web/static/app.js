@@ -259,7 +259,9 @@ function follow(subject, take, what) {
 }
 
 function sendCommand(game, table, command) {
-  return ask(`tabletop.cmd.${game}.${table}.${me.name}`, { id: randomHex(16), ...command });
+  // a seat taken adds this browser's own randomness to the table's seed (docs/fairness.md)
+  const seated = command.type === "create" || command.type === "join" ? { entropy: randomHex(32) } : {};
+  return ask(`tabletop.cmd.${game}.${table}.${me.name}`, { id: randomHex(16), ...seated, ...command });
 }
 
 let replayKnowsViews = true; // older services refuse the `views` field of a replay request
@@ -1635,6 +1637,8 @@ function replayPage(game, table, stepVersion, asViewer) {
   const showResult = ratedResults(game, table, () => stopped);
   const logList = h("ol", { id: "replay-log", class: "log" });
   const viewerLine = h("p", { id: "replay-viewer" });
+  const fairnessBox = h("section", { id: "fairness", class: "step-log", "aria-labelledby": "fairness-title",
+    hidden: true });
   const button = (label, onclick, attrs = {}) => h("button", { type: "button", onclick, ...attrs }, label);
 
   main.replaceChildren(h("div", { id: "replay", class: "replay-page", "data-game": game,
@@ -1652,6 +1656,7 @@ function replayPage(game, table, stepVersion, asViewer) {
   h("div", { class: "table-layout" },
     h("div", { class: "play-area" }, boardBox),
     h("aside", { class: "log-box", "aria-label": t("Game log") }, h("h2", {}, t("Game log")), logList)),
+  fairnessBox,
   h("p", {}, h("a", { href: `#/table/${game}/${table}` }, t("The table")))));
 
   function go(i) {
@@ -1743,8 +1748,58 @@ function replayPage(game, table, stepVersion, asViewer) {
     slider.disabled = false;
     const wanted = steps.findIndex((s) => s.version === Number(stepVersion));
     go(wanted >= 0 ? wanted : 0);
+    await showFairness(fairnessBox, table, steps);
   })();
   return { stop() { stopped = true; pause(); } };
+}
+
+/** The replay's "Check the dice" panel: this browser draws the table's dice and cards again
+ * from the secret revealed at its end (fairness.js, a second implementation of
+ * shared/games/draws.py), or says in one line why they cannot be checked. Its `data-verdict`:
+ * "passed", "failed" or "unverifiable". */
+async function showFairness(box, table, steps) {
+  const title = h("h2", { id: "fairness-title" }, t("Check the dice"));
+  const say = (verdict, ...children) => {
+    box.dataset.verdict = verdict;
+    box.replaceChildren(title, ...children);
+    box.hidden = false;
+  };
+  let fairness = null;
+  try {
+    fairness = await import("./fairness.js");
+  } catch (err) {
+    console.warn("no fairness check:", err);
+    return;
+  }
+  if (!fairness.available()) {
+    say("unverifiable", h("p", { class: "muted" },
+      t("This page has no WebCrypto here (it needs HTTPS): check the table with the command line, tabletop verify-fairness {table}.",
+        { table })));
+    return;
+  }
+  let report;
+  try {
+    report = await fairness.checkReplay(steps);
+  } catch (err) {
+    say("failed", h("p", { class: "error" }, t("The check could not run: {message}", { message: err.message })));
+    return;
+  }
+  if (report.status === "unverifiable") {
+    say("unverifiable", h("p", { class: "muted" }, report.reason === "no_seed"
+      ? t("This table was created before tables committed to their draws: there is nothing to check.")
+      : t("The table has not ended: its secret is kept until it does, and its draws can be checked then.")));
+    return;
+  }
+  const passed = report.status === "passed";
+  say(report.status,
+    h("p", {}, t("Your browser draws this table's dice and cards again from the secret revealed at its end, without the server:")),
+    h("ul", { class: "fairness-checks" }, report.checks.map((check) => h("li", { "data-ok": String(check.ok) },
+      h("span", { class: check.ok ? "up" : "down" }, check.ok ? "✓ " : "✗ "), t(check.text, check.params)))),
+    h("p", { class: passed ? "up verdict" : "error verdict" }, passed
+      ? t("Verdict: every check passed. The draws came from the secret committed when the table was created and from the players' entropy.")
+      : t("Verdict: a check failed (✗ above): these draws are not shown to come from the committed secret.")),
+    h("p", { class: "muted" }, t("Whether the draws equal what the game's events show is checked by the command line:"), " ",
+      h("code", { style: "white-space: nowrap" }, `tabletop verify-fairness ${table}`)));
 }
 
 // --- routing ----------------------------------------------------------------------------------
