@@ -59,7 +59,7 @@ async def test_every_push_carries_its_step_as_the_replay_gives_it(bus, services,
         assert stepped == sorted(set(stepped))  # no step twice, in order
         if viewer == subjects.SPECTATOR:  # the spectator is told every version
             assert stepped == sorted(replay)
-    assert pushed[subjects.SPECTATOR][-1]["steps"][-1]["log"][-1].startswith("Game over: ")
+    assert pushed[subjects.SPECTATOR][-1]["steps"][-1]["log"][-2].startswith("Game over: ")
 
 
 async def test_a_seat_reads_its_own_secret_and_the_others_do_not(bus, services):

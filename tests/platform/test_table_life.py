@@ -1,5 +1,6 @@
 """The table life shared by every game: create, join, leave, start, game ended."""
 
+import hashlib
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from shared.games.table import (
     Rematch,
     RematchDeclined,
     RematchOffered,
+    SeedCommitted,
     Start,
     TableCreated,
     TableStarted,
@@ -50,10 +52,14 @@ CREATED = [("ann", Create(options={"hand_size": 2}, seats=3))]
 
 
 def test_create_seats_the_creator_with_the_options_filled_in():
-    events = when(HIGHCARD.initial_state, "ann", Create(options={"hand_size": 2}, seats=3))
+    events = when(HIGHCARD.initial_state, "ann", Create(options={"hand_size": 2}, seats=3, entropy="a1"))
+    sealed = events[1]
+    assert isinstance(sealed, SeedCommitted) and sealed.secret is not None  # in the log only
+    assert sealed.commitment == hashlib.sha256(bytes.fromhex(sealed.secret)).hexdigest()
     assert events == [
         TableCreated(creator="ann", options={"hand_size": 2, "deck_size": 30}, seats=3),
-        PlayerJoined(player="ann"),
+        sealed,
+        PlayerJoined(player="ann", entropy="a1"),
     ]
 
 
@@ -127,7 +133,7 @@ def test_the_game_ended_event_closes_the_table_with_its_ranking():
         command = rng.choice(HIGHCARD.legal_commands(table, actor))
         events = when(table, actor, command)
         table = fold(HIGHCARD.evolve, events, table)
-    assert type(events[-1]).__name__ == "GameEnded"
+    assert [type(e).__name__ for e in events[-2:]] == ["GameEnded", "SeedRevealed"]
     result = table.result
     assert sorted(result.scores) == ["ann", "bob"]
     assert result.winners == [s.player for s in result.ranking if s.rank == 1]
@@ -218,8 +224,9 @@ def test_a_table_made_to_start_when_full_starts_as_its_last_seat_is_taken():
     assert [type(e) for e in when(plain, "cy", Join())] == [PlayerJoined]
     # a creator alone with bots fills the table at once: it starts there and then
     alone = when(HIGHCARD.initial_state, "ann", Create(options={"bots": 1, "start_when_full": True}, seats=2))
-    assert [type(e).__name__ for e in alone][:4] == [
+    assert [type(e).__name__ for e in alone][:5] == [
         "TableCreated",
+        "SeedCommitted",
         "PlayerJoined",
         "BotSeated",
         "TableStarted",

@@ -338,7 +338,7 @@ async def test_an_open_table_nobody_starts_expires_with_an_event(bus, nats_url, 
         assert ended["view"]["status"] == "ended"
         assert ended["view"]["result"]["details"] == {"abandoned": True, "expired": True}
         steps = await client.replay("highcard", idle, "ann")
-        assert steps[-1]["events"] == [{"type": "table_expired"}]
+        assert [e["type"] for e in steps[-1]["events"]] == ["table_expired", "seed_revealed"]
         assert steps[-1]["player"] == "tabletop"
         assert (await client.view("highcard", started))["view"]["status"] == "running"
         lobby = {t["table"] for t in (await client.lobby("highcard", limit=100))["tables"]}
@@ -369,7 +369,10 @@ async def test_a_running_table_without_clocks_nobody_moves_at_ends_abandoned(bus
         assert ended["view"]["result"]["details"] == {"abandoned": True, "idle": True}
         step = (await client.replay("highcard", idle, "ann"))[-1]
         assert step["player"] == "tabletop" and step["events"][0]["type"] == "game_ended"
-        assert step["log"] == ["Nobody moved for a long time: the game is closed, without a winner"]
+        assert step["log"] == [
+            "Nobody moved for a long time: the game is closed, without a winner",
+            "The table's secret is revealed: anyone can now check every draw",
+        ]
         assert (await client.view("highcard", clocked))["view"]["status"] == "running"
         refused = await client.command("highcard", clocked, "tabletop", {"type": "expire"})
         assert refused["error"]["code"] == "has_clocks"

@@ -45,7 +45,7 @@ async def test_an_accepted_command_appends_one_message_with_all_its_events(bus, 
     log = await log_of(bus, table)
     assert [b["version"] for b in log] == [1, 2, 3]
     start = log[2]
-    assert [e["type"] for e in start["events"]] == ["table_started", "hands_dealt"]
+    assert [e["type"] for e in start["events"]] == ["table_started", "hands_dealt", "draws_made"]
     assert start["player"] == "ann" and start["game"] == "highcard" and start["table"] == table
 
 
