@@ -154,6 +154,7 @@ def test_a_person_at_a_terminal_plays_a_table(up):
     checked = up.run("verify-fairness", table, "--as", "bob").stdout
     assert f"{table}, as bob sees it:" in checked and "the draws are fair" in checked
     assert "ok    the revealed secret matches the commitment" in checked
+    assert "entropy of 2 seats (2 gave their own)" in checked  # tabletop sends entropy at new and join
     deadline = time.monotonic() + 30
     while True:  # the lobby follows the views
         lobby = json.loads(up.run("lobby", "highcard", "--json").stdout)

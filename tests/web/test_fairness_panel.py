@@ -10,6 +10,7 @@ import asyncio
 import copy
 import hashlib
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ VECTOR_SEED = "baec25b033464a70e2e0ebaf70435224b57bec1dc176cbddd22d0454f664c07a"
 VECTOR_BELOW_6 = [1, 4, 5, 5, 5, 3, 2, 4]
 VECTOR_SHUFFLE_10 = [9, 3, 6, 7, 5, 8, 0, 2, 4, 1]
 
-# An entropy of the seat that joins through the bus (the web client sends none).
+# An entropy of the seat that joins through the bus (the web client sends 32 fresh bytes).
 EVE_ENTROPY = "c0ffee0123456789"
 
 
@@ -192,13 +193,15 @@ async def test_a_finished_table_passes_the_check_in_its_replay_and_a_changed_sec
         by_viewer = {v: await admin.replay(game, table, v, views="none") for v in (ann, eve, "spectator")}
     finally:
         await admin.bus.close()
-    # each seat's entropy: eve's own, the bot's none (and ann's, if her browser gives one)
+    # each seat's entropy: eve's own, the bot's none, ann's 32 bytes from her browser
     entropy = {
         e["player"]: e["entropy"] for s in by_viewer[ann] for e in s["events"] if e["type"] == "player_joined"
     }
     players = next(e["players"] for s in by_viewer[ann] for e in s["events"] if e["type"] == "table_started")
     assert entropy[eve] == EVE_ENTROPY and "robot-1" in players and "robot-1" not in entropy
+    assert re.fullmatch(r"[0-9a-f]{64}", entropy[ann]), entropy
     given = sum(1 for p in players if entropy.get(p))
+    assert given == 2
 
     shown = await replay_panel(page, base, game, table)
     assert shown["verdict"] == "passed", shown["text"]
