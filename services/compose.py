@@ -29,6 +29,7 @@ from services.results_projector.service import serve_results_projector
 from services.runtime import nats_url, service_credentials, stop_on_signals
 from services.runtime import run as runtime_run
 from services.table_projector.projector import serve_table_projector
+from shared import metrics
 from shared.bus.connection import Bus
 from shared.bus.credentials import ISSUER_FILE, SESSION_KEY_FILE, Credentials, ServerSecrets, read_secret
 from shared.bus.server import EmbeddedServer
@@ -238,11 +239,13 @@ def run_alone(
 ) -> None:
     """A service's process (a single-service command, or one of `tabletop up`'s): run
     `service` until SIGTERM or Ctrl-C, or until process `parent` ends, then let it drain.
-    Settings from the environment and the NATS of `nats_url` unless given."""
+    Settings from the environment and the NATS of `nats_url` unless given. Its Prometheus
+    metrics are served on `TABLETOP_METRICS_PORT` when set (one port per process)."""
     if settings is None:
         settings = load_settings()
     configure_logging(fmt=settings.log_format, level=settings.log_level)
     credentials = service_credentials(settings, service.role)
+    metrics.serve(settings.metrics_port)
 
     async def main() -> None:
         stop = asyncio.Event()

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import structlog
 
 from services.compose import embedded_server, everything
@@ -32,7 +33,15 @@ async def run_everything(
     service of `everything` in a process of its own, signed in as its own role, all kept
     running by a supervisor (services/supervisor.py), and the web client at
     http://127.0.0.1:`http_port` (or another free port), until SIGTERM or Ctrl-C.
-    `ready(url, websocket_url, http_url)` once they all answer."""
+    `ready(url, websocket_url, http_url)` once they all answer. `TABLETOP_METRICS_PORT` is
+    left off: each service process would want a port of its own."""
+    if settings.metrics_port:
+        log.warning(
+            "metrics_not_served",
+            port=settings.metrics_port,
+            reason="one port per process: run the services alone to serve their metrics",
+        )
+        settings = msgspec.structs.replace(settings, metrics_port=0)
     # the process the services' processes are forked from: it imports them while NATS starts
     preloading = asyncio.create_task(asyncio.to_thread(preload))
     server = None

@@ -72,6 +72,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # "json", "console", or "" for console on a terminal and JSON otherwise.
     log_format: str = ""
     log_level: str = "info"
+    # The port this process serves its Prometheus metrics on (http://<any address>:<port>/metrics,
+    # shared/metrics.py); 0: none. One port per process: `tabletop up` leaves it off.
+    metrics_port: int = 0
     # Games beyond the built-in and installed ones: `module:attribute`, comma separated.
     games: str = ""
 
@@ -115,6 +118,7 @@ _ENV = {
     "web_origins": "TABLETOP_WEB_ORIGINS",
     "log_format": "TABLETOP_LOG_FORMAT",
     "log_level": "TABLETOP_LOG_LEVEL",
+    "metrics_port": "TABLETOP_METRICS_PORT",
     "games": "TABLETOP_GAMES",
 }
 

@@ -34,6 +34,7 @@ from shared.bus.connection import Bus, Incoming
 from shared.bus.credentials import GUEST, PLAYERS_ACCOUNT
 from shared.bus.errors import Unavailable
 from shared.messages import subjects
+from shared.metrics import SignInMetrics
 
 log = structlog.get_logger("tabletop.auth")
 CALLOUT_SUBJECT = "$SYS.REQ.USER.AUTH"
@@ -78,6 +79,7 @@ class Callout:
         self.signer = nkeys.from_seed(issuer_seed.encode())
         self.pending: set[asyncio.Task[None]] = set()
         self.tally = tally or RefusalTally()
+        self.metrics = SignInMetrics()
 
     async def decide(self, request: AuthorizationRequest, attempt: Attempt) -> str:
         """The signed response to one request."""
@@ -88,24 +90,31 @@ class Callout:
             try:
                 player = await self.sessions.check(request.connect_opts.auth_token)
             except (Refused, Unavailable) as refusal:  # Unavailable: JetStream (re)starting
-                self.tally.refused(getattr(refusal, "reason", "unavailable"), attempt.host)
+                reason = getattr(refusal, "reason", "unavailable")
+                self.tally.refused(reason, attempt.host)
+                self.metrics.answered(reason)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(player)
             name = player + TOKEN_USER_SUFFIX
             log.info("signed_in_with_session", name=player, host=request.client_info.host)
+            self.metrics.answered("session")
         elif guest is not None:
             publish, subscribe = guest_permissions(guest)
             name = guest
             log.info("guest_signed_in", name=guest, host=request.client_info.host)
+            self.metrics.answered("guest")
         else:
             try:
                 known = await self.accounts.sign_in(user, password, attempt)
             except Refused as refusal:  # counted, not logged one by one: a flood is many
                 self.tally.refused(refusal.reason, attempt.host)
+                self.metrics.answered(refusal.reason)
                 return response_jwt(request, self.signer, error=str(refusal))
             publish, subscribe = player_permissions(user)
             name = user
-            log.info("signed_in" if known else "registered", name=user, host=request.client_info.host)
+            outcome = "signed_in" if known else "registered"
+            log.info(outcome, name=user, host=request.client_info.host)
+            self.metrics.answered(outcome)
         token = user_jwt(
             name=name,
             user_nkey=request.user_nkey,
@@ -129,6 +138,7 @@ class Callout:
             response = await self.decide(request, attempt)
         except Exception as err:  # refuse, say why in the log, keep serving
             log.exception("auth_failed")
+            self.metrics.answered("error")
             response = response_jwt(request, self.signer, error=f"auth service error: {type(err).__name__}")
         await message.respond(response.encode())
 

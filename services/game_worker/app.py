@@ -14,6 +14,7 @@ taken on a stale cache fails its append and is taken again, so the history never
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import time
 from typing import Any
@@ -30,6 +31,7 @@ from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects
 from shared.messages.envelopes import SEND_AGAIN, STORAGE_FULL, encoder
+from shared.metrics import WorkerMetrics
 
 log = structlog.get_logger("tabletop.worker")
 HEARTBEAT = 0.5  # seconds between a replica's "alive"
@@ -147,22 +149,26 @@ async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
+    counted = WorkerMetrics(decider.name)
     handler = CommandHandler(
         decider,
         bus.events,
         cache_size=bus.settings.cache_size,
         max_retries=bus.settings.max_retries,
         timers=bus.timers,
+        metrics=counted,
     )
     in_flight: set[asyncio.Task[None]] = set()
 
-    async def run(message: Incoming) -> None:
+    async def run(message: Incoming, received: float) -> None:
         reply = await handler.handle(message.subject, message.data)
         await message.respond(encoder.encode(reply))
+        counted.answered(None if reply.error is None else reply.error.code, time.perf_counter() - received)
 
     async def on_command(message: Incoming) -> None:
         # One task per command: tables are handled concurrently, each under its own lock.
-        task = asyncio.create_task(answering_failures(run, message))
+        answer = functools.partial(run, received=time.perf_counter())
+        task = asyncio.create_task(answering_failures(answer, message))
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 

@@ -45,6 +45,7 @@ from shared.messages.envelopes import (
     encoder,
 )
 from shared.messages.folding import Applied, Bounded, Folded, TableLog, admit, empty, fold_log
+from shared.metrics import WorkerMetrics
 
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
@@ -138,6 +139,7 @@ class CommandHandler:
         rng: Callable[[], random.Random] | None = None,
         clock: Callable[[], str] = utc_now,
         timers: Timers | None = None,
+        metrics: WorkerMetrics | None = None,
     ) -> None:
         self.decider = decider
         self.game = decider.name
@@ -154,6 +156,7 @@ class CommandHandler:
         self.clock = clock
         self.locks: dict[str, asyncio.Lock] = {}
         self.counts: dict[str, int] = {}
+        self.metrics = metrics  # the cache's hits and misses, when the worker exports them
         # bound once, after logging is configured: no proxy to resolve per command, and
         # nothing done for a level that is off
         self.log = structlog.get_logger("tabletop.worker").bind()
@@ -279,6 +282,8 @@ class CommandHandler:
         """The answer on the cached table, if it gives one (None: the log must decide), and
         the appends that lost a race (0 or 1)."""
         cached = self.cache.get(handling.table)
+        if self.metrics is not None:
+            (self.metrics.cache_misses if cached is None else self.metrics.cache_hits).inc()
         if cached is None or handling.key in self.doubts:
             return None, 0
         applied = cached.command_ids.get(handling.envelope.id)

@@ -28,6 +28,7 @@ stored yet is waited for a moment, then answered `not_ready`, never `unknown_tab
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import time
 import typing
@@ -60,6 +61,7 @@ from shared.messages.envelopes import (
     unknown_game_body,
 )
 from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log
+from shared.metrics import ProjectorMetrics
 
 log = structlog.get_logger("tabletop.table_projector")
 DURABLE = "tabletop-table-projector"  # before partitions: one consumer for the whole log
@@ -132,6 +134,7 @@ class TableProjector:
         # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
         self.lobby: dict[str, GameLobby] = {}
         self.counts: dict[str, int] = {}
+        self.metrics = ProjectorMetrics()
 
     def _count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -157,9 +160,10 @@ class TableProjector:
         by_table = self._by_table(messages)
         keys = list(by_table)
         folded = await asyncio.gather(*(self._fold_table(key, by_table[key]) for key in keys))
-        failed = {key for key, steps in zip(keys, folded, strict=True) if steps is None}
+        by_key = dict(zip(keys, folded, strict=True))
+        failed = {key for key, steps in by_key.items() if steps is None}
         rendered: dict[tuple[str, str], Rendered] = {}
-        for key, steps in zip(keys, folded, strict=True):
+        for key, steps in by_key.items():
             if steps:
                 done = self._render(key, steps)
                 if done is not None:
@@ -171,6 +175,8 @@ class TableProjector:
         for key, done in rendered.items():
             if key not in not_stored:
                 await self._push(key, done)
+                if done.pushes:  # (none for the last good views of a table whose views fail)
+                    self._pushed(key[0], by_key[key])
         if len(rendered) > len(not_stored):
             await self._notify_stored()
         for key in failed:
@@ -184,6 +190,13 @@ class TableProjector:
         progress.pending = messages[-1].pending
         progress.caught_up = not retry and progress.pending == 0
         return retry
+
+    def _pushed(self, game: str, steps: list[tuple[Folded, EventBatch[Any] | None]] | None) -> None:
+        """Each step just pushed, timed from its command's `at` stamp."""
+        now = time.time()
+        for _, batch in steps or ():
+            if batch is not None:
+                self.metrics.pushed(game, batch.at, now)
 
     def _by_table(self, messages: list[Delivered]) -> dict[tuple[str, str], list[Delivered]]:
         """A batch's messages by (game, table), in order; one whose subject names no table of
@@ -277,6 +290,9 @@ class TableProjector:
                     failed.add(key)
         second = ((k, body) for k, (key, body) in last.items() if key not in failed)
         failed |= {last[k][0] for k in await self.bus.put_views(second)}
+        for key, done in rendered.items():
+            if key not in failed:
+                self.metrics.views_written[key[0]].inc(len(done.views))
         return failed
 
     async def _push(self, key: tuple[str, str], done: Rendered) -> None:
@@ -763,6 +779,8 @@ async def serve_table_projector(
                 **projector.counts,
             },
         )
+        for p, progress in projector.partitions.items():
+            ProjectorMetrics.lag_of(p).set_function(functools.partial(getattr, progress, "pending"))
         # What the process holds from here on (code, settings, the deciders) is never garbage,
         # and a folded table lives long: collections less often and over less (measured, the
         # cyclic GC was a sixth of the CPU of a catch-up).
