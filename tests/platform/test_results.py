@@ -21,6 +21,7 @@ from services.results_projector import maintenance
 from services.results_projector.standings import Standings, rating_groups
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials
+from shared.bus.errors import Unavailable
 from shared.games.decider import Result, Standing
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -116,13 +117,15 @@ async def rankings_of(client: Client, players: list[str]) -> dict[str, dict[str,
 
 
 async def until_ready(ask: Any, timeout: float = 60.0) -> Any:
-    """An answer, asked again while the projector is still reading the log."""
+    """An answer, asked again while the projector is still reading the log, or still starting
+    (no responders yet: a process started again after a kill)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
         try:
             return await ask()
-        except RequestFailed as err:
-            if err.code != "unavailable" or asyncio.get_running_loop().time() > deadline:
+        except (RequestFailed, Unavailable) as err:
+            starting = isinstance(err, Unavailable) or err.code == "unavailable"
+            if not starting or asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.2)
 
