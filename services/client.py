@@ -24,6 +24,10 @@ from shared.messages import subjects
 from shared.messages.envelopes import SEND_AGAIN, encoder
 
 _decode = msgspec.json.decode
+# How long a whole game played here waits for the next view: the table moves on by the bot
+# service or a clock, and views may lag the log while a server's failover elects new stream
+# and consumer leaders (seconds under load, more than a lone view request's 10 s).
+PLAY_WAIT = 60.0
 
 
 def _says_send_again(reply: Any) -> bool:
@@ -281,7 +285,7 @@ async def play_with_bots(
         await send(bot, {"type": "join", "entropy": secrets.token_hex(32)})
     version = (await send(bots[0], {"type": "start"}))["version"]
     while True:
-        spectator = await client.wait_view(game, table, subjects.SPECTATOR, version)
+        spectator = await client.wait_view(game, table, subjects.SPECTATOR, version, timeout=PLAY_WAIT)
         version = spectator["version"]
         if spectator["view"]["status"] == "ended":
             return spectator
@@ -291,7 +295,7 @@ async def play_with_bots(
             version += 1
             continue
         for bot in ours:
-            own = await seat(bot).wait_view(game, table, bot, version)
+            own = await seat(bot).wait_view(game, table, bot, version, timeout=PLAY_WAIT)
             if own["version"] != version or "legal" not in own["view"]:
                 continue
             command = bot_move(rules, own["view"], rng)
