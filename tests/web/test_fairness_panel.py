@@ -23,11 +23,9 @@ from shared.games.fairness import check
 from tests.web.browsers import (
     CHROMIUM,
     Seat,
-    Up,
     bot_seat,
     create_table,
     in_french,
-    new_browser,
     play_through,
     screenshot,
     sign_in,
@@ -46,21 +44,6 @@ VECTOR_SHUFFLE_10 = [9, 3, 6, 7, 5, 8, 0, 2, 4, 1]
 
 # An entropy of the seat that joins through the bus (the web client sends 32 fresh bytes).
 EVE_ENTROPY = "c0ffee0123456789"
-
-
-@pytest.fixture(scope="module")
-def up(tmp_path_factory):
-    server = Up(tmp_path_factory.mktemp("tabletop-web")).start()
-    yield server
-    assert server.stop() == 0
-
-
-@pytest.fixture(scope="module")
-async def browser():
-    async with async_api.async_playwright() as playwright:
-        chromium = await new_browser(playwright)
-        yield chromium
-        await chromium.close()
 
 
 async def fairness_page(browser: Any, base: str) -> Any:

@@ -40,7 +40,6 @@ from tests.web.browsers import (
     create_table,
     in_french,
     join_from_lobby,
-    new_browser,
     page_text,
     play_in_browsers,
     play_through,
@@ -64,21 +63,6 @@ GAMES = {
     "illustori": (2, 1, {"deck_size": 16}, 10),
     "diced_tomatoes": (2, 0, {}, 12),
 }
-
-
-@pytest.fixture(scope="module")
-def up(tmp_path_factory):
-    server = Up(tmp_path_factory.mktemp("tabletop-web")).start()
-    yield server
-    assert server.stop() == 0
-
-
-@pytest.fixture(scope="module")
-async def browser():
-    async with async_api.async_playwright() as playwright:
-        chromium = await new_browser(playwright)
-        yield chromium
-        await chromium.close()
 
 
 def test_the_server_hands_out_the_client_and_its_configuration(up):
