@@ -77,6 +77,23 @@ async def test_refused_commands_append_nothing_and_the_worker_goes_on(bus, worke
     assert len(await log_of(bus, table)) == len(before) + 1
 
 
+@pytest.mark.parametrize("entropy", ["zz", "abc", "a" * 66, "a" * 60_000, "<script>"])
+async def test_entropy_that_is_not_hex_bytes_is_refused_and_appends_nothing(bus, worker, entropy):
+    """Garbage, an odd digit count or far too much entropy: `bad_entropy` at create and join."""
+    table = table_id()
+    body = msgspec.json.encode({"id": "e1", "type": "create", "entropy": entropy})
+    reply = await send_raw(bus, table, "ann", body)
+    expected = "bad_command" if len(body) > 64 * 1024 else "bad_entropy"  # over a command's bound
+    assert reply["ok"] is False and reply["error"]["code"] == expected and reply["error"]["message"]
+    assert await log_of(bus, table) == []
+    assert (await send_raw(bus, table, "ann", b'{"id": "e2", "type": "create"}'))["ok"]
+    joined = await send_raw(
+        bus, table, "bob", msgspec.json.encode({"id": "e3", "type": "join", "entropy": entropy})
+    )
+    assert joined["error"]["code"] == expected
+    assert len(await log_of(bus, table)) == 1
+
+
 async def first_legal(bus, table, player):
     """A legal command for `player`, worked out from the log (no projector in these tests)."""
     from services.registry import get
