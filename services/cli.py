@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from services import VERSION, compose, up
+from services import VERSION, compose, tournament, up
 from services.board_text import render, result_lines, step_lines
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import games, get
@@ -855,6 +855,21 @@ def cmd_verify_fairness(args: argparse.Namespace) -> int:
     return run_client(action, credentials)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    return tournament.run(
+        args.game,
+        args.bots,
+        args.games,
+        args.players,
+        args.seed,
+        None if args.budget_ms <= 0 else args.budget_ms,
+        args.jobs,
+        args.iterations,
+        parse_options(args.option),
+        args.json,
+    )
+
+
 def bot_credentials(bots: list[str]) -> dict[str, Credentials]:
     """Each bot signs in as itself, with a password made on its first game and kept in the
     config folder (mode 0600): the first sign-in registers it."""
@@ -1290,6 +1305,25 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="the bots' random seed")
     play.add_argument("--table", help="the table id (default: <game>-<random hex>)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
+    tour = add(
+        "tournament",
+        cmd_tournament,
+        "play bot levels against each other through the rules alone (no NATS): each level's wins "
+        "with a 95%% interval, and the time its moves took",
+    )
+    tour.add_argument("game")
+    tour.add_argument("--bots", default="hard,easy", help="the levels, comma-separated (default hard,easy)")
+    tour.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    tour.add_argument("--players", type=int, help="seats per game (default 2, or the game's least)")
+    tour.add_argument(
+        "--budget-ms", type=float, default=200, help="hard's time per move; normal takes half; 0: none"
+    )
+    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument("--jobs", type=int, default=1, help="processes playing games side by side")
+    tour.add_argument(
+        "--iterations", type=int, help="cap each search's iterations (with --budget-ms 0: repeatable)"
+    )
+    tour.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     return top
 
 

@@ -18,7 +18,7 @@ import msgspec
 from services.registry import get
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games.decider import bot_move
+from shared.games.bot_levels import bot_move
 from shared.games.table import BOTS_PLAYER
 from shared.messages import subjects
 from shared.messages.envelopes import SEND_AGAIN, encoder

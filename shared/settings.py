@@ -75,6 +75,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # The port this process serves its Prometheus metrics on (http://<any address>:<port>/metrics,
     # shared/metrics.py); 0: none. One port per process: `tabletop up` leaves it off.
     metrics_port: int = 0
+    # The time a `hard` bot thinks about a move, in milliseconds (`normal` takes half).
+    bot_budget_ms: float = 200.0
     # Games beyond the built-in and installed ones: `module:attribute`, comma separated.
     games: str = ""
 

@@ -27,9 +27,10 @@ from services.client import Client, RequestFailed
 from services.registry import games
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games.decider import bot_move
+from shared.games.bot_levels import ZOMBIE_LEVEL, Level, bot_move, level_of
 from shared.games.table import BOTS_PLAYER, TableDecider
 from shared.messages import subjects
+from shared.settings import load_settings
 
 log = structlog.get_logger("tabletop.bots")
 SERVICE_NAME = "tabletop-bots"
@@ -45,11 +46,22 @@ def bot_seats_to_act(view: dict[str, Any]) -> list[str]:
     return [seat for seat in view.get("to_act", ()) if seat in played]
 
 
+def seat_level(view: dict[str, Any], seat: str) -> Level:
+    """How well a seat's bot plays: the table's `bot_level` for the seats bots took, `normal`
+    for a seat its player left (a zombie)."""
+    if seat in view.get("zombies", ()):
+        return ZOMBIE_LEVEL
+    return level_of((view.get("options") or {}).get("bot_level"))
+
+
 class Bots:
-    def __init__(self, bus: Bus, deciders: dict[str, TableDecider], rng: random.Random) -> None:
+    def __init__(
+        self, bus: Bus, deciders: dict[str, TableDecider], rng: random.Random, budget_s: float = 0.2
+    ) -> None:
         self.client = Client(bus)
         self.deciders = deciders
         self.rng = rng
+        self.budget_s = budget_s
         self.moving: set[tuple[str, str]] = set()  # (game, table) where a move is under way
         # the newest push seen there meanwhile: (version, spectator view)
         self.newer: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
@@ -103,7 +115,10 @@ class Bots:
             own = await self.client.wait_view(game, table, seat, version, bot_seat=True)
             if own["version"] != version or "legal" not in own["view"]:
                 return  # the table moved on: its newer push follows
-            command = bot_move(self.deciders[game].game, own["view"], self.rng)
+            # a search takes its budget of CPU: off the loop, which must keep answering NATS
+            rules, level = self.deciders[game].game, seat_level(own["view"], seat)
+            rng = random.Random(self.rng.getrandbits(64))
+            command = await asyncio.to_thread(bot_move, rules, own["view"], rng, level, self.budget_s)
             reply = await self.client.command(
                 game,
                 table,
@@ -112,6 +127,7 @@ class Bots:
             )
             if reply.get("ok"):
                 self._count("moves")
+                self._count(f"moves_{level}")
                 return
             code = reply["error"]["code"]
             self._count(code)
@@ -146,7 +162,7 @@ class Bots:
 
 async def serve_bots(bus: Bus, stop: asyncio.Event) -> None:
     """Play the bot and zombie seats of every game's tables until `stop` is set."""
-    bots = Bots(bus, games(), random.Random(secrets.randbits(64)))
+    bots = Bots(bus, games(), random.Random(secrets.randbits(64)), load_settings().bot_budget_ms / 1000)
     moving: set[asyncio.Task[None]] = set()
 
     async def on_push(message: Incoming) -> None:

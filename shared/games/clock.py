@@ -16,6 +16,7 @@ from shared.games.decider import Options, explained
 
 ClockSpeed = Literal["none", "fast", "normal", "slow", "custom"]
 OnTimeout = Literal["zombie", "lose"]
+BotLevel = Literal["easy", "normal", "hard"]  # shared.games.bot_levels
 # The named speeds: (time bank, increment per move), in seconds, as on Board Game Arena's
 # real-time tables.
 SPEEDS: dict[str, tuple[float, float]] = {
@@ -47,6 +48,15 @@ class TableOptions(Options, frozen=True, kw_only=True):
         explained("When a clock runs out: a bot plays the seat, or the player loses (two players: at once)."),
     ] = "zombie"
     bots: Annotated[int, explained("Seats taken by bots when the table is made.")] = 0
+    bot_level: Annotated[
+        BotLevel,
+        explained(
+            "How well the bots of this table play: easy moves at once on a rule of thumb; normal and "
+            "hard think ahead from what their seat sees (hard longer). A player's seat left to a bot "
+            "plays at normal.",
+            {"easy": "Easy bots", "normal": "Normal bots", "hard": "Hard bots"},
+        ),
+    ] = "normal"
     start_when_full: Annotated[
         bool, explained("The game starts by itself as soon as every seat is taken (as a rematch does).")
     ] = False

@@ -194,15 +194,24 @@ def spoken_list(items: Iterable[Any], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-def bot_move(game: Game[Any, Any], view: View, rng: random.Random) -> dict[str, Any]:
-    """The game's bot's move from a seat's view; never `undo`: a bot does not take back."""
-    legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
-    return game.bot({**view, "legal": legal}, rng)
-
-
 def random_legal_bot(view: View, rng: random.Random) -> dict[str, Any]:
     """The simplest bot: any command from the `legal` list of its own seat's view."""
     return dict(rng.choice(view["legal"]))
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Search(Generic[S]):
+    """What a game gives the search bot (`shared.games.search`) to play a seat well from that
+    seat's view alone."""
+
+    # A whole state the seat's view could come from: what it shows, as it shows it; what it
+    # hides (other hands, face-down piles, the order of a deck) drawn at random among what the
+    # seat cannot rule out. Reads the view only.
+    determinize: Callable[[View, random.Random], S]
+    # How likely each player is to win from here, each in [0, 1]: where a playout stops short.
+    evaluate: Callable[[S], Mapping[PlayerId, float]]
+    # A quick, sensible move among `legal` for `player`: the playouts of the `hard` level.
+    policy: Callable[[S, PlayerId, Sequence[Command], random.Random], Command]
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -234,7 +243,11 @@ class Game(Generic[S, Opts]):
     result: Callable[[S], Result]
     # Checks that depend on the seat count (a bad option -> its message, else None).
     check_options: Callable[[Opts, int], str | None] = lambda options, seats: None
-    bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot
+    bot: Callable[[View, random.Random], dict[str, Any]] = random_legal_bot  # the `easy` level
+    # The search bot's parts (the `normal` and `hard` levels); None: those levels play
+    # `strong_bot` if the game has one, else `bot`.
+    search: Search[S] | None = None
+    strong_bot: Callable[[View, random.Random], dict[str, Any]] | None = None
     # One event in English for one viewer, for the game log (None: nothing to say). Always
     # called on the event as `redact` left it for that viewer, so it cannot tell a secret.
     describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type

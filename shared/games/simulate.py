@@ -13,7 +13,8 @@ from typing import Any
 
 import msgspec
 
-from shared.games.decider import Context, Event, PlayerId, Rejection, bot_move
+from shared.games.bot_levels import bot_move
+from shared.games.decider import Context, Event, PlayerId, Rejection
 from shared.games.table import Create, Join, Start, Table, TableDecider
 
 

@@ -13,7 +13,8 @@ import msgspec
 import pytest
 
 from services.registry import get
-from shared.games.decider import Context, Rejection, bot_move
+from shared.games.bot_levels import bot_move
+from shared.games.decider import Context, Rejection
 from shared.games.table import Create, Join, Start, Table, TableDecider, TakeBackPoint, Undo
 
 GAMES = {  # game: seat counts (the three whose moves may be taken back, and two whose may not)

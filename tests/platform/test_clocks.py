@@ -17,6 +17,7 @@ from services.client import Client, play_with_bots
 from services.game_worker.app import deadlines_durable
 from services.game_worker.handler import CommandHandler
 from services.registry import games, get
+from services.table_projector import maintenance
 from shared.bus.connection import Bus
 from shared.games.clock import later
 from shared.games.table import SERVICE_PLAYER
@@ -247,6 +248,36 @@ async def test_bots_seated_at_creation_play_even_when_their_service_starts_late(
     log = await log_of(bus, GAME, table)
     assert [e["player"] for e in events_of(log, "bot_seated")] == ["robot-1", "robot-2"]
     assert {b["player"] for b in log} == {"ann", "bots"}
+
+
+async def test_a_table_s_bot_level_plays_its_bot_seats_and_a_zombie_plays_at_normal(bus, nats_url):
+    """Naishi with its search bot through the bus: a `hard` bot seat at one table, a seat its
+    player quit at another (played at `normal`); the bot service counts its moves by level."""
+    async with stack(nats_url, "worker:naishi", "table-projector", "history-projector", "bots"):
+        client = Client(bus)
+        hard = await asyncio.wait_for(
+            play_with_bots(
+                client,
+                "naishi",
+                table_id(),
+                ["ann"],
+                random.Random(4),
+                options={"bots": 1, "bot_level": "hard"},
+            ),
+            120,
+        )
+        assert hard["view"]["status"] == "ended" and hard["view"]["bots"] == ["robot-1"]
+        table = table_id()
+        playing = asyncio.create_task(
+            play_with_bots(client, "naishi", table, ["ann", "bob"], random.Random(5))
+        )
+        await until_view(client, "naishi", table, lambda v: v["status"] == "running")
+        await command(client, "naishi", table, "bob", {"type": "quit"})
+        left = await asyncio.wait_for(playing, 120)
+        assert left["view"]["zombies"] == ["bob"] and left["view"]["status"] == "ended"
+        counts = (await maintenance.service_stats(bus))["tabletop-bots"][0]["endpoints"][0]["data"]
+    assert counts["moves_hard"] > 0 and counts["moves_normal"] > 0 and "moves_easy" not in counts
+    assert counts["moves"] == counts["moves_hard"] + counts["moves_normal"]
 
 
 # Short games, as in the golden playthroughs.

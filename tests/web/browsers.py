@@ -22,7 +22,7 @@ from services.client import Client
 from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import Credentials, ServerSecrets
-from shared.games.decider import bot_move
+from shared.games.bot_levels import bot_move
 from shared.settings import load_settings
 from tests import processes
 from tests.texts import strings

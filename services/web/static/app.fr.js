@@ -104,6 +104,10 @@ addFrench({
   "On timeout": "En cas de temps écoulé",
   "Bots": "Bots",
   "Start when full": "Lancer dès que complète",
+  "Bot level": "Niveau des bots",
+  "Easy bots": "Bots faciles",
+  "Normal bots": "Bots normaux",
+  "Hard bots": "Bots forts",
   "Custom": "Personnalisée",
   "Fast": "Rapide",
   "None": "Aucune",
@@ -120,6 +124,8 @@ addFrench({
   "When a clock runs out: a bot plays the seat, or the player loses (two players: at once).":
     "Quand une pendule tombe à zéro : un bot prend la place, ou le joueur perd (à deux joueurs : aussitôt).",
   "Seats taken by bots when the table is made.": "Places prises par des bots à la création de la table.",
+  "How well the bots of this table play: easy moves at once on a rule of thumb; normal and hard think ahead from what their seat sees (hard longer). A player's seat left to a bot plays at normal.":
+    "Le jeu des bots de cette table : faciles, ils jouent aussitôt d'après une règle simple ; normaux et forts, ils réfléchissent à partir de ce que voit leur place (les forts plus longtemps). La place laissée par un joueur à un bot joue au niveau normal.",
   "The game starts by itself as soon as every seat is taken (as a rematch does).":
     "La partie démarre d'elle-même dès que toutes les places sont prises (comme une revanche).",
 
