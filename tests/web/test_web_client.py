@@ -795,7 +795,12 @@ async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, br
     base = up.http_url
     name = unique("solo")
     page = await sign_in(browser, base, name)
-    table = await create_table(page, base, "naishi", 2, {"clock": "fast", "bots": 1})
+    # the form offers the bots' level by name
+    await page.goto(f"{base}/#/lobby/naishi")
+    levels = await page.locator("#opt-bot_level option").all_inner_texts()
+    assert levels == ["Easy bots", "Normal bots", "Hard bots"], levels
+    await screenshot(page, "create-form-bot-level")
+    table = await create_table(page, base, "naishi", 2, {"clock": "fast", "bots": 1, "bot_level": "hard"})
     assert "robot-1 (bot)" in await page.inner_text("#players")
     await page.click("#table-controls [data-action=start]")
     await page.wait_for_selector("#table[data-status=running]")
@@ -828,6 +833,7 @@ async def test_a_player_against_the_bot_service_sees_the_clocks_and_quits(up, br
     finally:
         await admin.bus.close()
     assert final["view"]["result"]["details"]["abandoned_seats"] == [name]
+    assert final["view"]["options"]["bot_level"] == "hard"
     await screenshot(page, "quit")
     await page.context.close()
 

@@ -831,7 +831,11 @@ function optionRows(properties, fields, rows, sentence) {
     const nullable = types.includes("null");
     const type = types.find((kind) => kind !== "null");
     // an option with named values (a Literal in the game's options): one of them, typed as declared
-    const choices = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    const listed = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    // a schema lists named values sorted; the names keep the order they were declared in
+    const declared = Object.keys(schema["x-choice-names"] || {});
+    const rank = (c) => (declared.includes(String(c)) ? declared.indexOf(String(c)) : declared.length);
+    const choices = listed && [...listed].sort((a, b) => rank(a) - rank(b));
     let input;
     let read;
     if (choices) {
@@ -932,7 +936,11 @@ function optionsText(options, info) {
     if (typeof v === "boolean") return v ? t("yes") : t("no");
     if (typeof v === "number") return v.toLocaleString(language);
     const schema = schemaOf(k);
-    const choices = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    const listed = schema.enum ?? (schema.anyOf || []).find((s) => s.enum)?.enum;
+    // a schema lists named values sorted; the names keep the order they were declared in
+    const declared = Object.keys(schema["x-choice-names"] || {});
+    const rank = (c) => (declared.includes(String(c)) ? declared.indexOf(String(c)) : declared.length);
+    const choices = listed && [...listed].sort((a, b) => rank(a) - rank(b));
     if (!choices || !choices.includes(v)) return spoken(v);
     return schema["x-choice-names"]?.[v] ?? lowerFirst(named(String(v)));
   };
