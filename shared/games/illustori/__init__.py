@@ -34,6 +34,7 @@ from shared.games.illustori.rules import (
     setup,
 )
 from shared.games.illustori.state import State, evolve
+from shared.games.illustori.strong_bot import strong_bot
 from shared.games.illustori.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, IllustoriOptions] = Game(
@@ -58,6 +59,7 @@ GAME: Game[State, IllustoriOptions] = Game(
     secrets=secrets,
     result=result,
     bot=bot,
+    strong_bot=strong_bot,
     describe=describe,
     describe_fr=describe_fr,
     description="Chain texts on illustrated cards; the other players vote on each one.",
