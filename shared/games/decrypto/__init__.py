@@ -31,6 +31,7 @@ from shared.games.decrypto.rules import (
     setup,
 )
 from shared.games.decrypto.state import State, evolve
+from shared.games.decrypto.strong_bot import strong_bot
 from shared.games.decrypto.view import describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, DecryptoOptions] = Game(
@@ -55,6 +56,7 @@ GAME: Game[State, DecryptoOptions] = Game(
     secrets=secrets,
     result=result,
     bot=bot,
+    strong_bot=strong_bot,
     describe=describe,
     describe_fr=describe_fr,
     description="Two teams pass secret codes through clues; intercept twice to win.",
