@@ -4,9 +4,10 @@ each level's wins with a 95% interval and the time its moves took."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -29,8 +30,9 @@ class Plan:
 
 def _play(plan: Plan, index: int) -> GamePlayed:
     levels = seats_for(plan.levels, plan.players, index)
+    seed = plan.seed * 1_000_003 + index
     return play_game(
-        get(plan.game), levels, plan.seed * 1_000_003 + index, budget_s=plan.budget_s, options=plan.options
+        get(plan.game), levels, seed, budget_s=plan.budget_s, iterations=plan.iterations, options=plan.options
     )
 
 
@@ -92,6 +94,36 @@ def print_report(figures: Mapping[str, Any]) -> None:
         )
 
 
+def game_figures(game: str) -> Callable[..., dict[str, Any]] | None:
+    """The game's own measure of its bots (`shared.games.<game>.bot_figures.measure`: Decrypto's
+    decoding and interceptions, Illustori's texts and wins), where it has one."""
+    try:
+        module = importlib.import_module(f"shared.games.{game}.bot_figures")
+    except ModuleNotFoundError:
+        return None
+    measure: Callable[..., dict[str, Any]] = module.measure
+    return measure
+
+
+def figure_lines(figures: Mapping[str, Any], indent: str = "") -> list[str]:
+    """Nested figures as indented lines; a count of successes (`right` of `tries`) with its 95%
+    interval."""
+    lines = []
+    for key, value in figures.items():
+        name = str(key).replace("_", " ")
+        if isinstance(value, Mapping) and {"right", "tries"} <= value.keys():
+            share = wilson(value["right"], value["tries"])
+            lines.append(
+                f"{indent}{name}: {value['right']} of {value['tries']} = {100 * share.share:.1f}% "
+                f"(95%: {100 * share.low:.1f}-{100 * share.high:.1f}%)"
+            )
+        elif isinstance(value, Mapping):
+            lines += [f"{indent}{name}:", *figure_lines(value, indent + "  ")]
+        else:
+            lines.append(f"{indent}{name}: {round(value, 3) if isinstance(value, float) else value}")
+    return lines
+
+
 def run(
     game: str,
     levels: str,
@@ -110,6 +142,17 @@ def run(
     except (ValueError, KeyError) as err:
         print(f"tabletop tournament: {err}", file=sys.stderr)
         return 2
+    own = game_figures(game)
+    if own is not None:  # a team game, or one of words: the game's own figures say more
+        try:
+            figures = {"game": game, **own(games, seed, **options)}
+        except TypeError:
+            print(
+                f"tabletop tournament: {game}'s figures take no option {', '.join(options)}", file=sys.stderr
+            )
+            return 2
+        print(json.dumps(figures, indent=2) if as_json else "\n".join(figure_lines(figures)))
+        return 0
     seats = players or max(rules.min_players, min(2, rules.max_players))
     if not rules.min_players <= seats <= rules.max_players:
         print(

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from typing import Any
 
 import pytest
 
+from services import cli
+from services import tournament as tournament_cli
 from services.registry import get
 from services.tournament import parse_levels
 from shared.games.bot_levels import LEVELS, bot_for, bot_move, level_of, settings_for
@@ -131,3 +134,52 @@ def test_seats_rotate_and_standings_count_wins_ties_and_times():
     assert (table["hard"].games, table["hard"].wins, table["hard"].shared) == (4, 2, 1)
     assert (table["easy"].wins, table["easy"].shared) == (1, 1)
     assert table["hard"].percentile(0.5) == 0.2 and table["hard"].percentile(1.0) == 0.3
+
+
+def test_tabletop_tournament_prints_each_level_s_wins_and_move_times(capsys):
+    args = ["--games", "4", "--bots", "hard,easy", "--budget-ms", "0", "--iterations", "4", "--json"]
+    assert cli.main(["tournament", "naishi", *args]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (
+        figures["games"] == 4 and figures["levels_played"] == ["hard", "easy"] and figures["iterations"] == 4
+    )
+    rows = {row["level"]: row for row in figures["levels"]}
+    assert rows["hard"]["games"] == rows["easy"]["games"] == 4
+    assert rows["hard"]["wins"] + rows["easy"]["wins"] + rows["hard"]["ties"] == 4
+    assert rows["hard"]["moves"] > 0 and 0 <= rows["hard"]["move_ms"]["p50"] <= rows["hard"]["move_ms"]["max"]
+    low, high = rows["hard"]["interval_95"]
+    assert low <= rows["hard"]["win_share"] <= high
+    # and in words, two games side by side in two processes
+    assert (
+        cli.main(
+            ["tournament", "dozito", "--games", "2", "--budget-ms", "0", "--iterations", "2", "--jobs", "2"]
+        )
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "dozito: hard against easy, 2 games of 2 players" in text and "p99" in text
+    # Decrypto's own figures: how often teams decode their codes, strong against random
+    assert cli.main(["tournament", "decrypto", "--games", "4", "--option", "language=fr"]) == 0
+    text = capsys.readouterr().out
+    assert "language: fr" in text and re.search(r"decode:\n  strong: \d+ of \d+ = [\d.]+% \(95%: ", text), (
+        text
+    )
+    # a level that does not exist, a game that does not exist, a seat count the game does not take
+    assert cli.main(["tournament", "naishi", "--bots", "hard,expert"]) == 2
+    assert "two or more of easy, normal, hard" in capsys.readouterr().err
+    assert cli.main(["tournament", "chess"]) == 2
+    assert cli.main(["tournament", "naishi", "--players", "3"]) == 2
+    assert "naishi takes 2-2 players" in capsys.readouterr().err
+    assert cli.main(["tournament", "illustori", "--option", "language=fr"]) == 2
+    assert "illustori's figures take no option language" in capsys.readouterr().err
+
+
+def test_a_tournament_hands_its_limits_to_every_game(monkeypatch):
+    asked = []
+    monkeypatch.setattr(tournament_cli, "play_game", lambda *args, **kwargs: asked.append((args, kwargs)))
+    plan = tournament_cli.Plan("naishi", ("hard", "easy"), 2, 3, None, 7, {"first_player": "first"})
+    tournament_cli._play(plan, 1)
+    (decider, levels, seed), limits = asked[0]
+    assert decider.game.name == "naishi"
+    assert levels == {"p1": "easy", "p2": "hard"} and seed == 3 * 1_000_003 + 1
+    assert limits == {"budget_s": None, "iterations": 7, "options": {"first_player": "first"}}

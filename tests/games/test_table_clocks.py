@@ -94,6 +94,8 @@ def test_a_table_has_no_clock_unless_asked_and_its_options_stay_as_before():
         ({"clock": "custom", "clock_bank": 0.5}, "clock_bank must be"),
         ({"on_timeout": "sulk"}, "on_timeout must be one of zombie, lose"),
         ({"bots": 3}, "bots must be 0 to 2"),
+        ({"bots": 1, "bot_level": "expert"}, "bot_level must be one of easy, normal, hard"),
+        ({"bot_level": 3}, "bot_level must be one of easy, normal, hard"),
     ],
 )
 def test_bad_table_options_are_refused_with_bad_option(options, wrong):
