@@ -29,6 +29,7 @@ import msgspec
 from shared.games.decider import Command, Context, Game, PlayerId, Rejection, Search, View
 
 _encode = msgspec.json.Encoder().encode
+SURE = 3  # iterations per move at the root, at the least, for the search to pick over the policy
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,16 +81,35 @@ def search_move(
     deadline = None if settings.budget_s is None else started + settings.budget_s
     done = 0
     now = started
-    slowest = 0.0  # the longest iteration so far: one more must fit before the deadline
-    while done < settings.iterations and (deadline is None or now + slowest < deadline):
+    # the longest iteration so far: one more must fit, and room for the policy's move after it
+    slowest = 0.0
+    while done < settings.iterations and (deadline is None or now + 2 * slowest < deadline):
         _iterate(game, search, root, search.determinize(view, rng), seat, offered, rng, settings)
         done += 1
         if deadline is not None:
             before, now = now, clock()
             slowest = max(slowest, now - before)
     best = _most_visited(root, seat, offered)
-    command = dict(offered[best]) if best is not None else dict(rng.choice(legal))
-    return Outcome(command=command, iterations=done, seconds=clock() - started)
+    if best is None or done < SURE * len(offered):
+        best = _policy_move(game, search, view, seat, offered, rng)
+    return Outcome(command=dict(offered[best]), iterations=done, seconds=clock() - started)
+
+
+def _policy_move(
+    game: Game[Any, Any],
+    search: Search[Any],
+    view: View,
+    seat: PlayerId,
+    offered: Mapping[bytes, Any],
+    rng: random.Random,
+) -> bytes:
+    """The game's quick policy's move, where too few iterations ran to tell the moves apart (a
+    move tried once or twice says little, and picking the luckiest is worse than the policy)."""
+    state = search.determinize(view, rng)
+    legal = [c for c in game.legal_commands(state, seat) if _encode(c) in offered]
+    if not legal:
+        return rng.choice(sorted(offered))
+    return _encode(search.policy(state, seat, legal, rng))
 
 
 def _iterate(
