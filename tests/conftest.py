@@ -31,6 +31,10 @@ if TEST_GAMES not in os.environ.get("TABLETOP_GAMES", ""):  # a pytest run of th
         s for s in (os.environ.get("TABLETOP_GAMES", ""), TEST_GAMES) if s
     )
 
+# The bot services the tests start think 40 ms a move at `hard` (20 at `normal`), not 200:
+# the same search, so that whole games of bots fit the suite's time.
+os.environ.setdefault("TABLETOP_BOT_BUDGET_MS", "40")
+
 # This machine's service credentials for the tests, and a config folder for the CLI's
 # sessions, apart from the user's own.
 _SCRATCH = Path(tempfile.mkdtemp(prefix="tabletop-tests-"))
