@@ -27,7 +27,7 @@ DEFAULT_BUDGET_S: Final = 0.2  # per move, at `hard`; `normal` takes half
 
 SEARCH_SETTINGS: Final[dict[Level, Settings]] = {
     "normal": Settings(iterations=150, budget_s=None, depth=6, guided=False),
-    "hard": Settings(iterations=600, budget_s=None, depth=12, guided=True),
+    "hard": Settings(iterations=600, budget_s=None, depth=4, guided=True),
 }
 _BUDGET_SHARE: Final[dict[Level, float]] = {"normal": 0.5, "hard": 1.0}
 

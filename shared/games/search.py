@@ -142,7 +142,17 @@ def _iterate(
                 untried.append((key, command))
             else:
                 child.available += 1
-        if untried:
+        if settings.guided and node is not root:
+            # below the root, the policy's move: trying every move at random first would charge
+            # a mover's blunders to the move before it (and make handing the turn over look good)
+            command = search.policy(state, player, legal, rng)
+            key = _encode(command)
+            child = node.children.get(key)
+            expanded = child is None
+            if child is None:
+                child = node.children[key] = _Node(player=player, available=1)
+            node = child
+        elif untried:
             key, command = rng.choice(untried)
             node.children[key] = node = _Node(player=player, available=1)
             expanded = True

@@ -30,6 +30,7 @@ from shared.games.diced_tomatoes.rules import (
     result,
     setup,
 )
+from shared.games.diced_tomatoes.search import SEARCH
 from shared.games.diced_tomatoes.state import State, evolve
 from shared.games.diced_tomatoes.view import describe, describe_fr, drawn, player_view, redact, secrets
 
@@ -57,6 +58,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     describe_fr=describe_fr,
     take_back=frozenset({DiePlaced}),  # they reveal nothing, draw nothing
     bot=bot,
+    search=SEARCH,
     description="Sow, grow and harvest tomato plants made of dice; 1 to 6 players.",
 )
 

@@ -29,6 +29,7 @@ from shared.games.dozito.rules import (
     result,
     setup,
 )
+from shared.games.dozito.search import SEARCH
 from shared.games.dozito.state import State, evolve
 from shared.games.dozito.view import describe, describe_fr, drawn, player_view, redact, secrets
 
@@ -54,6 +55,7 @@ GAME: Game[State, DozitoOptions] = Game(
     secrets=secrets,
     result=result,
     bot=bot,
+    search=SEARCH,
     describe=describe,
     describe_fr=describe_fr,
     take_back=frozenset({DiscardTaken}),  # it reveals nothing, draws nothing

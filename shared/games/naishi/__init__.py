@@ -36,6 +36,7 @@ from shared.games.naishi.rules import (
     result,
     setup,
 )
+from shared.games.naishi.search import SEARCH
 from shared.games.naishi.state import State, evolve
 from shared.games.naishi.view import describe, describe_fr, drawn, player_view, redact, secrets
 
@@ -64,6 +65,7 @@ GAME: Game[State, NaishiOptions] = Game(
     # moves that reveal nothing and draw nothing: a player may take them back
     take_back=frozenset({CardsSwapped, EmissariesRecalled, EndTriggered, TurnEnded}),
     bot=bot,
+    search=SEARCH,
     description="Build the best 2x5 territory of Line and Hand cards from the River.",
 )
 

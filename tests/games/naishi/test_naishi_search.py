@@ -1,0 +1,191 @@
+"""Naishi's search parts (`shared.games.naishi.search`) on whole games: at every step and for
+each seat, a determinized state shows that seat exactly its view and offers it exactly its
+legal moves, yet draws what the view hides anew; the estimate is a chance and the playout
+policy keeps to the legal moves; the fast scorer agrees with the engine's."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+
+from shared.games.decider import Context, Rejection, random_legal_bot
+from shared.games.naishi import GAME
+from shared.games.naishi.components import CARD_KINDS, MOUNTAIN, all_cards, kind_of
+from shared.games.naishi.scoring import best_copies, copy_candidates, grid_of, ninja_cells, score_grid
+from shared.games.naishi.search import _CODE as CODE
+from shared.games.naishi.search import SEARCH, determinize, evaluate, policy, territory_score
+from shared.games.naishi.search import _gain as gain
+from shared.games.naishi.search import _swap_gain as swap_gain
+from shared.games.naishi.state import State
+from shared.games.simulate import Simulation, simulate
+from shared.games.table import Table, TableDecider
+from shared.games.table_views import player_view
+
+GREEDY = TableDecider(GAME)
+RANDOM = TableDecider(dataclasses.replace(GAME, bot=random_legal_bot))
+PLAYERS = ("ann", "bob")
+DRAWS = 3  # determinizations checked per seat and step
+
+
+def tables(decider: TableDecider, sim: Simulation) -> Iterator[Table]:
+    """The table after each command of a simulated game, as its seats saw it."""
+    table = decider.initial_state
+    for _, events in sim.log:
+        for event in events:
+            table = decider.evolve(table, event)
+        yield table
+
+
+def hidden(state: State, seat: str) -> tuple[object, ...]:
+    """What the seat's view hides: the opponent's Hand, the River's face-down cards, gifts."""
+    other = state.opponent(seat)
+    return (state.hands[other], tuple(pile[1:] for pile in state.river), state.given.get(other))
+
+
+def check_game(decider: TableDecider, seed: int) -> tuple[int, int]:
+    """Check every step of one game; (seat decisions checked, those whose hidden part varied)."""
+    rng = random.Random(seed)
+    sim = simulate(decider, PLAYERS, rng)
+    checked = varied = 0
+    for table in tables(decider, sim):
+        truth = table.game
+        if not isinstance(truth, State):
+            continue
+        for seat in PLAYERS:
+            view = player_view(GAME, table, seat)
+            if truth.phase == "setup":
+                with pytest.raises(ValueError, match="before the deal"):
+                    determinize(view, rng)
+                continue
+            expected = msgspec.to_builtins(GAME.player_view(truth, seat))
+            legal = GAME.legal_commands(truth, seat)
+            draws = [determinize(view, rng) for _ in range(DRAWS)]
+            for det in draws:
+                assert msgspec.to_builtins(GAME.player_view(det, seat)) == expected
+                assert GAME.legal_commands(det, seat) == legal
+                assert sorted(_cards(det)) == SORTED_CARDS
+            secret = {hidden(det, seat) for det in draws}
+            if GAME.secrets(truth, seat) and legal:
+                checked += 1
+                varied += len(secret) > 1
+            chances = evaluate(draws[0])
+            assert set(chances) == set(PLAYERS)
+            assert all(0.0 <= v <= 1.0 for v in chances.values())
+            assert abs(sum(chances.values()) - 1.0) < 1e-9
+            if legal:
+                assert policy(draws[0], seat, legal, rng) in legal
+                play_on(draws[0], rng)
+    return checked, varied
+
+
+SORTED_CARDS = sorted(all_cards())
+
+
+def _cards(state: State) -> list[str]:
+    """Every card of a state, where it lies (the gift of the exchange is still in its Hand)."""
+    out = [c for p in state.players for c in (*state.lines[p], *state.hands[p])]
+    return out + [c for pile in state.river for c in pile] + list(state.discard)
+
+
+def play_on(state: State, rng: random.Random, moves: int = 6) -> None:
+    """A few policy moves from a determinized state: the rules take every one."""
+    for _ in range(moves):
+        if GAME.is_terminal(state):
+            return
+        to_act = GAME.players_to_act(state)
+        if not to_act:
+            return
+        player = rng.choice(list(to_act))
+        command = policy(state, player, GAME.legal_commands(state, player), rng)
+        events = GAME.decide(state, command, Context(actor=player, rng=rng))
+        assert not isinstance(events, Rejection), events
+        for event in events:
+            state = GAME.evolve(state, event)
+
+
+@pytest.mark.parametrize(("decider", "games"), [(GREEDY, 12), (RANDOM, 12)], ids=["greedy", "random"])
+def test_determinized_states_show_each_seat_its_view_and_legal_moves(decider: TableDecider, games: int):
+    checked = varied = 0
+    for seed in range(games):
+        c, v = check_game(decider, seed)
+        checked, varied = checked + c, varied + v
+    assert checked > 25 * games
+    # what a seat cannot see is drawn anew each time (a few late steps hide only one card)
+    assert varied >= 0.9 * checked
+
+
+def test_a_spectator_or_a_view_before_the_deal_cannot_be_determinized():
+    rng = random.Random(1)
+    with pytest.raises(ValueError, match="before the deal"):
+        determinize({"phase": "setup"}, rng)
+    sim = simulate(GREEDY, PLAYERS, random.Random(2))
+    assert isinstance(sim.table.game, State)
+    with pytest.raises(ValueError, match="spectator"):
+        determinize(player_view(GAME, sim.table, None), rng)
+
+
+def test_the_fast_score_agrees_with_the_engine_with_any_ninja_copies():
+    """The search's own scorer (table look-ups) against scoring.py's, each Ninja copying its
+    best or a given kind."""
+    rng = random.Random(3)
+    kinds = [MOUNTAIN, *CARD_KINDS]
+    for _ in range(600):
+        line = [f"{rng.choice(kinds)}_1" for _ in range(5)]
+        hand = [f"{rng.choice(kinds)}_1" for _ in range(5)]
+        grid = grid_of(line, hand)
+        flat = [grid[(r, c)] for r in range(2) for c in range(5)]
+        assert territory_score(flat) == score_grid(grid, best_copies(grid))["total"], (line, hand)
+        choices: list[str | None] = [*copy_candidates(grid)] or [None]
+        copies = {cell: rng.choice(choices) for cell in ninja_cells(grid)}
+        by_index = {r * 5 + c: kind for (r, c), kind in copies.items()}
+        assert territory_score(flat, by_index) == score_grid(grid, copies)["total"], (line, hand, copies)
+
+
+def test_a_change_of_one_cell_or_a_swap_scores_as_the_whole_territory_again():
+    """The policy's quick gains (only what a change touches) against the whole score after it,
+    on territories drawn from the real cards and on any kinds at all."""
+    rng = random.Random(5)
+    cards = all_cards()
+    kinds = [MOUNTAIN, *CARD_KINDS]
+    for n in range(6000):
+        flat = (
+            [kind_of(c) for c in rng.sample(cards, 10)] if n % 2 else [rng.choice(kinds) for _ in range(10)]
+        )
+        codes = [CODE[k] for k in flat]
+        total = territory_score(flat)
+        i, j, kind = rng.randrange(10), rng.randrange(10), rng.choice(kinds)
+        changed = [*flat[:i], kind, *flat[i + 1 :]]
+        assert gain(codes, i, CODE[kind], total) == territory_score(changed) - total, (flat, i, kind)
+        swapped = list(flat)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        assert swap_gain(codes, i, j, total) == territory_score(swapped) - total, (flat, i, j)
+        assert codes == [CODE[k] for k in flat]  # left as it was
+
+
+def test_the_policy_plays_whole_games_to_their_end():
+    """Both seats on the policy alone, from the deal to the result: a playout never sticks."""
+    rng = random.Random(4)
+    for _ in range(5):
+        setup = GAME.setup(GAME.options(), PLAYERS, rng)
+        assert not isinstance(setup, Rejection)
+        state = GAME.initial_state
+        for event in setup:
+            state = GAME.evolve(state, event)
+        for _ in range(500):
+            if GAME.is_terminal(state):
+                break
+            player = rng.choice(list(GAME.players_to_act(state)))
+            legal = GAME.legal_commands(state, player)
+            command = policy(state, player, legal, rng)
+            assert command in legal
+            events = GAME.decide(state, command, Context(actor=player, rng=rng))
+            assert not isinstance(events, Rejection), events
+            for event in events:
+                state = GAME.evolve(state, event)
+        assert GAME.is_terminal(state)
+        assert evaluate(state)[GAME.result(state).winners[0]] >= 0.5
+    assert GAME.search is SEARCH
