@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from services import cli
 from services import tournament as tournament_cli
 from services.registry import get
 from services.tournament import parse_levels
-from shared.games.bot_levels import LEVELS, bot_for, bot_move, level_of, settings_for
+from shared.games.bot_levels import LEVELS, Level, bot_for, bot_move, level_of, settings_for
 from shared.games.search import Settings, search_move
 from shared.games.tournament import GamePlayed, play_game, seats_for, standings, wilson
 
@@ -39,7 +40,7 @@ def test_every_bot_move_of_whole_games_comes_from_the_seat_view_alone(game):
         asked.append({"game": game, "level": level, "view": view, "seed": seed, "iterations": ITERATIONS})
         chosen.append(command)
 
-    lineups = [("hard", "normal"), ("normal", "easy"), ("easy", "hard")]
+    lineups: list[tuple[Level, Level]] = [("hard", "normal"), ("normal", "easy"), ("easy", "hard")]
     for index, levels in enumerate(lineups):
         seats = seats_for(levels, PLAYERS[game], index)
         played = play_game(
@@ -63,6 +64,12 @@ def test_every_bot_move_of_whole_games_comes_from_the_seat_view_alone(game):
     )
 
 
+def ticking() -> Callable[[], float]:
+    """A clock that moves on 10 ms at each reading."""
+    ticks = iter(range(1_000_000))
+    return lambda: next(ticks) / 100
+
+
 @pytest.mark.parametrize("game", ["naishi", "dozito", "diced_tomatoes"])
 def test_the_search_plays_one_of_the_offered_moves_within_its_limits(game):
     decider = get(game)
@@ -80,11 +87,8 @@ def test_the_search_plays_one_of_the_offered_moves_within_its_limits(game):
         # the same seed, the same move
         assert search_move(decider.game, view, random.Random(1), fixed).command == outcome.command
         # a clock that moves 10 ms a reading: stops where one more iteration would pass 50 ms
-        ticks = iter(range(10_000))
         timed = Settings(iterations=1000, budget_s=0.05, depth=4, guided=False)
-        outcome = search_move(
-            decider.game, view, random.Random(1), timed, clock=lambda ticks=ticks: next(ticks) / 100
-        )
+        outcome = search_move(decider.game, view, random.Random(1), timed, clock=ticking())
         assert outcome.command in view["legal"]
         assert 1 <= outcome.iterations <= 4 and outcome.seconds <= 0.05
 
