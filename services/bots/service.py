@@ -27,8 +27,9 @@ from services.client import Client, RequestFailed
 from services.registry import games
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
-from shared.games.bot_levels import ZOMBIE_LEVEL, Level, bot_move, level_of
+from shared.games.bot_levels import ZOMBIE_LEVEL, Level, bot_move
 from shared.games.table import BOTS_PLAYER, TableDecider
+from shared.games.table_state import table_options_of
 from shared.messages import subjects
 from shared.settings import load_settings
 
@@ -51,7 +52,7 @@ def seat_level(view: dict[str, Any], seat: str) -> Level:
     for a seat its player left (a zombie)."""
     if seat in view.get("zombies", ()):
         return ZOMBIE_LEVEL
-    return level_of((view.get("options") or {}).get("bot_level"))
+    return table_options_of(view.get("options") or {}).bot_level
 
 
 class Bots:

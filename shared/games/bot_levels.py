@@ -21,7 +21,6 @@ from shared.games.search import Settings, search_move
 
 Level = BotLevel
 LEVELS: Final[tuple[Level, ...]] = get_args(BotLevel)
-DEFAULT_LEVEL: Final[Level] = "normal"
 ZOMBIE_LEVEL: Final[Level] = "normal"
 DEFAULT_BUDGET_S: Final = 0.2  # per move, at `hard`; `normal` takes half
 
@@ -43,11 +42,6 @@ def settings_for(
         budget_s=None if budget_s is None else budget_s * _BUDGET_SHARE[level],
         iterations=settings.iterations if iterations is None else min(iterations, settings.iterations),
     )
-
-
-def level_of(name: object) -> Level:
-    """A level from an option's value; anything else is the default."""
-    return next((level for level in LEVELS if level == name), DEFAULT_LEVEL)
 
 
 def bot_for(

@@ -16,9 +16,10 @@ import pytest
 
 from services import cli
 from services import tournament as tournament_cli
+from services.bots.service import seat_level
 from services.registry import get
 from services.tournament import parse_levels
-from shared.games.bot_levels import LEVELS, Level, bot_for, bot_move, level_of, settings_for
+from shared.games.bot_levels import LEVELS, Level, bot_for, bot_move, settings_for
 from shared.games.search import Settings, search_move
 from shared.games.tournament import GamePlayed, play_game, seats_for, standings, wilson
 
@@ -100,7 +101,9 @@ def test_a_lone_move_is_played_at_once_and_undo_never():
 
 
 def test_the_levels_settings_and_names():
-    assert level_of("hard") == "hard" and level_of("nonsense") == "normal" and level_of(None) == "normal"
+    assert seat_level({"options": {"bot_level": "hard"}, "zombies": ["bob"]}, "robot-1") == "hard"
+    assert seat_level({"options": {"bot_level": "hard"}, "zombies": ["bob"]}, "bob") == "normal"  # a zombie
+    assert seat_level({"options": {"bots": 1}}, "robot-1") == "normal"  # the default
     normal, hard = settings_for("normal"), settings_for("hard")
     assert normal.budget_s == pytest.approx(0.1) and hard.budget_s == pytest.approx(0.2)
     assert hard.iterations > normal.iterations and hard.guided and not normal.guided
