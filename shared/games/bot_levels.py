@@ -68,8 +68,9 @@ def bot_move(
     iterations: int | None = None,
 ) -> dict[str, Any]:
     """The bot's move at `level` from a seat's view; never `undo`: a bot does not take back.
-    A lone move is played at once, at every level."""
+    A lone move is played at once by a thinking level (`easy` draws as it always did, so that
+    the games recorded with it replay the same)."""
     legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
-    if len(legal) == 1:
+    if len(legal) == 1 and level != "easy":
         return dict(legal[0])
     return bot_for(game, level, budget_s, iterations)({**view, "legal": legal}, rng)
