@@ -271,8 +271,11 @@ class TableProjector:
 
     async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
         """The views of these tables in the two waves of `view_puts` (the lobby entries with
-        the seats' wave); a table whose first wave failed gets no second. Returns the tables
-        whose views could not all be stored."""
+        the seats' wave), on one server (`Bus.on_one_server`); a table whose first wave failed
+        gets no second. Returns the tables whose views could not all be stored."""
+        return await self.bus.on_one_server(functools.partial(self._store_waves, rendered))
+
+    async def _store_waves(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
         first: dict[str, tuple[tuple[str, str], bytes]] = {}
         last: dict[str, tuple[tuple[str, str], bytes]] = {}
         for key, done in rendered.items():
@@ -606,10 +609,14 @@ def view_puts(
 
 
 async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
-    """One table's views, in the order of `view_puts`."""
+    """One table's views, in the order of `view_puts`, on one server."""
     seats, spectator = view_puts(game, table, bodies)
-    await bus.view_put_many(seats)
-    await bus.view_put(*spectator)
+
+    async def write() -> None:
+        await bus.view_put_many(seats)
+        await bus.view_put(*spectator)
+
+    await bus.on_one_server(write)
 
 
 def _last_good(decider: TableDecider, table: str, earlier: list[Folded]) -> Rendered | None:

@@ -42,6 +42,9 @@ class Watch:
         self.url = url
         # Bumped on every reconnect: each consumer and watcher then subscribes again.
         self.reconnects = 0
+        # Bumped as soon as the connection is lost, before any other server is tried: a reply
+        # seen after a bump may come from another server than one seen before it.
+        self.disconnects = 0
         self.closing = False
         # The broker's "Permissions Violation" notices for this connection, oldest first.
         self.denials: list[str] = []
@@ -52,6 +55,7 @@ class Watch:
         self.reconnects += 1
 
     async def disconnected(self) -> None:
+        self.disconnects += 1
         if not self.closing:
             log.warning("nats_disconnected", url=self.url)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, TypeVar
 
 import nats.errors
 import nats.js.errors
@@ -22,6 +22,7 @@ from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 WATCH_RETRY_DELAY = 0.5  # seconds before a watch that failed starts again
+T = TypeVar("T")
 
 
 class Views(Connected):
@@ -74,6 +75,21 @@ class Views(Connected):
         if self._kv is None:
             self._kv = await self.js.key_value(subjects.VIEWS_BUCKET)
         return self._kv
+
+    async def on_one_server(self, write: Callable[[], Awaitable[T]]) -> T:
+        """`write()`, done again whole until the connection stays on one server from its start
+        to its end. On one node the bucket acknowledges a put before it reaches the disk, so a
+        server killed loses a suffix of what it acknowledged: of puts made in order (a table's
+        seats, then its spectator), a later one kept means every earlier one kept, which is
+        what the projector trusts. That holds only if the server did not change between the
+        acknowledgements: the old one may have lost the seats while the new one keeps the
+        spectator."""
+        while True:
+            since = self.watch.disconnects
+            done = await write()
+            if self.watch.disconnects == since:
+                return done
+            log.warning("views_written_again_whole", reason="the connection changed server meanwhile")
 
     async def view_get(self, key: str) -> bytes | None:
         return await Bucket(self.js, subjects.VIEWS_BUCKET, await self.views()).get(key)

@@ -95,6 +95,43 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
         assert projector_bus.watch.reconnects > reconnects
 
 
+async def test_views_acknowledged_by_a_server_that_then_went_away_are_written_again_whole(bus, nats_url):
+    """A server killed between a table's two waves of puts: it acknowledged the seats' views
+    and lost them, the next server stores the spectator's. The spectator view alone would
+    then vouch for seats that are missing; the projector writes the whole table again on the
+    server it ends on. The fault: the seats' puts acknowledged, then deleted (the loss; the
+    lobby entry kept, as when the table's end removed it on the next server) and the
+    connection cut before the spectator's put."""
+    client = Client(bus, timeout=5, attempts=20)
+    table = table_id()
+    lost_seat = subjects.view_key("highcard", table, "bob")
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        await client.command("highcard", table, "ann", {"type": "create"})
+        await until_exact(bus, [table])
+        projector_bus = s.buses["table-projector"]
+        put_views = projector_bus.put_views
+        faults: list[int] = []  # the disconnect count when the fault was made
+
+        async def seats_lost_then_server_gone(items, **kwargs):
+            items = list(items)
+            failed = await put_views(items, **kwargs)
+            if not faults and any(key == lost_seat for key, _ in items):
+                faults.append(projector_bus.watch.disconnects)
+                for key, _ in items:
+                    if key.startswith(f"view.highcard.{table}."):  # its lobby entry kept
+                        await bus.view_delete(key)
+                drop_socket(projector_bus.nc)  # nats-py reconnects
+                while projector_bus.watch.disconnects == faults[0]:
+                    await asyncio.sleep(0.01)
+            return failed
+
+        projector_bus.put_views = seats_lost_then_server_gone  # type: ignore[method-assign]
+        await client.command("highcard", table, "bob", {"type": "join"})
+        await until_exact(bus, [table], within=15)
+        assert faults, "the fault never happened: no seat view of the table was put"
+        assert await bus.view_get(lost_seat) is not None
+
+
 async def test_a_full_rebuild_beside_a_running_projector_ends_exact(bus, nats_url):
     """`tabletop rebuild-views` under `tabletop up`: the projector makes its consumers again
     as soon as the rebuild deletes them. Commands keep coming during each rebuild; the views
