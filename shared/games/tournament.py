@@ -18,8 +18,9 @@ from typing import Any
 import msgspec
 
 from shared.games.bot_levels import Level, bot_move
-from shared.games.decider import Context, PlayerId, Rejection, View
-from shared.games.table import Create, Join, Start, Table, TableDecider
+from shared.games.decider import PlayerId, View
+from shared.games.simulate import LocalTable
+from shared.games.table import TableDecider
 
 _json = msgspec.json.Encoder()
 
@@ -52,39 +53,25 @@ def play_game(
     """One whole game; the table's draws and each bot move's generator seeded from `seed`.
     `on_move(level, view, seed, command)` hears of every bot move: the level, the view it was
     chosen from, its generator's seed and the command chosen."""
-    game = decider.game
-    dice = random.Random(seed)  # the table's own draws
+    local = LocalTable(decider, random.Random(seed))  # the table's own draws
     seats = list(levels)
-    table: Table = decider.initial_state
-
-    def run(actor: PlayerId, command: Any) -> None:
-        nonlocal table
-        events = decider.decide(table, command, Context(actor=actor, rng=dice))
-        if isinstance(events, Rejection):
-            raise AssertionError(f"{actor}: {msgspec.to_builtins(command)} refused: {events}")
-        for event in events:
-            table = decider.evolve(table, event)
-
-    run(seats[0], Create(options=dict(options or {}), seats=len(seats), entropy=dice.randbytes(16).hex()))
-    for seat in seats[1:]:
-        run(seat, Join(entropy=dice.randbytes(16).hex()))
-    run(seats[0], Start())
+    local.seat(seats, options)
     played = GamePlayed(levels=dict(levels), winners=[], moves=0)
-    while table.status == "running":
-        if played.moves >= max_commands:
-            raise AssertionError(f"no end after {max_commands} commands")
-        actor = dice.choice(decider.players_to_act(table))
-        view = msgspec.json.decode(_json.encode(decider.player_view(table, actor)))  # as on the wire
+
+    def choose(actor: PlayerId) -> dict[str, Any]:
+        view = msgspec.json.decode(_json.encode(decider.player_view(local.table, actor)))  # as on the wire
         move_seed = f"{seed}/{played.moves}"
         started = time.perf_counter()
-        choice = bot_move(game, view, random.Random(move_seed), levels[actor], budget_s, iterations)
+        choice = bot_move(decider.game, view, random.Random(move_seed), levels[actor], budget_s, iterations)
         played.move_seconds.setdefault(levels[actor], []).append(time.perf_counter() - started)
         if on_move is not None:
             on_move(levels[actor], view, move_seed, choice)
-        run(actor, msgspec.convert(choice, decider.command_type))
         played.moves += 1
-    assert table.result is not None
-    played.winners = list(table.result.winners)
+        return choice
+
+    local.play(choose, max_commands=max_commands)
+    assert local.table.result is not None
+    played.winners = list(local.table.result.winners)
     return played
 
 

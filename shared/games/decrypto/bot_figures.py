@@ -24,25 +24,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import msgspec
-
-from shared.games.decider import Context, PlayerId, Rejection, View
+from shared.games.decider import PlayerId, View
 from shared.games.decrypto import GAME
 from shared.games.decrypto.bot import bot
 from shared.games.decrypto.messages import CodeRevealed, GameDecided
 from shared.games.decrypto.state import TEAMS, other
 from shared.games.decrypto.strong_bot import strong_bot
-from shared.games.table import Create, Join, Start, Table, TableDecider
+from shared.games.simulate import LocalTable
+from shared.games.table import TableDecider
 
 Kind = Literal["strong", "easy"]
 BOTS: Mapping[Kind, Callable[[View, random.Random], dict[str, Any]]] = {"strong": strong_bot, "easy": bot}
 DECIDER = TableDecider(GAME)
 PLAYERS: tuple[PlayerId, ...] = ("p1", "p2", "p3", "p4")
 MAX_COMMANDS = 2_000  # a game far longer than the 8 rounds allow is a bug
-
-
-class Refused(AssertionError):
-    """A bot sent a command the rules refused."""
 
 
 @dataclass
@@ -86,32 +81,16 @@ def play(kinds: Mapping[str, Kind], language: str, rng: random.Random) -> list[A
     """One whole game, each seat played by its team's bot from its own view; its game events."""
     teams = {TEAMS[0]: list(PLAYERS[:2]), TEAMS[1]: list(PLAYERS[2:])}
     seat_kind = {p: kinds[t] for t, members in teams.items() for p in members}
-    table: Table = DECIDER.initial_state
-    events: list[Any] = []
-
-    def run(actor: PlayerId, command: Any) -> None:
-        nonlocal table
-        decided = DECIDER.decide(table, command, Context(actor=actor, rng=rng))
-        if isinstance(decided, Rejection):
-            raise Refused(f"{actor}: {msgspec.to_builtins(command)} -> {decided}")
-        for event in decided:
-            table = DECIDER.evolve(table, event)
-        events.extend(decided)
-
+    local = LocalTable(DECIDER, rng)
     options = {"language": language, **teams}
-    run(PLAYERS[0], Create(options=options, seats=len(PLAYERS), entropy=rng.randbytes(16).hex()))
-    for p in PLAYERS[1:]:
-        run(p, Join(entropy=rng.randbytes(16).hex()))
-    run(PLAYERS[0], Start())
-    for _ in range(MAX_COMMANDS):
-        if table.status != "running":
-            return events
-        actor = rng.choice(DECIDER.players_to_act(table))
-        view = DECIDER.player_view(table, actor)
+
+    def choose(actor: PlayerId) -> Mapping[str, Any]:
+        view = DECIDER.player_view(local.table, actor)
         legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
-        move = BOTS[seat_kind[actor]]({**view, "legal": legal}, rng)
-        run(actor, msgspec.convert(move, DECIDER.command_type))
-    raise AssertionError(f"no end after {MAX_COMMANDS} commands")
+        return BOTS[seat_kind[actor]]({**view, "legal": legal}, rng)
+
+    commands = local.seat(PLAYERS, options) + local.play(choose, max_commands=MAX_COMMANDS)
+    return [event for _, events in commands for event in events]
 
 
 def count(figures: Figures, kinds: Mapping[str, Kind], events: list[Any]) -> None:
