@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from services.client import play_with_bots
 from services.registry import get
 from services.web.server import serve_web, static_files
 from shared.bus.connection import Bus
@@ -285,11 +286,25 @@ async def test_each_game_is_played_to_its_end_in_browsers(up, browser, game):
 
 
 async def test_players_profiles_and_rankings(up, browser):
-    """After a table played in browsers: its result shows each player's rating change, a
-    name leads to that player's profile (their record per game, a chart of the rating, their
-    tables with replays), and the game's rankings list them, best first; a guest sees all."""
-    seats = await play_in_browsers(up, browser, "dozito", 2, 0, {"rounds": 1}, 10**6)
-    ann, bob = (seat.name for seat in seats)
+    """After a table two signed-in players played to its end (through the bus: playing in
+    browsers is the test above): its result shows each player's rating change, a name leads
+    to that player's profile (their record per game, a chart of the rating, their tables with
+    replays), and the game's rankings list them, best first; a guest sees all."""
+    ann, bob = unique("p0"), unique("p1")
+    clients = {name: await up.player(name) for name in (ann, bob)}
+    try:
+        await play_with_bots(
+            clients[ann],
+            "dozito",
+            f"t{uuid.uuid4().hex[:12]}",
+            [ann, bob],
+            random.Random(4),
+            options={"rounds": 1},
+            seat_clients=clients,
+        )
+    finally:
+        for client in clients.values():
+            await client.bus.close()
     page = await sign_in(browser, up.http_url, ann)
     await page.goto(f"{up.http_url}/#/player/{ann}")
     entry = page.locator("#history .history-entry").first
