@@ -28,6 +28,7 @@ from shared.games.diced_tomatoes.state import Die, State
 from shared.games.simulate import simulate
 from shared.games.table import Table
 from shared.games.table_views import player_view
+from tests.games.search_walk import check_determinizations, positions
 
 replace = msgspec.structs.replace
 DECIDER = games()["diced_tomatoes"]
@@ -41,50 +42,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"golden_sun": True, "tomato_dice": True, "karma_overdose": True, "reroll_passed_dice": False},
 ]
 DRAWS = 3  # determinizations checked per seat and step
-
-
-class Checks:
-    """The checks at a sample of the steps of a game, for every seat."""
-
-    def __init__(self, rng: random.Random, every: int) -> None:
-        self.rng = rng
-        self.every = every
-        self.events = 0
-        self.checked = 0
-        self.acting = 0
-
-    def __call__(self, table: Table, event: Event) -> None:
-        self.events += 1
-        state: State | None = table.game
-        if table.status != "running" or state is None or not state.players:
-            return
-        if self.events % self.every:
-            return
-        for seat in table.players:
-            self.check_seat(table, state, seat)
-
-    def check_seat(self, table: Table, state: State, seat: str) -> None:
-        view = player_view(DECIDER.game, table, seat)
-        shown = msgspec.to_builtins(GAME.player_view(state, seat))
-        legal = GAME.legal_commands(state, seat)
-        draws = [determinize(view, random.Random(self.rng.random())) for _ in range(DRAWS)]
-        draws.append(determinize(msgspec.json.decode(msgspec.json.encode(view)), self.rng))  # as on the wire
-        for det in draws:
-            assert msgspec.to_builtins(GAME.player_view(det, seat)) == shown
-            assert GAME.legal_commands(det, seat) == legal
-            # Nothing is hidden: the very state, but for what this turn took and placed.
-            assert msgspec.structs.replace(det, taken=state.taken, placed=state.placed) == state
-        # no draw to vary: every one is the same state
-        assert all(det == draws[0] for det in draws)
-        chances = evaluate(draws[0])
-        assert set(chances) == set(state.players)
-        assert all(0.0 <= c <= 1.0 for c in chances.values()), chances
-        if legal:
-            self.acting += 1
-            move = policy(draws[0], seat, legal, self.rng)
-            assert move in legal
-            assert not isinstance(GAME.decide(draws[0], move, _context(seat, self.rng)), Rejection)
-        self.checked += 1
+EVERY = 5  # check the table after one command in EVERY
 
 
 def _context(seat: str, rng: random.Random) -> Context:
@@ -94,13 +52,26 @@ def _context(seat: str, rng: random.Random) -> Context:
 @pytest.mark.parametrize("index", range(len(OPTION_SETS)), ids=lambda i: ",".join(OPTION_SETS[i]) or "-")
 def test_determinize_evaluate_and_policy_along_whole_games(index: int) -> None:
     """Each option set in games of 3 player counts, every count met in 3 or 4 option sets."""
-    rng = random.Random(100 + index)
-    checks = Checks(rng, every=12)
+    games_rng, rng = random.Random(100 + index), random.Random(200 + index)
+    checked = acting = 0
     for seats in (index % 6 + 1, (index + 2) % 6 + 1, (index + 4) % 6 + 1):
         players = [f"p{i}" for i in range(1, seats + 1)]
-        sim = simulate(DECIDER, players, rng, options=OPTION_SETS[index], after_event=checks)
-        assert sim.table.status == "ended"
-    assert checks.checked > 50 and checks.acting > 20, (checks.checked, checks.acting)
+        for table, seat in positions(DECIDER, players, games_rng, options=OPTION_SETS[index], every=EVERY):
+            state: State = table.game
+            draws = check_determinizations(GAME, SEARCH, table, seat, rng, DRAWS)
+            # Nothing is hidden: the very state, but for what this turn took and placed; the same
+            # from the view as a local game hands it over (not through JSON).
+            draws.append(determinize(player_view(GAME, table, seat), rng))
+            for det in draws:
+                assert replace(det, taken=state.taken, placed=state.placed) == state
+                assert det == draws[0]
+            legal = GAME.legal_commands(state, seat)
+            if legal:
+                acting += 1
+                move = policy(draws[0], seat, legal, rng)
+                assert not isinstance(GAME.decide(draws[0], move, _context(seat, rng)), Rejection)
+            checked += 1
+    assert checked > 50 and acting > 20, (checked, acting)
 
 
 def test_ended_game_is_judged_by_its_result_and_search_is_wired() -> None:

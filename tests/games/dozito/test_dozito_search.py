@@ -10,24 +10,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from services.registry import games
-from shared.games.decider import Command, Context, Rejection
+from shared.games.decider import Context, Rejection
 from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS
 from shared.games.dozito.search import SEARCH, _visible_score, determinize, evaluate, policy
 from shared.games.dozito.state import State, score_grid, visible_grid
 from shared.games.simulate import simulate
-from shared.games.table import Table, TableDecider
-from shared.games.table_views import player_view
+from shared.games.table import TableDecider
+from tests.games.search_walk import check_determinizations, positions, seat_view
 
 DECIDER: TableDecider = games()["dozito"]
 DRAWS_PER_SEAT = 3
-EVERY = 7  # check one command in EVERY
+EVERY = 7  # check the table after one command in EVERY
 # both round counts with every deck (the deck is a free-text option, so `option_sets` leaves it out)
 OPTION_SETS = [{"rounds": r, "deck": d} for r in (1, 3) for d in sorted(DECKS)]
 
@@ -40,106 +39,41 @@ def _hidden(state: State) -> tuple[Any, ...]:
     return (down, state.draw, tuple(pile[:-1] for pile in state.discards))
 
 
-def _check_cards(det: State) -> None:
-    """Every card of the deck exactly once."""
+def _check_draw(det: State, truth: State) -> None:
+    """Dozito's own checks on a state drawn from a seat's view: the same players and deck, every
+    card of it exactly once, and the search's quick scorer agreeing with Dozito 11's."""
+    assert det.players == truth.players and det.cards == truth.cards
     where = [c for g in det.grids.values() for c in g] + list(det.draw)
     where += [c for pile in det.discards for c in pile] + ([det.hand] if det.hand else [])
     assert Counter(where) == Counter(list(det.cards)), Counter(where) - Counter(list(det.cards))
-
-
-class Checks:
-    """After every EVERY-th command of a running game: for each seat, several determinizations."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.count = 0
-        self.checked = 0
-        self.varied = 0
-        self.hidden_states = 0
-
-    def __call__(self, table: Table) -> None:
-        self.count += 1
-        truth = table.game
-        if table.status != "running" or not isinstance(truth, State) or self.count % EVERY:
-            return
-        for seat in table.players:
-            self.seat(table, truth, seat)
-
-    def seat(self, table: Table, truth: State, seat: str) -> None:
-        # the view as the bot service gets it: after a trip through JSON
-        view = msgspec.json.decode(msgspec.json.encode(player_view(DECIDER.game, table, seat)))
-        want_view = msgspec.to_builtins(GAME.player_view(truth, seat))
-        want_legal = GAME.legal_commands(truth, seat)
-        draws = []
-        for _ in range(DRAWS_PER_SEAT):
-            det = determinize(view, self.rng)
-            assert msgspec.to_builtins(GAME.player_view(det, seat)) == want_view
-            assert GAME.legal_commands(det, seat) == want_legal
-            assert det.players == truth.players and det.cards == truth.cards
-            _check_cards(det)
-            for p in det.players:  # the search's quick scorer is Dozito 11's
-                assert _visible_score(det, p) == score_grid(visible_grid(det, p)).total
-            self.check_evaluate(det)
-            if want_legal:
-                self.check_policy(det, seat, want_legal)
-            draws.append(_hidden(det))
-            self.checked += 1
-        hidden = _hidden(truth)
-        if sum(map(len, hidden[0:2])) + sum(map(len, hidden[2])) > 5:
-            self.hidden_states += 1
-            # not the truth copied, and not the same deal twice
-            self.varied += any(d != hidden for d in draws) and len(set(draws)) > 1
-
-    def check_evaluate(self, det: State) -> None:
-        chances = evaluate(det)
-        assert set(chances) == set(det.players)
-        assert all(0.0 <= v <= 1.0 for v in chances.values()), chances
-        assert abs(sum(chances.values()) - 1) < 1e-9, chances
-
-    def check_policy(self, det: State, seat: str, legal: Sequence[Command]) -> None:
-        assert policy(det, seat, legal, self.rng) in legal
-
-
-def _play(options: dict[str, Any], seats: int, rng: random.Random, checks: Callable[[Table], None]) -> Table:
-    """A whole game of easy bots (as `simulate` plays it), `checks` run between commands:
-    where a seat's view is sent."""
-    players = [f"p{i}" for i in range(1, seats + 1)]
-
-    def run(table: Table, actor: str, command: Any) -> Table:
-        events = DECIDER.decide(table, command, Context(actor=actor, rng=rng))
-        assert not isinstance(events, Rejection), events
-        for event in events:
-            table = DECIDER.evolve(table, event)
-        return table
-
-    kind = DECIDER.command_type
-    create = {"type": "create", "options": options, "seats": seats, "entropy": rng.randbytes(16).hex()}
-    table = run(DECIDER.initial_state, players[0], msgspec.convert(create, kind))
-    for p in players[1:]:
-        table = run(table, p, msgspec.convert({"type": "join", "entropy": rng.randbytes(16).hex()}, kind))
-    table = run(table, players[0], msgspec.convert({"type": "start"}, kind))
-    while table.status == "running":
-        checks(table)
-        actor = rng.choice(DECIDER.players_to_act(table))
-        view = player_view(GAME, table, actor)
-        move = GAME.bot({**view, "legal": [c for c in view["legal"] if c["type"] != "undo"]}, rng)
-        table = run(table, actor, msgspec.convert(move, kind))
-    return table
+    for p in det.players:
+        assert _visible_score(det, p) == score_grid(visible_grid(det, p)).total
 
 
 def test_dozito_search_determinizations_agree_with_every_seat_view_in_every_option_set_and_player_count():
-    rng = random.Random(7)
-    checks = Checks(random.Random(8))
-    games_played = 0
+    games_rng, rng = random.Random(7), random.Random(8)
+    games_played = checked = varied = hidden_states = 0
     for options in OPTION_SETS:
         for seats in range(GAME.min_players, GAME.max_players + 1):
             if GAME.check_options(msgspec.convert(options, GAME.options), seats):
                 continue  # this deck is too small for so many players
-            assert _play(options, seats, rng, checks).status == "ended"
+            players = [f"p{i}" for i in range(1, seats + 1)]
+            for table, seat in positions(DECIDER, players, games_rng, options=options, every=EVERY):
+                truth: State = table.game
+                draws = check_determinizations(GAME, SEARCH, table, seat, rng, DRAWS_PER_SEAT)
+                for det in draws:
+                    _check_draw(det, truth)
+                checked += len(draws)
+                hidden = _hidden(truth)
+                if sum(map(len, hidden[0:2])) + sum(map(len, hidden[2])) > 5:
+                    hidden_states += 1
+                    # not the truth copied, and not the same deal twice
+                    dealt = [_hidden(det) for det in draws]
+                    varied += any(d != hidden for d in dealt) and len(set(dealt)) > 1
             games_played += 1
     assert games_played == 14
-    assert checks.checked > 1000
-    assert checks.varied == checks.hidden_states > 100
+    assert checked > 1000
+    assert varied == hidden_states > 100
 
 
 def test_dozito_search_is_declared_on_the_game():
@@ -185,17 +119,10 @@ def test_dozito_search_policy_plays_whole_games_to_their_end():
 
 
 def test_dozito_search_determinize_is_the_same_from_the_same_seed_and_evaluate_favours_the_lead():
-    caught: list[Table] = []
-
-    def catch(table: Table) -> None:
-        state = table.game
-        if not caught and isinstance(state, State) and state.round == 2 and state.phase == "turn_start":
-            caught.append(table)
-
-    _play({"rounds": 3}, 2, random.Random(5), catch)
-    table = caught[0]
+    game = positions(DECIDER, ["p1", "p2"], random.Random(5), options={"rounds": 3})
+    table = next(t for t, _ in game if t.game.round == 2 and t.game.phase == "turn_start")
     seat = table.game.current
-    view = msgspec.json.decode(msgspec.json.encode(player_view(GAME, table, seat)))
+    view = seat_view(GAME, table, seat)
     first = determinize(view, random.Random(1))
     assert determinize(view, random.Random(1)) == first  # a bot's move is made again from its view
     assert determinize(view, random.Random(2)) != first

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 
-import msgspec
 import pytest
 
 from shared.games.decider import Context, Rejection, random_legal_bot
@@ -21,23 +19,15 @@ from shared.games.naishi.search import SEARCH, determinize, evaluate, policy, te
 from shared.games.naishi.search import _gain as gain
 from shared.games.naishi.search import _swap_gain as swap_gain
 from shared.games.naishi.state import State
-from shared.games.simulate import Simulation, simulate
-from shared.games.table import Table, TableDecider
+from shared.games.simulate import simulate
+from shared.games.table import TableDecider
 from shared.games.table_views import player_view
+from tests.games.search_walk import check_determinizations, positions, seat_view
 
 GREEDY = TableDecider(GAME)
 RANDOM = TableDecider(dataclasses.replace(GAME, bot=random_legal_bot))
 PLAYERS = ("ann", "bob")
 DRAWS = 3  # determinizations checked per seat and step
-
-
-def tables(decider: TableDecider, sim: Simulation) -> Iterator[Table]:
-    """The table after each command of a simulated game, as its seats saw it."""
-    table = decider.initial_state
-    for _, events in sim.log:
-        for event in events:
-            table = decider.evolve(table, event)
-        yield table
 
 
 def hidden(state: State, seat: str) -> tuple[object, ...]:
@@ -49,36 +39,21 @@ def hidden(state: State, seat: str) -> tuple[object, ...]:
 def check_game(decider: TableDecider, seed: int) -> tuple[int, int]:
     """Check every step of one game; (seat decisions checked, those whose hidden part varied)."""
     rng = random.Random(seed)
-    sim = simulate(decider, PLAYERS, rng)
     checked = varied = 0
-    for table in tables(decider, sim):
-        truth = table.game
-        if not isinstance(truth, State):
+    for table, seat in positions(decider, PLAYERS, rng):
+        truth: State = table.game
+        if truth.phase == "setup":
+            with pytest.raises(ValueError, match="before the deal"):
+                determinize(seat_view(GAME, table, seat), rng)
             continue
-        for seat in PLAYERS:
-            view = player_view(GAME, table, seat)
-            if truth.phase == "setup":
-                with pytest.raises(ValueError, match="before the deal"):
-                    determinize(view, rng)
-                continue
-            expected = msgspec.to_builtins(GAME.player_view(truth, seat))
-            legal = GAME.legal_commands(truth, seat)
-            draws = [determinize(view, rng) for _ in range(DRAWS)]
-            for det in draws:
-                assert msgspec.to_builtins(GAME.player_view(det, seat)) == expected
-                assert GAME.legal_commands(det, seat) == legal
-                assert sorted(_cards(det)) == SORTED_CARDS
-            secret = {hidden(det, seat) for det in draws}
-            if GAME.secrets(truth, seat) and legal:
+        draws = check_determinizations(GAME, SEARCH, table, seat, rng, DRAWS)
+        for det in draws:
+            assert sorted(_cards(det)) == SORTED_CARDS
+        if GAME.legal_commands(truth, seat):
+            if GAME.secrets(truth, seat):
                 checked += 1
-                varied += len(secret) > 1
-            chances = evaluate(draws[0])
-            assert set(chances) == set(PLAYERS)
-            assert all(0.0 <= v <= 1.0 for v in chances.values())
-            assert abs(sum(chances.values()) - 1.0) < 1e-9
-            if legal:
-                assert policy(draws[0], seat, legal, rng) in legal
-                play_on(draws[0], rng)
+                varied += len({hidden(det, seat) for det in draws}) > 1
+            play_on(draws[0], rng)
     return checked, varied
 
 
