@@ -40,6 +40,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Tables a worker keeps folded in memory, and a table projector shard.
     cache_size: int = 2048
     projector_cache_size: int = 4096
+    # A worker writes a table's snapshot every this many versions (and when it drops a table
+    # from its cache that moved since): a table it does not hold is then loaded from its
+    # snapshot and the log after it. 0: no snapshots (every such load folds the whole log).
+    snapshot_every: int = 32
     # Times a worker re-decides a command that lost a race before answering `conflict`.
     max_retries: int = 8
     # The cost of a new password hash (argon2id; RFC 9106's low-memory profile by default):
@@ -104,6 +108,7 @@ _ENV = {
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
     "cache_size": "TABLETOP_CACHE_SIZE",
     "projector_cache_size": "TABLETOP_PROJECTOR_CACHE_SIZE",
+    "snapshot_every": "TABLETOP_SNAPSHOT_EVERY",
     "max_retries": "TABLETOP_MAX_RETRIES",
     "open_table_ttl": "TABLETOP_OPEN_TABLE_TTL",
     "idle_table_ttl": "TABLETOP_IDLE_TABLE_TTL",

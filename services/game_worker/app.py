@@ -23,8 +23,10 @@ import structlog
 
 from services import VERSION
 from services.game_worker.handler import CommandHandler
+from services.game_worker.snapshots import Snapshots
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
+from shared.bus.buckets import while_jetstream_starts
 from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_failures
 from shared.bus.messaging import release
 from shared.bus.timers import due_version
@@ -150,13 +152,20 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
     decider = get(game)
     counted = WorkerMetrics(decider.name)
+    await bus.ensure_streams()
+    every, cache_size = bus.settings.snapshot_every, bus.settings.cache_size
+    snapshots = None
+    if every > 0:
+        bucket = await while_jetstream_starts(bus.snapshots)
+        snapshots = Snapshots(bucket, decider, every=every, cache_size=cache_size)
     handler = CommandHandler(
         decider,
         bus.events,
-        cache_size=bus.settings.cache_size,
+        cache_size=cache_size,
         max_retries=bus.settings.max_retries,
         timers=bus.timers,
         metrics=counted,
+        snapshots=snapshots,
     )
     in_flight: set[asyncio.Task[None]] = set()
 
@@ -172,7 +181,6 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 
-    await bus.ensure_streams()
     partitions = Partitions(bus, game, on_command)
     keeping = asyncio.create_task(partitions.run(stop))
     deadlines = asyncio.create_task(
@@ -196,6 +204,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         endpoints=[("commands", subjects.cmd_all(game), f"tabletop-worker-{game}", on_command)],
         stats=lambda: {
             **handler.counts,
+            **(snapshots.counts if snapshots is not None else {}),
             "in_flight": len(in_flight),
             "cached_tables": len(handler.cache),
             "replica": partitions.me,
@@ -212,4 +221,6 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await service.stop()  # no new commands; answer the ones already taken
     if in_flight:
         await asyncio.wait(in_flight, timeout=10)
+    if snapshots is not None:
+        await snapshots.drain()
     log.info("worker_stopped", game=game, **handler.counts)

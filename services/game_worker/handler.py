@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
@@ -44,8 +44,21 @@ from shared.messages.envelopes import (
     decode_command,
     encoder,
 )
-from shared.messages.folding import Applied, Bounded, Folded, TableLog, admit, empty, fold_log
+from shared.messages.folding import (
+    Applied,
+    Bounded,
+    Folded,
+    TableLog,
+    admit,
+    empty,
+    fold_log,
+    fold_messages,
+    follows_on,
+)
 from shared.metrics import WorkerMetrics
+
+if TYPE_CHECKING:
+    from services.game_worker.snapshots import Snapshots
 
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
@@ -140,12 +153,16 @@ class CommandHandler:
         clock: Callable[[], str] = utc_now,
         timers: Timers | None = None,
         metrics: WorkerMetrics | None = None,
+        snapshots: Snapshots | None = None,
     ) -> None:
         self.decider = decider
         self.game = decider.name
         self.store = store
         self.timers = timers
-        self.cache: Bounded[str, Folded] = Bounded(cache_size)
+        self.snapshots = snapshots
+        self.cache: Bounded[str, Folded] = Bounded(
+            cache_size, on_evict=None if snapshots is None else snapshots.dropped
+        )
         # (table, command id) -> the sequence an append of it expected, for appends in doubt:
         # that command's message may still land right after it
         self.doubts: Bounded[tuple[str, str], int] = Bounded(cache_size)
@@ -376,10 +393,13 @@ class CommandHandler:
                 return _unknown(f"the log holds command {batch.command_id} but does not show it yet")
             return self._answer_to_retry(handling, applied)
         try:
-            self.cache.put(table, folded.then(self.decider, appended.seq, batch))
+            now = self.cache.put(table, folded.then(self.decider, appended.seq, batch))
         except Exception:  # applied all the same: the answer says so
             self.cache.pop(table)
             self.log.exception("cache_update_failed", game=self.game, table=table)
+        else:
+            if self.snapshots is not None:
+                self.snapshots.appended(table, now)
         return Reply.accepted(batch.version), "accepted"
 
     async def _schedule_deadline(
@@ -399,7 +419,7 @@ class CommandHandler:
 
     async def _load(self, table: str) -> Folded:
         """The table folded up to its last message: from the cache when it is current, else
-        the cache plus what came since, else the whole log."""
+        the cache plus what came since, else from its snapshot or whole log (`_load_cold`)."""
         last = await self.store.last(self.game, table)
         if last is None:
             return empty(self.decider)
@@ -410,11 +430,23 @@ class CommandHandler:
             newest = admit(self.decider, cached, self.game, table, last.seq, last.data, last.writer)
             if newest.batch is not None:  # one command landed elsewhere: it is `last`
                 return self.cache.put(table, newest.folded)
+            folded = await fold_log(self.store, self.decider, self.game, table, since=cached, upto=last.seq)
         else:
-            cached = None
-        return self.cache.put(
-            table, await fold_log(self.store, self.decider, self.game, table, since=cached, upto=last.seq)
-        )
+            folded = await self._load_cold(table, last)
+        return self.cache.put(table, folded)
+
+    async def _load_cold(self, table: str, last: StoredBatch) -> Folded:
+        """A table this worker does not hold, up to its last message: from its snapshot and
+        the log after it when the log follows on from the snapshot, else from its whole log."""
+        snapshot = None if self.snapshots is None else await self.snapshots.load(table, last)
+        if self.snapshots is not None and snapshot is not None:
+            tail = []
+            if snapshot.last_seq < last.seq:
+                tail = await self.store.read(self.game, table, after=snapshot.last_seq, upto=last.seq)
+            if follows_on(self.decider, snapshot, self.game, tail[0] if tail else last):
+                return fold_messages(self.decider, snapshot, self.game, table, tail)
+            self.snapshots.rejected(table, "the log does not follow on from it")
+        return await fold_log(self.store, self.decider, self.game, table, upto=last.seq)
 
     def _done(
         self,

@@ -16,9 +16,13 @@ from nats.js.kv import KV_MARKER_REASON, KV_OP
 from shared.bus.connecting import Connected
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT
+from shared.messages import subjects
 
 STREAM_NAME_IN_USE = 10058  # JetStream: a stream of that name exists with another config
 STARTING_ATTEMPTS = 60  # of `while_jetstream_starts`, half a second apart
+# A snapshot not written again for this long is dropped: a table idle that long is loaded
+# from its log (idle running tables end after a day, TABLETOP_IDLE_TABLE_TTL).
+SNAPSHOT_TTL = 7 * 86400.0
 T = TypeVar("T")
 
 
@@ -175,3 +179,11 @@ class Buckets(Connected):
             return Bucket(self.js, name, await self.js.create_key_value(config))
 
         return await while_jetstream_starts(make, fatal=(nats.js.errors.BadRequestError,))
+
+    async def snapshots(self) -> Bucket:
+        """The workers' snapshots of folded tables (made if missing)."""
+        return await self.bucket(
+            subjects.SNAPSHOTS_BUCKET,
+            description="tabletop: snapshots of folded tables (a cache; the log rebuilds them)",
+            ttl=SNAPSHOT_TTL,
+        )

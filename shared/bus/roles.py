@@ -12,6 +12,7 @@ from shared.messages import subjects
 EVENTS = subjects.STREAM
 TIMERS = subjects.TIMERS_STREAM
 VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
+SNAPSHOTS = f"KV_{subjects.SNAPSHOTS_BUCKET}"
 CHAT = subjects.CHAT_STREAM
 PRESENCE = f"KV_{subjects.PRESENCE_BUCKET}"
 # the auth service's buckets: accounts, sessions, addresses that signed in, registrations
@@ -66,8 +67,9 @@ _WORKER = Grant(
         subjects.EVT_APPEND,
         subjects.TIMERS_ALL,
         f"{subjects.PREFIX}.workers.*",
-        *_ensure(EVENTS, TIMERS, VIEWS),
-        *_read(EVENTS),
+        f"$KV.{subjects.SNAPSHOTS_BUCKET}.>",
+        *_ensure(EVENTS, TIMERS, VIEWS, SNAPSHOTS),
+        *_read(EVENTS, SNAPSHOTS),
         *_consume(TIMERS),
         *_EVERY_SERVICE_PUBLISHES,
     ),

@@ -126,6 +126,28 @@ def admit(
     return Admitted(folded.skip(seq), None, reason)
 
 
+def message_version(decider: TableDecider, game: str, message: LogMessage) -> int | None:
+    """The version a message of a table's log says it makes; None when it is not a batch of
+    the game's worker (folding skips it)."""
+    if message.writer != subjects.writer(game):
+        return None
+    try:
+        return decode_batch(decider, message.data).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def follows_on(decider: TableDecider, folded: Folded, game: str, message: LogMessage) -> bool:
+    """Whether `message` of the table's log fits a table folded from elsewhere (a snapshot):
+    it is the message the fold ends on, with the fold's version, or the next, with the next
+    version. A message that is not a batch of the game's worker says no: the caller then folds
+    the whole log, which skips it."""
+    version = message_version(decider, game, message)
+    if message.seq == folded.last_seq:
+        return version == folded.version
+    return message.seq > folded.last_seq and version == folded.version + 1
+
+
 class LogMessage(Protocol):
     """A table's log message as the event store or a durable consumer hands it over."""
 
@@ -202,8 +224,9 @@ class Bounded(Generic[K, V]):
     the tables it saw (folded tables, their replay steps), so that ids sent at random cannot
     grow its memory."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, on_evict: Callable[[K, V], None] | None = None) -> None:
         self.size = size
+        self.on_evict = on_evict  # told of each entry dropped to make room (not of `pop`)
         self._entries: OrderedDict[K, V] = OrderedDict()
 
     def get(self, key: K) -> V | None:
@@ -216,7 +239,9 @@ class Bounded(Generic[K, V]):
         self._entries[key] = value
         self._entries.move_to_end(key)
         while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+            dropped = self._entries.popitem(last=False)
+            if self.on_evict is not None:
+                self.on_evict(*dropped)
         return value
 
     def pop(self, key: K) -> V | None:

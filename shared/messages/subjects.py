@@ -8,6 +8,8 @@ from shared.games.decider import is_id as is_id
 
 STREAM = "TABLETOP_EVENTS"
 VIEWS_BUCKET = "TABLETOP_VIEWS"
+# The workers' snapshots of folded tables, by `<game>.<table>`: a cache the log can rebuild.
+SNAPSHOTS_BUCKET = "TABLETOP_SNAPSHOTS"
 SPECTATOR = "spectator"
 PREFIX = "tabletop"
 

@@ -265,6 +265,9 @@ async def test_following_others_updates_commands_or_replies_is_refused(table, ma
         f"$JS.API.CONSUMER.CREATE.{subjects.STREAM}",
         f"$JS.API.DIRECT.GET.KV_{subjects.VIEWS_BUCKET}",
         f"$KV.{subjects.VIEWS_BUCKET}.view.x.y.z",
+        # the workers' snapshots hold every hand of a table: players neither read nor write them
+        f"$JS.API.DIRECT.GET.KV_{subjects.SNAPSHOTS_BUCKET}",
+        f"$KV.{subjects.SNAPSHOTS_BUCKET}.highcard.x",
         "$SRV.PING",
         "$SYS.REQ.USER.AUTH",
     ],
