@@ -37,9 +37,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_store: int = 0
     # How long the stream remembers command ids to drop retried appends (seconds).
     duplicate_window: float = 3600.0
-    # Tables a worker keeps folded in memory, and a table projector shard.
-    cache_size: int = 2048
-    projector_cache_size: int = 4096
+    # Memory a worker, and a table projector shard, keeps folded tables in (MiB, about: each
+    # table weighed by its state's size and command count, shared/messages/folding.py), and the
+    # most tables either keeps whatever their size.
+    cache_mb: int = 256
+    projector_cache_mb: int = 256
+    cache_size: int = 100_000
+    projector_cache_size: int = 100_000
     # A worker writes a table's snapshot every this many versions (and when it drops a table
     # from its cache that moved since): a table it does not hold is then loaded from its
     # snapshot and the log after it. 0: no snapshots (every such load folds the whole log).
@@ -106,6 +110,8 @@ _ENV = {
     "sync_always": "TABLETOP_SYNC_ALWAYS",
     "max_store": "TABLETOP_MAX_STORE",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",
+    "cache_mb": "TABLETOP_CACHE_MB",
+    "projector_cache_mb": "TABLETOP_PROJECTOR_CACHE_MB",
     "cache_size": "TABLETOP_CACHE_SIZE",
     "projector_cache_size": "TABLETOP_PROJECTOR_CACHE_SIZE",
     "snapshot_every": "TABLETOP_SNAPSHOT_EVERY",

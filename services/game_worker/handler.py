@@ -54,6 +54,7 @@ from shared.messages.folding import (
     fold_log,
     fold_messages,
     follows_on,
+    weigh_folded,
 )
 from shared.metrics import WorkerMetrics
 
@@ -66,6 +67,9 @@ MAX_TABLE_VERSIONS = 10_000
 # Appends of one command left in doubt before it is answered `outcome_unknown`: each costs the
 # store's timeout, and the asker has long given up waiting by then.
 MAX_DOUBTS = 2
+# Locks of tables not cached a worker keeps (a table's lock is dropped when no command holds it
+# and the worker holds more locks than cached tables and these).
+SPARE_LOCKS = 1024
 
 
 _SYSTEM_RANDOM = random.SystemRandom()
@@ -147,6 +151,7 @@ class CommandHandler:
         store: Store,
         *,
         cache_size: int = 2048,
+        cache_bytes: int | None = None,
         max_retries: int = 8,
         max_versions: int = MAX_TABLE_VERSIONS,
         rng: Callable[[], random.Random] | None = None,
@@ -161,7 +166,10 @@ class CommandHandler:
         self.timers = timers
         self.snapshots = snapshots
         self.cache: Bounded[str, Folded] = Bounded(
-            cache_size, on_evict=None if snapshots is None else snapshots.dropped
+            cache_size,
+            on_evict=None if snapshots is None else snapshots.dropped,
+            budget=cache_bytes,
+            weigh=None if cache_bytes is None else weigh_folded,
         )
         # (table, command id) -> the sequence an append of it expected, for appends in doubt:
         # that command's message may still land right after it
@@ -247,7 +255,7 @@ class CommandHandler:
         finally:
             # keep the locks about as many as the cached tables: ids sent at random (unknown
             # tables) must not grow memory; a lock dropped while wanted only costs a conflict
-            if not lock.locked() and len(self.locks) > self.cache.size:
+            if not lock.locked() and len(self.locks) > len(self.cache) + SPARE_LOCKS:
                 self.locks.pop(table, None)
         return self._done(
             reply, outcome, started, command=command_type, retries=retries, table=table, player=player

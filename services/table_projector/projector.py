@@ -60,7 +60,7 @@ from shared.messages.envelopes import (
     step_of,
     unknown_game_body,
 )
-from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log
+from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log, weigh_folded
 from shared.metrics import ProjectorMetrics
 
 log = structlog.get_logger("tabletop.table_projector")
@@ -119,13 +119,16 @@ class TableProjector:
         *,
         shard: tuple[int, int] = (0, 1),
         cache_size: int = 4096,
+        cache_bytes: int | None = None,
         open_table_ttl: float = 6 * 3600.0,
         idle_table_ttl: float = 24 * 3600.0,
     ) -> None:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
         self.partitions = {p: PartitionProgress() for p in owned_partitions(shard)}
-        self.tables: Bounded[tuple[str, str], Folded] = Bounded(cache_size)
+        self.tables: Bounded[tuple[str, str], Folded] = Bounded(
+            cache_size, budget=cache_bytes, weigh=None if cache_bytes is None else weigh_folded
+        )
         self.open_table_ttl = open_table_ttl
         self.idle_table_ttl = idle_table_ttl
         # notified whenever this replica has stored views: a view request waiting for a new
@@ -743,6 +746,7 @@ async def serve_table_projector(
         bus,
         shard=shard,
         cache_size=settings.projector_cache_size,
+        cache_bytes=settings.projector_cache_mb << 20,
         open_table_ttl=settings.open_table_ttl,
         idle_table_ttl=settings.idle_table_ttl,
     )
@@ -783,6 +787,8 @@ async def serve_table_projector(
                 },
                 "tables": len(projector.tables),
                 "cache_size": projector.tables.size,
+                "cached_mb": round(projector.tables.weight / (1 << 20), 1),
+                "cache_mb": settings.projector_cache_mb,
                 **projector.counts,
             },
         )

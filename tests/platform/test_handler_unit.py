@@ -4,7 +4,7 @@ a table is brought up to date."""
 
 import msgspec
 
-from services.game_worker.handler import CommandHandler
+from services.game_worker.handler import SPARE_LOCKS, CommandHandler
 from services.registry import get
 from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull
 from shared.bus.event_store import Appended, StoredBatch
@@ -55,7 +55,10 @@ async def test_the_cache_keeps_at_most_its_size():
     for i in range(10):
         assert (await send(handler, f"t{i}", "ann", id="c", type="create"))["ok"]
     assert list(handler.cache) == ["t7", "t8", "t9"]
-    assert len(handler.locks) <= 4
+    # commands for tables nobody made (ids sent at random) keep the locks bounded too
+    for i in range(SPARE_LOCKS + 100):
+        assert (await send(handler, f"u{i}", "ann", id="j", type="join"))["error"]["code"] == "unknown_table"
+    assert len(handler.locks) <= len(handler.cache) + SPARE_LOCKS + 1
 
 
 async def test_a_current_cache_reads_nothing_and_one_foreign_message_is_applied_as_fetched():
