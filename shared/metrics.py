@@ -3,8 +3,9 @@ asks for it (`serve`, called where a service's process starts: services/compose.
 
 Every metric is defined here, once, in the process's default registry, named `tabletop_...`.
 The services count through the small classes below, which look each labelled child up once
-and keep it in a dict: a count on a hot path is a dict lookup and an increment. Counting goes
-on whether or not anything listens; with the port unset (the default) nothing does.
+and keep it in a dict: a count on a hot path is a dict lookup and an increment. A game worker
+counts only when its port is set (a count takes a lock: 5% of a command's time); the other
+services count whether or not anything listens; with the port unset (the default) nothing does.
 docs/operations.md ("Metrics and scaling") lists them; deploy/grafana and deploy/k8s/keda.yaml
 use them."""
 

@@ -23,7 +23,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
@@ -138,8 +137,17 @@ class _Handling:
         return self.table, self.envelope.id
 
 
+_second: list[Any] = [None, ""]  # the last whole second stamped, and its text
+
+
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Now, as `2026-12-03T06:37:00.123Z`: the second's text made once a second (datetime's
+    formatting was 2% of a command)."""
+    now = time.time()
+    second = int(now)
+    if second != _second[0]:
+        _second[:] = [second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))]
+    return f"{_second[1]}.{int((now - second) * 1000):03d}Z"
 
 
 class CommandHandler:

@@ -10,7 +10,9 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
+import msgspec
 import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
@@ -19,6 +21,7 @@ from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
 
 from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull, TableBusy, Unavailable
+from shared.bus.nats_internals import request_with_headers
 from shared.messages import subjects
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
@@ -51,6 +54,17 @@ class StoredBatch:
     data: bytes
     writer: str = ""
     subject: str = ""  # the stored subject (read by `iterate`, which may span tables)
+
+
+class _PubAck(msgspec.Struct):
+    """JetStream's answer to an append: where it stored it, or why not."""
+
+    seq: int = 0
+    duplicate: bool = False
+    error: dict[str, Any] | None = None
+
+
+_ack_decoder = msgspec.json.Decoder(_PubAck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,19 +329,22 @@ class EventStore:
         Unavailable when the stream refused it otherwise (nothing written either way),
         OutcomeUnknown when no answer came: the message may be in the log, or land there
         later, at the sequence right after `expected_seq` or nowhere."""
-        headers = {
-            "Nats-Msg-Id": f"{game}.{table}.{command_id}",
-            "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
-            WRITER: subjects.writer(game),
-        }
+        # the values are ids the subjects allow (letters, digits, '_', '-') and a number
+        header_block = (
+            f"NATS/1.0\r\nNats-Msg-Id: {game}.{table}.{command_id}\r\n"
+            f"Nats-Expected-Last-Subject-Sequence: {expected_seq}\r\n"
+            f"{WRITER}: {subjects.writer(game)}\r\nNats-Expected-Stream: {subjects.STREAM}\r\n\r\n"
+        ).encode()
         try:
-            ack = await self.js.publish(
-                subjects.evt_append(game, table),
-                data,
-                stream=subjects.STREAM,
-                headers=headers,
-                timeout=self.timeout,
-            )
+            try:
+                msg = await request_with_headers(
+                    self.nc, subjects.evt_append(game, table), data, header_block, self.timeout
+                )
+            except nats.errors.NoRespondersError as err:  # as nats-py's JetStream publish says it
+                raise nats.js.errors.NoStreamResponseError from err
+            ack = _ack_decoder.decode(msg.data)
+            if ack.error is not None:
+                raise nats.js.errors.APIError.from_error(ack.error)
         except nats.js.errors.APIError as err:  # the stream answered: it wrote nothing
             if err.err_code == WRONG_LAST_SEQUENCE:
                 raise ConcurrencyConflict(f"{game}/{table} moved past {expected_seq}") from err
@@ -340,4 +357,6 @@ class EventStore:
             raise Unavailable(f"the log refused the append: {err}") from err
         except TRANSIENT as err:
             raise OutcomeUnknown(str(err) or type(err).__name__) from err
-        return Appended(ack.seq, bool(ack.duplicate))
+        except msgspec.DecodeError as err:  # not the stream's answer: where the append is, unknown
+            raise OutcomeUnknown(f"{game}/{table}: the log's answer was not understood") from err
+        return Appended(ack.seq, ack.duplicate)

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+import nats.errors
 import pytest
 from nats import micro
 from nats.aio.client import Client
@@ -27,6 +28,7 @@ from shared.bus.nats_internals import (
     read_headers,
     reconnect_forever,
     request_message,
+    request_with_headers,
     subscription_id,
 )
 from shared.bus.server import EmbeddedServer
@@ -70,6 +72,14 @@ def test_the_private_methods_the_bus_overrides_or_calls_keep_their_signatures():
 
 def test_the_private_attributes_the_bus_reads_are_there():
     assert hasattr(Client(), "_transport")  # `options` is filled on connecting: see below
+    # request_with_headers: nats-py's reply subscription, its table of waiting requests, and
+    # how it queues and flushes what it sends
+    client = Client()
+    for name in ("_resp_sub_prefix", "_resp_map", "_flush_queue", "stats"):
+        assert hasattr(client, name), name
+    assert inspect.iscoroutinefunction(Client._init_request_sub)
+    assert parameters(Client._send_command) == ["self", "cmd", "priority"]
+    assert parameters(Client._flush_pending) == ["self", "force_flush"]
     assert "_msg" in MicroRequest.__annotations__
 
 
@@ -272,3 +282,33 @@ def _setting(event: asyncio.Event) -> Any:
         event.set()
 
     return callback
+
+
+async def test_request_with_headers_answers_each_request_its_own_and_cleans_up(nc):
+    """Many requests at once, each answered with its own header and body; a request nobody
+    answers times out and one to a subject without responders says so; nats-py's table of
+    waiting requests is left empty, and its own requests work beside."""
+    subject = f"test.echo.{uuid.uuid4().hex}"
+
+    async def echo(msg: Any) -> None:
+        await msg.respond(msg.headers["Which"].encode() + b":" + msg.data)
+
+    await nc.subscribe(subject, cb=echo)
+    block = b"NATS/1.0\r\nWhich: %d\r\n\r\n"
+    answers = await asyncio.gather(
+        *(request_with_headers(nc, subject, str(i).encode(), block % i, SIGNAL_WITHIN) for i in range(300))
+    )
+    assert [a.data for a in answers] == [f"{i}:{i}".encode() for i in range(300)]
+    assert nc._resp_map == {}
+    silent = f"test.silent.{uuid.uuid4().hex}"
+
+    async def never_answer(msg: Any) -> None:
+        pass
+
+    await nc.subscribe(silent, cb=never_answer)
+    with pytest.raises(nats.errors.TimeoutError):
+        await request_with_headers(nc, silent, b"", block % 0, 0.2)
+    with pytest.raises(nats.errors.NoRespondersError):
+        await request_with_headers(nc, f"test.nobody.{uuid.uuid4().hex}", b"", block % 0, SIGNAL_WITHIN)
+    assert nc._resp_map == {}
+    assert (await nc.request(subject, b"x", headers={"Which": "n"}, timeout=SIGNAL_WITHIN)).data == b"n:x"
