@@ -17,6 +17,7 @@ import asyncio
 import functools
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -27,7 +28,7 @@ from services.game_worker.snapshots import Snapshots
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
 from shared.bus.buckets import while_jetstream_starts
-from shared.bus.connection import Bus, Delivered, Handler, Incoming, answering_failures
+from shared.bus.connection import Bus, Delivered, Incoming, answering_failures
 from shared.bus.messaging import release
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
@@ -48,10 +49,10 @@ def service_name(game: str) -> str:
 class Partitions:
     """The command partitions this replica owns, subscribed as the replicas come and go."""
 
-    def __init__(self, bus: Bus, game: str, on_command: Handler) -> None:
+    def __init__(self, bus: Bus, game: str, start_command: Callable[[Incoming], None]) -> None:
         self.bus = bus
         self.game = game
-        self.on_command = on_command
+        self.start_command = start_command
         self.me = secrets.token_hex(8)
         self.heard: dict[str, float] = {self.me: time.monotonic()}
         self.subscriptions: dict[int, Any] = {}  # partition -> its subscription
@@ -82,9 +83,9 @@ class Partitions:
         async with self.settling:
             owned = self.owned()
             for p in sorted(owned - self.subscriptions.keys()):
-                self.subscriptions[p] = await self.bus.subscribe(
+                self.subscriptions[p] = await self.bus.take(
                     subjects.cmd_partition(self.game, p),
-                    self.on_command,
+                    self.start_command,
                     queue=f"tabletop-worker-{self.game}-p{p}",
                 )
             for p in sorted(self.subscriptions.keys() - owned):
@@ -179,14 +180,17 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
                 None if reply.error is None else reply.error.code, time.perf_counter() - received
             )
 
-    async def on_command(message: Incoming) -> None:
+    def start_command(message: Incoming) -> None:
         # One task per command: tables are handled concurrently, each under its own lock.
         answer = functools.partial(run, received=time.perf_counter())
         task = asyncio.create_task(answering_failures(answer, message))
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 
-    partitions = Partitions(bus, game, on_command)
+    async def on_command(message: Incoming) -> None:
+        start_command(message)
+
+    partitions = Partitions(bus, game, start_command)
     keeping = asyncio.create_task(partitions.run(stop))
     deadlines = asyncio.create_task(
         bus.consume(

@@ -57,6 +57,14 @@ def subscription_id(sub: Subscription) -> int:
     return sid
 
 
+def drop_taker(sub: Subscription) -> None:
+    """Stop taking `sub`'s messages as they are read (after its drain: a message read before
+    the server dropped the subscription still goes to its taker)."""
+    conn = sub._conn
+    if isinstance(conn, FastClient):
+        conn.takers.pop(subscription_id(sub), None)
+
+
 def forget_subscription(sub: Subscription) -> None:
     """Make the client forget `sub` at once, whatever state it is in: no more messages reach
     its callback and a reconnect does not renew it. nats-py keeps a subscription whose drain
