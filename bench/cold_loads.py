@@ -32,11 +32,11 @@ import msgspec
 
 from services.client import new_id
 from services.game_worker.handler import CommandHandler
-from services.game_worker.snapshots import Snapshots, rules_fingerprint
 from services.registry import get
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.bus.server import EmbeddedServer
+from shared.bus.snapshots import Snapshots, rules_fingerprint
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.messages.envelopes import encoder

@@ -24,12 +24,12 @@ import structlog
 
 from services import VERSION
 from services.game_worker.handler import CommandHandler
-from services.game_worker.snapshots import Snapshots
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
 from shared.bus.buckets import while_jetstream_starts
 from shared.bus.connection import Bus, Delivered, Incoming, answering_failures
 from shared.bus.messaging import release
+from shared.bus.snapshots import Snapshots
 from shared.bus.timers import due_version
 from shared.games.table import SERVICE_PLAYER
 from shared.messages import subjects

@@ -51,14 +51,12 @@ from shared.messages.folding import (
     admit,
     empty,
     fold_log,
-    fold_messages,
-    follows_on,
     weigh_folded,
 )
 from shared.metrics import WorkerMetrics
 
 if TYPE_CHECKING:
-    from services.game_worker.snapshots import Snapshots
+    from shared.bus.snapshots import Snapshots
 
 # Commands one table may hold: a table grown without end (join, leave, join, ...) would make
 # every fold of it slower and its replay longer. The longest real games take a few hundred.
@@ -454,14 +452,10 @@ class CommandHandler:
     async def _load_cold(self, table: str, last: StoredBatch) -> Folded:
         """A table this worker does not hold, up to its last message: from its snapshot and
         the log after it when the log follows on from the snapshot, else from its whole log."""
-        snapshot = None if self.snapshots is None else await self.snapshots.load(table, last)
-        if self.snapshots is not None and snapshot is not None:
-            tail = []
-            if snapshot.last_seq < last.seq:
-                tail = await self.store.read(self.game, table, after=snapshot.last_seq, upto=last.seq)
-            if follows_on(self.decider, snapshot, self.game, tail[0] if tail else last):
-                return fold_messages(self.decider, snapshot, self.game, table, tail)
-            self.snapshots.rejected(table, "the log does not follow on from it")
+        if self.snapshots is not None:
+            folded = await self.snapshots.fold_to(self.store, table, last)
+            if folded is not None:
+                return folded
         return await fold_log(self.store, self.decider, self.game, table, upto=last.seq)
 
     def _done(

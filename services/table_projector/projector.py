@@ -43,8 +43,10 @@ import structlog
 from services import VERSION
 from services.registry import games
 from services.table_projector.lobby import GameLobby
+from shared.bus.buckets import Bucket
 from shared.bus.connection import Bus, Delivered, Incoming
 from shared.bus.errors import BusError, Unavailable
+from shared.bus.snapshots import Snapshots
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
@@ -74,6 +76,7 @@ RECONCILE_IN_FLIGHT = 64  # bucket reads at once while reconciling
 # or being repaired) is waited for this long, then answered `not_ready` with this hint.
 VIEW_WAIT = 1.0
 VIEW_RETRY_AFTER_MS = 250
+SNAPSHOT_BUCKET_LOOK_EVERY = 30.0  # seconds between looks for the snapshots bucket while missing
 GC_YOUNG = 20_000  # allocations between collections of the youngest generation (default 700)
 
 
@@ -129,6 +132,10 @@ class TableProjector:
         self.tables: Bounded[tuple[str, str], Folded] = Bounded(
             cache_size, budget=cache_bytes, weigh=None if cache_bytes is None else weigh_folded
         )
+        # the workers' snapshots, read to load a table not held (`_snapshots`)
+        self._snapshot_bucket: Bucket | None = None
+        self._snapshot_bucket_looked = -SNAPSHOT_BUCKET_LOOK_EVERY
+        self.snapshots_of: dict[str, Snapshots] = {}
         self.open_table_ttl = open_table_ttl
         self.idle_table_ttl = idle_table_ttl
         # notified whenever this replica has stored views: a view request waiting for a new
@@ -337,22 +344,46 @@ class TableProjector:
                 self._count("skipped")
             last[:] = [admitted]
 
-        folded = self.tables.put(
-            key,
-            await fold_log(
+        snapshots = await self._snapshots(decider)
+        folded = None
+        if snapshots is not None:
+            folded = await snapshots.fold_to(
+                self.bus.events, key[1], message, on_admitted=note, for_step=True
+            )
+        if folded is None:
+            folded = await fold_log(
                 self.bus.events,
                 decider,
                 *key,
                 upto=message.seq,
                 version=_said_version(message.data),
                 on_admitted=note,
-            ),
-        )
+            )
+        folded = self.tables.put(key, folded)
         stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
         # a predecessor that stopped before acknowledging may have stored newer views already
         if stored is not None and _version(stored) >= folded.version:
             return None
         return folded, last[0].batch if last and last[0].folded.last_seq == message.seq else None
+
+    async def _snapshots(self, decider: TableDecider) -> Snapshots | None:
+        """The game's snapshots, read only; None while the workers' bucket is not there (it
+        is looked for again a while later)."""
+        if self._snapshot_bucket is None:
+            if time.monotonic() < self._snapshot_bucket_looked + SNAPSHOT_BUCKET_LOOK_EVERY:
+                return None
+            self._snapshot_bucket_looked = time.monotonic()
+            try:
+                self._snapshot_bucket = await Bucket.open(self.bus.js, subjects.SNAPSHOTS_BUCKET)
+            except Exception as err:  # noqa: BLE001 - no snapshots: the whole log, as before
+                log.info("snapshots_not_found", error=f"{type(err).__name__}: {err}")
+                return None
+        found = self.snapshots_of.get(decider.name)
+        if found is None:
+            found = self.snapshots_of[decider.name] = Snapshots(
+                self._snapshot_bucket, decider, every=0, cache_size=self.tables.size
+            )
+        return found
 
     def forget(self, game: str, table: str) -> None:
         """Fold this table from the log next time (its views were rebuilt by an operator)."""
@@ -417,7 +448,7 @@ class TableProjector:
         """One table's views and lobby entry as its whole log has them, unless the stored
         ones already go with it (its last message was one skipped); pushed with no steps (a
         client sees a gap and asks the replay for what it missed). Returns 1 if written."""
-        folded = self.tables.put(key, await fold_log(self.bus.events, self.games[key[0]], *key))
+        folded = self.tables.put(key, await self._fold_whole(key))
         if not folded.version or not _behind(folded.version, spectator, entry):
             return 0
         done = self._render(key, [(folded, None)])
@@ -428,6 +459,18 @@ class TableProjector:
             raise Unavailable(f"the views of {key[0]}/{key[1]} were not stored")
         await self._push(key, done)
         return 1
+
+    async def _fold_whole(self, key: tuple[str, str]) -> Folded:
+        """The table as its whole log has it: from its snapshot and the messages after it when
+        it has one the log follows on from."""
+        decider = self.games[key[0]]
+        snapshots = await self._snapshots(decider)
+        last = None if snapshots is None else await self.bus.events.last(*key)
+        if snapshots is not None and last is not None:
+            folded = await snapshots.fold_to(self.bus.events, key[1], last)
+            if folded is not None:
+                return folded
+        return await fold_log(self.bus.events, decider, *key)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -786,6 +829,7 @@ async def serve_table_projector(
                     for p, g in projector.partitions.items()
                 },
                 "tables": len(projector.tables),
+                "snapshots": {game: dict(s.counts) for game, s in projector.snapshots_of.items()},
                 "cache_size": projector.tables.size,
                 "cached_mb": round(projector.tables.weight / (1 << 20), 1),
                 "cache_mb": settings.projector_cache_mb,

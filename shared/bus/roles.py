@@ -88,7 +88,8 @@ _PROJECTOR = Grant(
         subjects.cmd(ANY, ANY, SERVICE_PLAYER),
         subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER),
         *_ensure(EVENTS, TIMERS, VIEWS),
-        *_read(EVENTS, VIEWS),
+        *_read(EVENTS, VIEWS, SNAPSHOTS),  # the snapshots hold what the log holds
+        f"{JS}.STREAM.INFO.{SNAPSHOTS}",  # opening the bucket asks its config
         *_consume(EVENTS),
         *_consume(VIEWS),
         *_EVERY_SERVICE_PUBLISHES,

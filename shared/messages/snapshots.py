@@ -57,12 +57,10 @@ def write_snapshot(folded: Folded, *, game: str, table: str, rules: str) -> byte
     )
 
 
-def read_snapshot(
-    decider: TableDecider, data: bytes, *, game: str, table: str, rules: str, upto: int
-) -> Folded | None:
+def read_snapshot(decider: TableDecider, data: bytes, *, game: str, table: str, rules: str) -> Folded | None:
     """The folded table a snapshot holds, or None when it cannot be used: unreadable, of
-    another layout, rules, game or table, or past the log's message `upto` (the table's last).
-    That it follows on from the log is for the caller to see as it folds the messages after."""
+    another layout, rules, game or table. Where it stands in the log (not past the table's
+    last message, and followed on from by the messages after it) is for the caller to see."""
     try:
         snapshot = _decoder.decode(data)
         if (snapshot.format, snapshot.rules, snapshot.game, snapshot.table) != (
@@ -72,7 +70,7 @@ def read_snapshot(
             table,
         ):
             return None
-        if not 0 < snapshot.last_seq <= upto or snapshot.version < 1:
+        if snapshot.last_seq < 1 or snapshot.version < 1:
             return None
         state = _typed(decider, snapshot.state)
     except (msgspec.DecodeError, msgspec.ValidationError):

@@ -56,7 +56,7 @@ def memory_of(decider, folded: Folded) -> int:
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        copy = read_snapshot(decider, data, game=decider.name, table="t", rules="r", upto=10**9)
+        copy = read_snapshot(decider, data, game=decider.name, table="t", rules="r")
         taken = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()

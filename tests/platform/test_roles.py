@@ -49,9 +49,10 @@ OUTSIDE = [
     ("bots", "Publish", f"$JS.API.DIRECT.GET.KV_{subjects.VIEWS_BUCKET}"),
     ("bots", "Subscription", "tabletop.update.*.*.{ann}"),
     ("bots", "Subscription", "tabletop.update.>"),
-    # the workers' snapshots hold every hand of a table: only the workers read and write them
+    # the workers' snapshots hold every hand of a table: only the workers write them, and only
+    # they and the table projector (which reads the log) read them
     ("projector", "Publish", "$KV.TABLETOP_SNAPSHOTS.{game}.{t}"),
-    ("projector", "Publish", "$JS.API.DIRECT.GET.KV_TABLETOP_SNAPSHOTS.$KV.TABLETOP_SNAPSHOTS.{game}.{t}"),
+    ("projector", "Publish", "$JS.API.STREAM.PURGE.KV_TABLETOP_SNAPSHOTS"),
     ("history", "Publish", "$JS.API.DIRECT.GET.KV_TABLETOP_SNAPSHOTS"),
     ("bots", "Publish", "$KV.TABLETOP_SNAPSHOTS.{game}.{t}"),
     ("bots", "Publish", "$JS.API.DIRECT.GET.KV_TABLETOP_SNAPSHOTS"),

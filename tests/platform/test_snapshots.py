@@ -13,16 +13,18 @@ import msgspec
 import pytest
 
 from services.client import new_id
-from services.game_worker import snapshots as snapshots_module
 from services.game_worker.handler import CommandHandler
-from services.game_worker.snapshots import EVICTED_TAIL, WORTH_IT, Snapshots, rules_fingerprint
 from services.registry import get
+from services.table_projector import maintenance
+from shared.bus import snapshots as snapshots_module
+from shared.bus.snapshots import EVICTED_TAIL, WORTH_IT, Snapshots, rules_fingerprint
 from shared.games.table import TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 from shared.messages.folding import Folded, fold_log
 from shared.messages.snapshots import read_snapshot, write_snapshot
 from tests.platform.stack import stack
+from tests.platform.test_views_exact import until_exact
 from tests.waiting import until
 
 GAMES = ("naishi", "dozito", "diced_tomatoes", "decrypto", "illustori")
@@ -104,7 +106,7 @@ async def test_tables_loaded_from_snapshots_fold_to_exactly_what_their_whole_log
             data = await bucket.get(f"{game}.{table}")
             if data is None:
                 continue
-            snapshot = read_snapshot(decider, data, game=game, table=table, rules=rules, upto=whole.last_seq)
+            snapshot = read_snapshot(decider, data, game=game, table=table, rules=rules)
             assert snapshot is not None and snapshot.version <= whole.version
             tail = await fold_log(bus.events, decider, game, table, since=snapshot)
             assert same(tail, whole)
@@ -213,7 +215,7 @@ async def test_a_worker_drops_a_table_into_its_snapshot_when_it_moved_enough(bus
     assert snapshots.counts == {"snapshots_written": 2, "snapshots_loaded": 2}
     data = await bucket.get(f"highcard.{busy}")
     assert data is not None
-    snapshot = read_snapshot(decider, data, game="highcard", table=busy, rules=snapshots.rules, upto=10**9)
+    snapshot = read_snapshot(decider, data, game="highcard", table=busy, rules=snapshots.rules)
     assert snapshot is not None and snapshot.version == WORTH_IT + 1  # as it was when dropped
     assert same(snapshot, await fold_log(bus.events, decider, "highcard", busy, upto=snapshot.last_seq))
 
@@ -238,10 +240,43 @@ async def test_the_worker_service_writes_snapshots_as_its_role(bus, nats_url):
         assert await until(lambda: bucket.get(f"highcard.{table}"))
         data = await bucket.get(f"highcard.{table}")
     assert data is not None
-    snapshot = read_snapshot(
-        decider, data, game="highcard", table=table, rules=rules_fingerprint(decider), upto=10**9
-    )
+    snapshot = read_snapshot(decider, data, game="highcard", table=table, rules=rules_fingerprint(decider))
     assert snapshot is not None and snapshot.version == 32
     assert same(
         await fold_log(bus.events, decider, "highcard", table, since=snapshot), await writer.folded(table)
     )
+
+
+async def test_a_projector_loads_tables_it_does_not_hold_from_their_snapshots_and_its_views_are_exact(
+    bus, nats_url
+):
+    """A table projector restarted while its tables moved on folds each from its snapshot and
+    the log after it (read with its role's grant), and every view it stores is the one the
+    whole log folds to."""
+    decider = get("highcard")
+    # each table's snapshot at its version 33, where the projector stops
+    snapshots = Snapshots(await bus.snapshots(), decider, every=1 + 2 * WORTH_IT, cache_size=8)
+    player = Player(bus, CommandHandler(decider, bus.events, snapshots=snapshots), random.Random(5))
+    tables = [table_id() for _ in range(3)]
+    seated = dict.fromkeys(tables, False)
+
+    async def grow(table: str, versions: int) -> None:
+        for _ in range(versions):
+            seated[table] = not seated[table]
+            assert (await player.send(table, "bob", {"type": "join" if seated[table] else "leave"}))["ok"]
+
+    async with stack(nats_url, "table-projector") as running:
+        for table in tables:
+            assert (await player.send(table, "ann", {"type": "create", "seats": 4}))["ok"]
+            await grow(table, 2 * WORTH_IT)
+        await until_exact(bus, tables)
+        await running.stop("table-projector")
+        for table in tables:
+            await grow(table, 3)
+        await snapshots.drain()
+        await running.start("table-projector")
+        await until_exact(bus, tables)
+        stats = (await maintenance.service_stats(bus))["tabletop-table-projector"]
+    counts = stats[0]["endpoints"][0]["data"]["snapshots"]["highcard"]
+    assert counts.get("snapshots_loaded", 0) >= len(tables), counts
+    assert counts.get("snapshots_rejected", 0) == 0, counts

@@ -1,13 +1,14 @@
-"""The worker's snapshots of its folded tables, in the snapshots bucket: a table the worker
+"""Snapshots of folded tables, in the snapshots bucket: a table a worker or a table projector
 does not hold is loaded from its snapshot and the log's messages after it, not from its whole
-log (a Dozito table of 200 versions: one read and one decode instead of 200 folds).
+log (a Dozito table of 200 versions: one read and one decode instead of 200 folds). Workers
+write them; table projectors only read them (they read the whole log, which holds as much).
 
 A table's snapshot is written every `every` versions, and when the cache drops the table
 having moved `EVICTED_TAIL` versions or more since its last snapshot. A table of fewer than
 `WORTH_IT` versions is neither written nor looked for: its log is read as fast as a snapshot. Writes go in the
 background, at most `MAX_WRITING` at once (beyond, skipped: the next version or eviction writes
 it). A snapshot that cannot be read, or that the log does not follow on from, is counted,
-logged and left for the whole log (handler.py); any failure of the bucket only costs the
+logged and left for the whole log (`fold_to`); any failure of the bucket only costs the
 whole log's read.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -25,12 +26,20 @@ import structlog
 
 import shared.games
 import shared.messages
-from shared.bus.event_store import StoredBatch
 from shared.games.table import TableDecider
-from shared.messages.folding import Bounded, Folded, message_version
+from shared.messages.folding import (
+    Admitted,
+    Bounded,
+    Folded,
+    LogMessage,
+    TableLog,
+    fold_messages,
+    follows_on,
+    message_version,
+)
 from shared.messages.snapshots import read_snapshot, write_snapshot
 
-log = structlog.get_logger("tabletop.worker")
+log = structlog.get_logger("tabletop.snapshots")
 EVICTED_TAIL = 8  # versions since its last snapshot for a dropped table to be written
 # Versions below which a table is folded from its log, without looking for a snapshot: the
 # look costs a round trip (bench/cold_loads.py: a cold load of 15 versions, 2.2 ms from the
@@ -91,10 +100,35 @@ class Snapshots:
     def key(self, table: str) -> str:
         return f"{self.game}.{table}"
 
-    async def load(self, table: str, last: StoredBatch) -> Folded | None:
+    async def fold_to(
+        self,
+        store: TableLog,
+        table: str,
+        last: LogMessage,
+        *,
+        on_admitted: Callable[[Admitted], None] | None = None,
+        for_step: bool = False,
+    ) -> Folded | None:
+        """The table up to its log message `last`, from its snapshot and the messages after it
+        (`on_admitted` sees each of those), when it has a snapshot the log follows on from;
+        None otherwise: the caller folds the whole log. `for_step`: the caller folds `last`
+        itself to show its step (a projector), so the snapshot must end before it, and one
+        past it is no fault (the caller is behind the log, not the snapshot ahead of it)."""
+        snapshot = await self.load(table, last, for_step=for_step)
+        if snapshot is None:
+            return None
+        tail = []
+        if snapshot.last_seq < last.seq:
+            tail = await store.read(self.game, table, after=snapshot.last_seq, upto=last.seq)
+        if not follows_on(self.decider, snapshot, self.game, tail[0] if tail else last):
+            self.rejected(table, "the log does not follow on from it")
+            return None
+        return fold_messages(self.decider, snapshot, self.game, table, tail, on_admitted)
+
+    async def load(self, table: str, last: LogMessage, *, for_step: bool = False) -> Folded | None:
         """The table as its snapshot has it, if it has a usable one up to the log's message
-        `last` (the table's last); None otherwise (none, unreadable, the bucket unavailable,
-        or a table too short to look)."""
+        `last` (before it, `for_step`); None otherwise (none, unreadable, past `last`, the
+        bucket unavailable, or a table too short to look)."""
         if (message_version(self.decider, self.game, last) or WORTH_IT) < WORTH_IT:
             return None
         try:
@@ -105,10 +139,15 @@ class Snapshots:
             return None
         if data is None:
             return None
-        game, rules = self.game, self.rules
-        folded = read_snapshot(self.decider, data, game=game, table=table, rules=rules, upto=last.seq)
+        folded = read_snapshot(self.decider, data, game=self.game, table=table, rules=self.rules)
         if folded is None:
-            self.rejected(table, "unreadable, of other rules or past the log")
+            self.rejected(table, "unreadable, or of another layout, rules or table")
+            return None
+        if folded.last_seq >= last.seq + (not for_step):
+            if for_step:  # written after the message the caller is at
+                self._count("snapshots_ahead")
+            else:
+                self.rejected(table, "past the table's last message")
             return None
         self.covered.put(table, folded.version)
         self._count("snapshots_loaded")
