@@ -26,7 +26,6 @@ from services import VERSION
 from services.game_worker.handler import CommandHandler
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
-from shared.bus.buckets import while_jetstream_starts
 from shared.bus.connection import Bus, Delivered, Incoming, answering_failures
 from shared.bus.messaging import release
 from shared.bus.snapshots import Snapshots
@@ -158,8 +157,13 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     every, cache_size = bus.settings.snapshot_every, bus.settings.cache_size
     snapshots = None
     if every > 0:
-        bucket = await while_jetstream_starts(bus.snapshots)
-        snapshots = Snapshots(bucket, decider, every=every, cache_size=cache_size)
+        try:  # once: JetStream answers (the streams were just ensured)
+            bucket = await bus.snapshots()
+        except Exception as err:  # noqa: BLE001 - a cache: without it every table folds its log
+            # (a server whose grants predate the bucket refuses it: `tabletop credentials` anew)
+            log.warning("snapshots_off", game=game, error=f"{type(err).__name__}: {err}")
+        else:
+            snapshots = Snapshots(bucket, decider, every=every, cache_size=cache_size)
     handler = CommandHandler(
         decider,
         bus.events,

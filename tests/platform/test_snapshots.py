@@ -11,12 +11,15 @@ from typing import Any
 
 import msgspec
 import pytest
+from structlog.testing import capture_logs
 
 from services.client import new_id
 from services.game_worker.handler import CommandHandler
 from services.registry import get
 from services.table_projector import maintenance
 from shared.bus import snapshots as snapshots_module
+from shared.bus.buckets import Buckets
+from shared.bus.errors import Unavailable
 from shared.bus.snapshots import EVICTED_TAIL, WORTH_IT, Snapshots, rules_fingerprint
 from shared.games.table import TableDecider
 from shared.messages import subjects
@@ -280,3 +283,21 @@ async def test_a_projector_loads_tables_it_does_not_hold_from_their_snapshots_an
     counts = stats[0]["endpoints"][0]["data"]["snapshots"]["highcard"]
     assert counts.get("snapshots_loaded", 0) >= len(tables), counts
     assert counts.get("snapshots_rejected", 0) == 0, counts
+
+
+async def test_a_worker_refused_the_snapshots_bucket_serves_without_snapshots(bus, nats_url, monkeypatch):
+    """Snapshots are a cache: a worker whose server refuses it the bucket (grants from before
+    the bucket, say) starts all the same, says so, and answers every command from the log."""
+
+    async def refused(self: Any) -> Any:
+        raise Unavailable("Permissions Violation for Publish to $JS.API.STREAM.CREATE.KV_TABLETOP_SNAPSHOTS")
+
+    monkeypatch.setattr(Buckets, "snapshots", refused)
+    table = table_id()
+    with capture_logs() as logs:
+        async with stack(nats_url, "worker:highcard"):
+            for player, command in (("ann", {"type": "create", "seats": 4}), ("bob", {"type": "join"})):
+                body = encoder.encode({"id": new_id(), **command})
+                reply = msgspec.json.decode(await bus.request(subjects.cmd("highcard", table, player), body))
+                assert reply["ok"], reply
+    assert any(e["event"] == "snapshots_off" for e in logs)
