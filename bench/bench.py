@@ -2,18 +2,39 @@
 in the same run on the same embedded nats-server, once with fsync on every write and once
 without.
 
-    python bench/bench.py                 # about 1.5 minutes on 2 cores; a table of ratios
+    python bench/bench.py                 # about 2 minutes on 2 cores; a table of ratios
     python bench/bench.py --json out.json # the same, and every figure as JSON
+    python bench/bench.py --paced 2000 --every 10   # N tables, a command each every T s
 
-The services run as `tabletop` processes (a worker, the table projector, the history
-projector); the raw baselines run a responder process of their own (`--raw-responder`). Each
-figure is the median of `--runs` runs.
+The services run as `tabletop` processes (a worker per game, the table projector, the history
+projector). The raw baseline is a responder process (bench/raw_responder.py) that does on the
+wire what a worker does and nothing of tabletop: each request in a task of its own as the
+worker takes them, on uvloop as the services, one append of a body of the size of tabletop's
+log message for the same load, with the worker's headers, to a stream configured as the event
+log. Two loads are measured against it:
+
+- join/leave: 100 tables of the test game (highcard), a guest joining and leaving each, from
+  the bench's own process (the load of the figures before; its log messages are small);
+- five games: bot tables of Illustori, Diced Tomatoes, Decrypto, Dozito and Naishi, as many
+  of each (bench/load.py: real rules, each seat choosing from its own view's `legal`), from a
+  load generator process; its raw counterpart appends bodies of that load's average log
+  message size.
+
+For each, every process's CPU per command (/proc/<pid>/stat, user + system, over the phase,
+divided by the commands accepted in it): the workers, the projectors, the nats-server, the raw
+responders and the load generator, tabletop's beside the raw one's.
+
+`--paced N --every T` measures instead N tables each sent one command every T seconds (spread
+evenly), for `--seconds` after `--warmup`: latencies, append-to-push, the commands/s reached,
+each process's resident memory and CPU per command, and the same against the raw responder.
+Each figure is the median of `--runs` runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -22,14 +43,19 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 
 import nats
-from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+import raw_responder
+from load import GAME_SEATS, CpuMeter, Generator, rss_mib
+from nats.js.api import DeliverPolicy, SubjectTransform
 
 from services.client import Client
 from services.registry import games
@@ -46,7 +72,8 @@ from tests.processes import Services
 TABLES = 100
 COMMANDS = 3000  # per throughput run
 REPLAY_STEPS = 764
-RAW_STREAM = "BENCH_RAW"
+SERVICES = [("table-projector",), ("history-projector",)]
+WORKERS = ["highcard", *GAME_SEATS]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -57,27 +84,27 @@ def pct(values: list[float], q: float) -> float:
 # --- the raw primitives ------------------------------------------------------------------------
 
 
-async def raw_responder(url: str, user: str, password: str) -> None:
-    """Answer `bench.cmd.<table>` by appending the body to `bench.raw.<table>` with the
-    expected-last-sequence check, as a worker appends (the raw request + append)."""
-    nc = await nats.connect(url, user=user, password=password)
-    js = nc.jetstream()
-    last: dict[str, int] = {}
+def raw_stream_config(bus: Bus) -> Any:
+    """The event log's stream configuration (EventStore.stream_config: file storage, duplicate
+    window, subject transform, deny delete and purge, direct gets), under the raw responder's
+    name and subjects."""
+    return replace(
+        bus.events.stream_config(),
+        name=raw_responder.STREAM,
+        subjects=[raw_responder.APPEND],
+        subject_transform=SubjectTransform(src=raw_responder.APPEND, dest=raw_responder.STORED),
+        description="bench: the raw baseline's appends",
+    )
 
-    async def on_request(msg: Any) -> None:
-        table = msg.subject.rsplit(".", 1)[1]
-        ack = await js.publish(
-            f"bench.raw.{table}",
-            msg.data,
-            headers={"Nats-Expected-Last-Subject-Sequence": str(last.get(table, 0))},
-        )
-        last[table] = ack.seq
-        await msg.respond(b'{"ok":true}')
 
-    await nc.subscribe("bench.cmd.*", cb=on_request)
-    await nc.flush()
-    print("ready", flush=True)
-    await asyncio.Event().wait()
+def start_responder(url: str, flavour: str, password: str) -> subprocess.Popen[bytes]:
+    responder = subprocess.Popen(
+        [sys.executable, raw_responder.__file__, url, flavour],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "NATS_USER": "admin", "NATS_PASSWORD": password},
+    )
+    assert responder.stdout is not None and responder.stdout.readline() == b"ready\n"
+    return responder
 
 
 async def drive(
@@ -106,14 +133,17 @@ async def drive(
     return per_table * len(tables) / (time.perf_counter() - started), latencies
 
 
-async def raw_request_append(nc: Any, total: int) -> float:
-    tables = [uuid.uuid4().hex[:12] for _ in range(TABLES)]
+def raw_churn(nc: Any, flavour: str, body_size: int) -> Any:
+    """The join/leave load's requests (the same bodies) to a raw responder, which appends
+    `body_size` bytes for each."""
 
     async def ask(table: str, i: int) -> None:
-        await nc.request(f"bench.cmd.{table}", b'{"id":"x","type":"join"}', timeout=30)
+        body = json.dumps({"id": uuid.uuid4().hex, "type": "join" if i % 2 == 0 else "leave"})
+        subject = raw_responder.request_subject(flavour, body_size, "highcard", table)
+        msg = await nc.request(subject, body.encode(), timeout=60)
+        assert b'"ok":true' in msg.data, msg.data
 
-    rate, _ = await drive(ask, tables, total)
-    return rate
+    return ask
 
 
 async def raw_ordered_replay(nc: Any, count: int) -> float:
@@ -255,10 +285,47 @@ async def replay_figures(bus: Bus, client: Client) -> dict[str, float]:
     }
 
 
-async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
+@dataclass
+class Stage:
+    """One run's nats-server with the services and the raw responders running."""
+
+    server: EmbeddedServer
+    secrets: ServerSecrets
+    bus: Bus
+    client: Client
+    services: Services
+    responders: dict[str, subprocess.Popen[bytes]]
+
+    @property
+    def password(self) -> str:
+        return self.secrets.password("admin")
+
+    def processes(self, generators: list[int] | None = None) -> dict[str, list[int]]:
+        """The processes measured, by what they are (pids read now: a restarted service is
+        measured as it runs now). The load generator is the bench's own process unless
+        generator processes are named."""
+        assert self.server.process is not None
+        groups = {
+            "worker highcard": [s.pid for s in self.services.of("worker", "highcard")],
+            "workers, five games": [s.pid for g in GAME_SEATS for s in self.services.of("worker", g)],
+            "table projector": [s.pid for s in self.services.of("table-projector")],
+            "history projector": [s.pid for s in self.services.of("history-projector")],
+            "nats-server": [self.server.process.pid],
+        }
+        groups |= {f"raw responder, {f}": [p.pid] for f, p in self.responders.items()}
+        groups["load generator"] = generators or [os.getpid()]
+        return groups
+
+    def generator(self, *args: str) -> Any:
+        return Generator.start(self.server.url, "admin", self.password, *args)
+
+
+@contextlib.asynccontextmanager
+async def stage(sync_always: bool, scratch: Path, flavours: tuple[str, ...]) -> AsyncIterator[Stage]:
+    """A fresh server with the account config `tabletop up` writes, a worker per game (the
+    five and highcard), the table and history projectors, and a raw responder per flavour."""
     data = scratch / f"run-{uuid.uuid4().hex[:6]}"
     secrets = ServerSecrets.load_or_create(data / "credentials")
-    figures: dict[str, float] = {}
     with EmbeddedServer(data / "nats", sync_always=sync_always, secrets=secrets) as server:
         env = {
             "NATS_URL": server.url,
@@ -270,34 +337,119 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
         services = Services(env, data / "logs")
         settings = load_settings(nats_user="admin", nats_password=secrets.password("admin"))
         bus = await Bus.connect(server.url, settings, name="bench-client", wait=10)
-        await bus.ensure_streams()
-        client = Client(bus, timeout=60)
-        # the raw baselines on a plain nats-py connection (the bus's parses headers faster)
-        raw_nc = await nats.connect(server.url, user="admin", password=secrets.password("admin"))
-        responder = subprocess.Popen(
-            [sys.executable, __file__, "--raw-responder", server.url],
-            stdout=subprocess.PIPE,
-            env={**os.environ, "NATS_USER": "admin", "NATS_PASSWORD": secrets.password("admin")},
-        )
+        responders: dict[str, subprocess.Popen[bytes]] = {}
         try:
-            js = bus.nc.jetstream()
-            await js.add_stream(
-                StreamConfig(name=RAW_STREAM, subjects=["bench.raw.>"], storage=StorageType.FILE)
-            )
-            assert responder.stdout is not None and responder.stdout.readline() == b"ready\n"
-            services.start("worker", "highcard")
-            services.start("table-projector")
-            services.start("history-projector")
+            await bus.ensure_streams()
+            await bus.nc.jetstream().add_stream(raw_stream_config(bus))
+            for flavour in flavours:
+                responders[flavour] = start_responder(server.url, flavour, secrets.password("admin"))
+            for game in WORKERS:
+                services.start("worker", game)
+            for service in SERVICES:
+                services.start(*service)
             await services.wait_serving(bus)
             await until_replicas(bus, 1)
-            figures["raw_request_append_per_s"] = await raw_request_append(raw_nc, COMMANDS)
+            yield Stage(server, secrets, bus, Client(bus, timeout=60), services, responders)
+        finally:
+            for responder in responders.values():
+                responder.terminate()
+                responder.wait()
+            services.stop_all()
+            await bus.close()
+
+
+async def log_body_bytes(bus: Bus, after: int) -> float:
+    """The mean size of the log messages' bodies after stream sequence `after`."""
+    sizes = [len(m.data) async for m in bus.events.iterate(subjects.EVT_ALL, after=after)]
+    return statistics.mean(sizes) if sizes else 0.0
+
+
+def cpu_figures(prefix: str, per_command: dict[str, float]) -> dict[str, float]:
+    return {f"cpu_us {prefix} {name}": us for name, us in per_command.items()}
+
+
+async def generated(
+    st: Stage, args: list[str], *, generators: int = 1, settle: Any = None
+) -> tuple[list[dict[str, Any]], dict[str, float], dict[str, float]]:
+    """Run generator processes (bench/load.py, `args` each, `--tables` split between them):
+    their figures, every process's CPU µs per accepted command over the counted part (after
+    `settle()`, e.g. until the projector has caught up), and every process's resident MiB at
+    its end."""
+    tables = int(args[args.index("--tables") + 1])
+    shares = [tables // generators + (i < tables % generators) for i in range(generators)]
+    gens = []
+    for share in shares:
+        own = list(args)
+        own[own.index("--tables") + 1] = str(share)
+        gens.append(await st.generator(*own))
+    for gen in gens:
+        await gen.said("ready")
+    meter = CpuMeter(st.processes([g.pid for g in gens]))
+    for gen in gens:
+        await gen.go()
+    for gen in gens:
+        await gen.said("measuring")
+    meter.start()
+    for gen in gens:
+        await gen.said("done")
+    if settle is not None:
+        await settle()
+    after = meter.snapshot()
+    rss = {name: sum(rss_mib(p) or 0.0 for p in pids) for name, pids in meter.pids.items()}
+    figures = [await gen.figures() for gen in gens]
+    return figures, meter.per_command_us(sum(f["accepted"] for f in figures), after), rss
+
+
+def merged(figures: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of several generators as one: counts summed, lists joined, the longest
+    time counted."""
+    sent = sum(f["sent"] for f in figures)
+    failures: dict[str, int] = {}
+    for f in figures:
+        for why, count in f["failures"].items():
+            failures[why] = failures.get(why, 0) + count
+    return {
+        "accepted": sum(f["accepted"] for f in figures),
+        "seconds": max(f["seconds"] for f in figures),
+        "latencies_ms": [x for f in figures for x in f["latencies_ms"]],
+        "push_ms": [x for f in figures for x in f["push_ms"]],
+        "command_bytes": sum(f["command_bytes"] * f["sent"] for f in figures) / max(sent, 1),
+        "failures": failures,
+        "cpu_s": sum(f["cpu_s"] for f in figures),
+    }
+
+
+async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    async with stage(sync_always, scratch, raw_responder.FLAVOURS) as st:
+        bus, client, services = st.bus, st.client, st.services
+        # the raw requests on a plain nats-py connection, as tabletop's go through the bus's
+        raw_nc = await nats.connect(st.server.url, user="admin", password=st.password)
+        try:
+            # join/leave: tabletop, then the raw responders with bodies of its log's size
             tables = await new_tables(client, TABLES)
+            await until_caught_up(bus)
+            first = await bus.events.last_seq()
+            meter = CpuMeter(st.processes())
+            meter.start()
             rate, latencies = await drive(churn(bus), tables, COMMANDS)
+            await until_caught_up(bus)  # the projector's work for these commands counted too
+            figures |= cpu_figures("join/leave tabletop", meter.per_command_us(COMMANDS))
             figures["commands_per_s"] = rate
             figures["command_p50_ms"] = pct(latencies, 0.5)
             figures["command_p99_ms"] = pct(latencies, 0.99)
+            body = await log_body_bytes(bus, first)
+            figures["join_leave_log_bytes"] = body
+            for flavour in raw_responder.FLAVOURS:
+                raw_tables = [f"r{uuid.uuid4().hex[:12]}" for _ in range(TABLES)]
+                meter.start()
+                rate, latencies = await drive(raw_churn(raw_nc, flavour, round(body)), raw_tables, COMMANDS)
+                figures |= cpu_figures(f"join/leave raw-{flavour}", meter.per_command_us(COMMANDS))
+                figures[f"raw_{flavour}_per_s"] = rate
+                figures[f"raw_{flavour}_p50_ms"] = pct(latencies, 0.5)
+                figures[f"raw_{flavour}_p99_ms"] = pct(latencies, 0.99)
             await until_caught_up(bus)
-            delays = await append_to_push(bus, client, rate / 2)
+            delays = await append_to_push(bus, client, figures["commands_per_s"] / 2)
             figures["append_to_push_p50_ms"] = pct(delays, 0.5)
             figures["append_to_push_p99_ms"] = pct(delays, 0.99)
             # two replicas against one, on tables of their own
@@ -309,7 +461,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             two, _ = await drive(churn(bus), tables, COMMANDS)
             retried = sum(c.get("retried", 0) for c in await worker_counts(bus)) - before
             figures["two_replicas_per_s"] = two
-            figures["two_replicas_ratio"] = two / rate
+            figures["two_replicas_ratio"] = two / figures["commands_per_s"]
             figures["two_replicas_conflict_pct"] = 100 * retried / COMMANDS
             # catch-up: the projector away while commands come
             await until_caught_up(bus)
@@ -347,21 +499,91 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             figures["rebuild_per_s"] = read / (time.perf_counter() - started)
             figures["log_messages"] = read
             figures["raw_ordered_replay_per_s"] = max(raw_before, await raw_ordered_replay(raw_nc, read))
+            # the five games, last (their larger messages would change the catch-up and
+            # rebuild above), the projector serving again
+            services.start("table-projector")
+            await services.wait_serving(bus)
+            figures |= await five_games(st)
         finally:
-            responder.terminate()
-            responder.wait()
-            services.stop_all()
             await raw_nc.close()
-            await bus.close()
     figures["rebuild_ratio"] = figures["rebuild_per_s"] / figures["raw_ordered_replay_per_s"]
     figures["catch_up_ratio"] = figures["catch_up_per_s"] / figures["raw_ordered_replay_per_s"]
-    figures["commands_ratio"] = figures["commands_per_s"] / figures["raw_request_append_per_s"]
+    figures["commands_ratio"] = figures["commands_per_s"] / figures["raw_lean_per_s"]
+    figures["games_ratio"] = figures["games_per_s"] / figures["games_raw_lean_per_s"]
+    figures["commands_api_ratio"] = figures["commands_per_s"] / figures["raw_api_per_s"]
+    figures["games_api_ratio"] = figures["games_per_s"] / figures["games_raw_api_per_s"]
+    return figures
+
+
+async def five_games(st: Stage) -> dict[str, float]:
+    """Bot tables of the five games (as many of each, `TABLES` in all), unpaced, until
+    `COMMANDS` are accepted; then the raw responders fed, on as many tables, commands and
+    bodies of that load's average sizes."""
+    figures: dict[str, float] = {}
+    first = await st.bus.events.last_seq()
+    args = ["--load", "games", "--tables", str(TABLES), "--commands", str(COMMANDS)]
+    (played,), cpu, _ = await generated(st, args, settle=lambda: until_caught_up(st.bus))
+    figures |= cpu_figures("five games tabletop", cpu)
+    figures["games_per_s"] = played["accepted"] / played["seconds"]
+    figures["games_p50_ms"] = pct(played["latencies_ms"], 0.5)
+    figures["games_p99_ms"] = pct(played["latencies_ms"], 0.99)
+    figures["games_refused"] = sum(played["failures"].values())
+    body = await log_body_bytes(st.bus, first)
+    figures["games_log_bytes"] = body
+    figures["games_command_bytes"] = played["command_bytes"]
+    for flavour in raw_responder.FLAVOURS:
+        raw_args = ["--load", "micro", "--target", f"raw-{flavour}", "--tables", str(TABLES)]
+        raw_args += ["--commands", str(COMMANDS), "--body-size", str(round(body))]
+        raw_args += ["--command-size", str(round(played["command_bytes"]))]
+        (raw,), cpu, _ = await generated(st, raw_args)
+        figures |= cpu_figures(f"five games raw-{flavour}", cpu)
+        figures[f"games_raw_{flavour}_per_s"] = raw["accepted"] / raw["seconds"]
+        figures[f"games_raw_{flavour}_p50_ms"] = pct(raw["latencies_ms"], 0.5)
+        figures[f"games_raw_{flavour}_p99_ms"] = pct(raw["latencies_ms"], 0.99)
+    return figures
+
+
+async def paced_run(sync_always: bool, scratch: Path, args: argparse.Namespace) -> dict[str, float]:
+    """`args.paced` tables each sent a command every `args.every` seconds, evenly spread, by
+    `args.generators` processes; the counted `args.seconds` after `args.warmup`. Then the
+    same pace of requests to the lean raw responder (bodies of the load's average sizes)."""
+    figures: dict[str, float] = {}
+    async with stage(sync_always, scratch, ("lean",)) as st:
+        first = await st.bus.events.last_seq()
+        pace = ["--tables", str(args.paced), "--every", str(args.every)]
+        pace += ["--warmup", str(args.warmup), "--seconds", str(args.seconds)]
+        found, cpu, rss = await generated(st, ["--load", args.paced_load, *pace], generators=args.generators)
+        ours = merged(found)
+        body = await log_body_bytes(st.bus, first)
+        raw_args = ["--load", "micro", "--target", "raw-lean", *pace, "--body-size", str(round(body))]
+        raw_args += ["--command-size", str(round(ours["command_bytes"]))]
+        found, raw_cpu, raw_rss = await generated(st, raw_args, generators=args.generators)
+        raw = merged(found)
+    figures["target_per_s"] = args.paced / args.every
+    for side, got, use, mem in (("tabletop", ours, cpu, rss), ("raw", raw, raw_cpu, raw_rss)):
+        figures[f"{side} per_s"] = got["accepted"] / got["seconds"]
+        figures[f"{side} p50_ms"] = pct(got["latencies_ms"], 0.5)
+        figures[f"{side} p99_ms"] = pct(got["latencies_ms"], 0.99)
+        figures[f"{side} refused"] = sum(got["failures"].values())
+        figures[f"{side} generator_cpu_us"] = 1e6 * got["cpu_s"] / max(got["accepted"], 1)
+        figures |= cpu_figures(f"paced {side}", use)
+        figures |= {f"rss_mib paced {side} {name}": mib for name, mib in mem.items()}
+    figures["append_to_push_p50_ms"] = pct(ours["push_ms"], 0.5)
+    figures["append_to_push_p99_ms"] = pct(ours["push_ms"], 0.99)
+    figures["log_bytes"] = body
     return figures
 
 
 ROWS = [  # (what, tabletop figure, raw figure, ratio, goal)
-    ("commands/s, 100 tables", "commands_per_s", "raw_request_append_per_s", "commands_ratio", ">= 50%"),
-    ("command p50 / p99 ms", "command_p50_ms", "command_p99_ms", None, ""),
+    ("join/leave commands/s, 100 tables", "commands_per_s", "raw_lean_per_s", "commands_ratio", ">= 50%"),
+    ("  command p50 ms", "command_p50_ms", "raw_lean_p50_ms", None, ""),
+    ("  command p99 ms", "command_p99_ms", "raw_lean_p99_ms", None, ""),
+    ("  against raw via nats-py's API", "commands_per_s", "raw_api_per_s", "commands_api_ratio", ""),
+    ("five games commands/s, 100 tables", "games_per_s", "games_raw_lean_per_s", "games_ratio", ">= 50%"),
+    ("  command p50 ms", "games_p50_ms", "games_raw_lean_p50_ms", None, ""),
+    ("  command p99 ms", "games_p99_ms", "games_raw_lean_p99_ms", None, ""),
+    ("  against raw via nats-py's API", "games_per_s", "games_raw_api_per_s", "games_api_ratio", ""),
+    ("log message bytes: join/leave, five games", "join_leave_log_bytes", "games_log_bytes", None, ""),
     (
         "append-to-push p50 / p99 ms, half load",
         "append_to_push_p50_ms",
@@ -383,6 +605,24 @@ ROWS = [  # (what, tabletop figure, raw figure, ratio, goal)
 ]
 
 
+def cpu_table(figures: dict[str, float], title: str, sides: list[tuple[str, str]]) -> None:
+    """Each process's CPU µs a command, one column per side (`(heading, key prefix)`); a
+    process idle on every side is left out."""
+    names: list[str] = []
+    for _, prefix in sides:
+        names += [k.removeprefix(f"cpu_us {prefix} ") for k in figures if k.startswith(f"cpu_us {prefix} ")]
+    names = list(dict.fromkeys(names))
+    print(f"  {title:<40}" + "".join(f"{heading:>14}" for heading, _ in sides))
+    totals = [0.0] * len(sides)
+    for name in names:
+        values = [figures.get(f"cpu_us {prefix} {name}", 0.0) for _, prefix in sides]
+        if max(values) < 0.5:
+            continue
+        totals = [t + v for t, v in zip(totals, values)]
+        print(f"    {name:<38}" + "".join(f"{v:>14.1f}" for v in values))
+    print(f"    {'all of them':<38}" + "".join(f"{t:>14.1f}" for t in totals))
+
+
 def report(results: dict[str, dict[str, float]]) -> None:
     for mode, figures in results.items():
         print(f"\n{mode}  (medians of the runs)")
@@ -394,8 +634,41 @@ def report(results: dict[str, dict[str, float]]) -> None:
             f"  conflicts with 2 replicas: {figures['two_replicas_conflict_pct']:.2f}% of "
             f"commands; catch-up over {figures['catch_up_messages']:.0f} messages; rebuild "
             f"over {figures['log_messages']:.0f}; replay in {figures['replay_pages']:.0f} "
-            "page(s)"
+            f"page(s); five games: {figures['games_refused']:.0f} command(s) refused"
         )
+        for load, title in (("join/leave", "join/leave"), ("five games", "five games")):
+            sides = [("tabletop", f"{load} tabletop"), ("raw lean", f"{load} raw-lean")]
+            sides.append(("raw api", f"{load} raw-api"))
+            cpu_table(figures, f"CPU µs a command, {title}", sides)
+
+
+def report_paced(results: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    for mode, figures in results.items():
+        print(
+            f"\n{mode}: {args.paced} {args.paced_load} tables, a command each every {args.every:g} s "
+            f"({figures['target_per_s']:.0f}/s asked), {args.seconds:g} s counted after "
+            f"{args.warmup:g} s  (medians of the runs)"
+        )
+        print(f"  {'what':<40} {'tabletop':>12} {'raw lean':>12}")
+        for what, key in (
+            ("commands/s reached", "per_s"),
+            ("command p50 ms", "p50_ms"),
+            ("command p99 ms", "p99_ms"),
+            ("commands refused", "refused"),
+        ):
+            print(f"  {what:<40} {figures[f'tabletop {key}']:>12.1f} {figures[f'raw {key}']:>12.1f}")
+        print(
+            f"  {'append-to-push p50 / p99 ms':<40} {figures['append_to_push_p50_ms']:>12.1f} "
+            f"{figures['append_to_push_p99_ms']:>12.1f}"
+        )
+        sides = [("tabletop", "paced tabletop"), ("raw lean", "paced raw")]
+        cpu_table(figures, "CPU µs a command", sides)
+        print(f"  {'resident MiB at the end':<40}{'tabletop':>14}{'raw lean':>14}")
+        head = "rss_mib paced tabletop "
+        for name in [k.removeprefix(head) for k in figures if k.startswith(head)]:
+            ours, theirs = figures[f"rss_mib paced tabletop {name}"], figures[f"rss_mib paced raw {name}"]
+            if ours or theirs:
+                print(f"    {name:<38}{ours:>14.1f}{theirs:>14.1f}")
 
 
 def main() -> None:
@@ -403,21 +676,40 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="write every figure as JSON to FILE")
     parser.add_argument("--runs", type=int, default=1, help="runs per fsync setting (median)")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the bench")
-    parser.add_argument("--raw-responder", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--fsync", choices=("always", "off", "both"), default="both")
+    paced = parser.add_argument_group("paced mode")
+    paced.add_argument("--paced", type=int, metavar="N", help="hold N tables, each sent a command every T s")
+    paced.add_argument("--every", type=float, default=10.0, metavar="T", help="seconds (default 10)")
+    paced.add_argument("--seconds", type=float, help="seconds counted (default 60; 5 with --quick)")
+    paced.add_argument("--warmup", type=float, help="seconds before them (default 10; 3 with --quick)")
+    paced.add_argument(
+        "--paced-load",
+        choices=("micro", "games"),
+        default="micro",
+        help="micro: a guest joining and leaving highcard tables; games: bot tables of the five games",
+    )
+    paced.add_argument("--generators", type=int, default=1, help="load generator processes")
     args = parser.parse_args()
-    if args.raw_responder:
-        asyncio.run(raw_responder(args.raw_responder, os.environ["NATS_USER"], os.environ["NATS_PASSWORD"]))
-        return
     configure_logging(fmt="console", level="warning")
     if args.quick:
         global TABLES, COMMANDS, REPLAY_STEPS
         TABLES, COMMANDS, REPLAY_STEPS = 10, 200, 60
+    args.seconds = args.seconds or (5.0 if args.quick else 60.0)
+    args.warmup = args.warmup if args.warmup is not None else (3.0 if args.quick else 10.0)
+    settings = [(True, "fsync always"), (False, "fsync off")]
+    settings = [s for s in settings if args.fsync == "both" or s[0] == (args.fsync == "always")]
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for sync_always, mode in ((True, "fsync always"), (False, "fsync off")):
-            runs = [asyncio.run(one_run(sync_always, Path(scratch))) for _ in range(args.runs)]
+        for sync_always, mode in settings:
+            if args.paced:
+                runs = [asyncio.run(paced_run(sync_always, Path(scratch), args)) for _ in range(args.runs)]
+            else:
+                runs = [asyncio.run(one_run(sync_always, Path(scratch))) for _ in range(args.runs)]
             results[mode] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    report(results)
+    if args.paced:
+        report_paced(results, args)
+    else:
+        report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
 
