@@ -28,15 +28,27 @@ SEARCH_SETTINGS: Final[dict[Level, Settings]] = {
     "normal": Settings(iterations=150, budget_s=None, depth=6, guided=False),
     "hard": Settings(iterations=600, budget_s=None, depth=4, guided=True),
 }
+# A game's own settings where its search gains from them. Dozito: its greedy policy alone wins
+# 83% of 1,000 games against `easy`, the search at 600 iterations some 72%: an iteration's
+# reward hangs on the cards dealt at random into the hidden places, so the most visited move
+# is often only the luckiest. Its `hard` keeps the policy's move unless the search finds
+# another clearly better (the other games are unmeasured with it, so they keep the default).
+GAME_SEARCH_SETTINGS: Final[dict[tuple[str, Level], Settings]] = {
+    ("dozito", "hard"): replace(SEARCH_SETTINGS["hard"], doubt=1.5),
+}
 _BUDGET_SHARE: Final[dict[Level, float]] = {"normal": 0.5, "hard": 1.0}
 
 
 def settings_for(
-    level: Level, budget_s: float | None = DEFAULT_BUDGET_S, iterations: int | None = None
+    level: Level,
+    budget_s: float | None = DEFAULT_BUDGET_S,
+    iterations: int | None = None,
+    game: str | None = None,
 ) -> Settings:
-    """The search settings of a level under a budget per move (None: no time limit, so that a
-    seeded bot is repeatable), its iterations capped lower if `iterations` says so."""
-    settings = SEARCH_SETTINGS[level]
+    """The search settings of a level (`game`'s own, where it has some) under a budget per
+    move (None: no time limit, so that a seeded bot is repeatable), its iterations capped lower
+    if `iterations` says so."""
+    settings = GAME_SEARCH_SETTINGS.get((game or "", level)) or SEARCH_SETTINGS[level]
     return replace(
         settings,
         budget_s=None if budget_s is None else budget_s * _BUDGET_SHARE[level],
@@ -54,7 +66,7 @@ def bot_for(
     if level == "easy":
         return game.bot
     if game.search is not None:
-        settings = settings_for(level, budget_s, iterations)
+        settings = settings_for(level, budget_s, iterations, game.name)
         return lambda view, rng: search_move(game, view, rng, settings).command
     return game.strong_bot or game.bot
 

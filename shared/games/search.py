@@ -43,6 +43,9 @@ class Settings:
     depth: int
     guided: bool
     exploration: float = 0.7
+    # guided only: the search's move replaces the policy's only when its average reward is
+    # ahead by more than this many standard errors (0: the most visited move, as it comes)
+    doubt: float = 0.0
 
 
 @dataclass(eq=False)
@@ -51,6 +54,7 @@ class _Node:
     visits: int = 0
     available: int = 0  # iterations in which that move was legal
     reward: float = 0.0  # summed over visits, for `player`
+    reward_sq: float = 0.0  # the squares summed, for the spread of `reward`
     children: dict[bytes, _Node] = field(default_factory=dict)
 
 
@@ -92,6 +96,10 @@ def search_move(
     best = _most_visited(root, seat, offered)
     if best is None or done < SURE * len(offered):
         best = _policy_move(game, search, view, seat, offered, rng)
+    elif settings.guided and settings.doubt > 0:
+        preferred = _policy_move(game, search, view, seat, offered, rng)
+        if not _clearly_better(root.children[best], root.children.get(preferred), settings.doubt):
+            best = preferred
     return Outcome(command=dict(offered[best]), iterations=done, seconds=clock() - started)
 
 
@@ -165,7 +173,9 @@ def _iterate(
     rewards = _rewards(game, search, state)
     for visited in path:
         visited.visits += 1
-        visited.reward += rewards.get(visited.player or "", 0.0)
+        reward = rewards.get(visited.player or "", 0.0)
+        visited.reward += reward
+        visited.reward_sq += reward * reward
 
 
 def _next_turn(
@@ -216,6 +226,22 @@ def _rewards(game: Game[Any, Any], search: Search[Any], state: Any) -> Mapping[P
         return search.evaluate(state)
     winners = game.result(state).winners
     return {p: 1.0 / len(winners) for p in winners}
+
+
+def _clearly_better(best: _Node, preferred: _Node | None, doubt: float) -> bool:
+    """Is `best` ahead of the policy's move by more than `doubt` standard errors of the
+    difference of their averages? Each iteration draws new hidden cards, so averages over a
+    few dozen visits are noisy; where they do not tell the moves apart, the policy's move is
+    the better bet (a greedy move chosen on what the seat sees, not on a lucky draw)."""
+    if preferred is None or preferred is best or not preferred.visits:
+        return preferred is not best
+    spread = 0.0
+    for node in (best, preferred):
+        mean = node.reward / node.visits
+        variance = max(node.reward_sq / node.visits - mean * mean, 0.0)
+        spread += variance / node.visits
+    gap = best.reward / best.visits - preferred.reward / preferred.visits
+    return gap > doubt * math.sqrt(spread)
 
 
 def _most_visited(root: _Node, seat: PlayerId, offered: Mapping[bytes, Any]) -> bytes | None:

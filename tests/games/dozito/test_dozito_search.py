@@ -8,6 +8,7 @@ whole games to their end and beats the easy bot."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from typing import Any
@@ -15,11 +16,13 @@ from typing import Any
 import msgspec
 
 from services.registry import games
+from shared.games.bot_levels import settings_for
 from shared.games.decider import Context, Rejection
 from shared.games.dozito import GAME
 from shared.games.dozito.cards import DECKS
 from shared.games.dozito.search import SEARCH, _visible_score, determinize, evaluate, policy
 from shared.games.dozito.state import State, score_grid, visible_grid
+from shared.games.search import search_move
 from shared.games.simulate import simulate
 from shared.games.table import TableDecider
 from tests.games.search_walk import check_determinizations, positions, seat_view
@@ -161,3 +164,33 @@ def test_dozito_search_policy_beats_the_easy_bot_in_most_two_player_games():
         winners = GAME.result(state).winners
         wins += ("pol" in winners) / len(winners)
     assert wins / games > 0.6, wins
+
+
+def _policy_choice(view: dict[str, Any], seat: str, rng: random.Random) -> Any:
+    state = determinize(view, rng)
+    return policy(state, seat, GAME.legal_commands(state, seat), rng)
+
+
+def test_dozito_hard_search_keeps_the_policys_move_unless_another_is_clearly_better():
+    """`hard` in Dozito plays the policy's move where the search's averages do not tell it from
+    the most visited move (Settings.doubt): with a doubt no gap can pass, it is the policy's move
+    every time; with none, the search's own choice, which often differs."""
+    hard = settings_for("hard", None, 120, "dozito")
+    assert hard.doubt > 0 and settings_for("hard", None, 120).doubt == 0  # Dozito's own setting
+    certain = dataclasses.replace(hard, doubt=1e9)
+    free = dataclasses.replace(hard, doubt=0.0)
+    tables = positions(DECIDER, ["p1", "p2"], random.Random(11), options={"rounds": 3}, every=3)
+    checked = differed = 0
+    for table, seat in tables:
+        view = seat_view(GAME, table, seat)
+        legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
+        if seat != table.game.current or len(legal) < 2 or checked == 20:
+            continue
+        chosen = {_policy_choice(view, seat, random.Random(k)) for k in range(4)}
+        if len(chosen) > 1:
+            continue  # the policy draws lots between equal moves here
+        policy_move = msgspec.to_builtins(chosen.pop())
+        assert search_move(GAME, view, random.Random(1), certain).command == policy_move
+        differed += search_move(GAME, view, random.Random(1), free).command != policy_move
+        checked += 1
+    assert checked == 20 and differed > 0
