@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from services.client import Client
@@ -258,6 +259,12 @@ async def take_a_move(seat: Seat) -> bool:
                 await form.locator("[type=submit], button:not([type])").first.click(timeout=ACTION_TIMEOUT_MS)
         except PlaywrightTimeout:  # the page drew a newer view meanwhile: look at it again
             return True
+        except PlaywrightError as error:
+            # a forced click does not wait: the button was hidden or replaced by a newer view
+            # between counting and clicking; look at the page again
+            if "not visible" in error.message or "not attached" in error.message:
+                return True
+            raise
         outcome = await page.wait_for_function(
             """v => {
                 const t = document.getElementById('table');
