@@ -151,6 +151,9 @@ def run(
                 f"tabletop tournament: {game}'s figures take no option {', '.join(options)}", file=sys.stderr
             )
             return 2
+        except ValueError as err:
+            print(f"tabletop tournament: {err}", file=sys.stderr)
+            return 2
         print(json.dumps(figures, indent=2) if as_json else "\n".join(figure_lines(figures)))
         return 0
     seats = players or max(rules.min_players, min(2, rules.max_players))

@@ -9,12 +9,13 @@ against strong clues and against the easy bot's random ones.
 `measure` is pure (no I/O, no clock, no global random): the same arguments give the same
 figures, so that a change to the bot or to the association table can be weighed by them.
 
-measure(300, 2026) gave, English / French: strong teams decode 1345/1346 / 1335/1335 of their own
-codes, random guessing 10/310 / 9/309; a strong team intercepts 520/736 / 526/726 of strong clues,
-but 8/160 / 4/159 of random ones. The strong interceptor reads the very table the clues come from,
-and any two clues of one keyword's list share that list: it links a keyword's clues from the
-second time it is clued, whatever facet each shows. The clue giver's search avoids the codes that
-reading gives away, but the table seldom leaves it one.
+measure(300, 2026) gave, English / French, every seat a bot's: strong teams decode 1841/1841 /
+1760/1760 of their own codes, random guessing 13/313 / 14/314; a strong team intercepts 435/1228 /
+423/1146 of strong clues (lateral ones among them), but 7/163 / 11/164 of random ones. Seated as
+people (the encryptors keep to the keywords' lists): 520/736 / 526/726 of strong clues. The strong
+interceptor reads the very table the clues come from, and any two clues of one keyword's list
+share that list: it links a keyword's clues from the second time it is clued; lateral clues,
+which go through another keyword's list, it links far less often.
 """
 
 from __future__ import annotations
@@ -31,12 +32,17 @@ from shared.games.decrypto.messages import CodeRevealed, GameDecided
 from shared.games.decrypto.state import TEAMS, other
 from shared.games.decrypto.strong_bot import strong_bot
 from shared.games.simulate import LocalTable
-from shared.games.table import TableDecider
+from shared.games.table import BOT_SEAT_PREFIX, TableDecider
 
 Kind = Literal["strong", "easy"]
 BOTS: Mapping[Kind, Callable[[View, random.Random], dict[str, Any]]] = {"strong": strong_bot, "easy": bot}
 DECIDER = TableDecider(GAME)
-PLAYERS: tuple[PlayerId, ...] = ("p1", "p2", "p3", "p4")
+# The seats' names: bot seats (a strong encryptor gives lateral clues too, for bot teammates), or
+# people's, as when a person is to decode (it keeps to the keyword's own list).
+SEATS: Mapping[str, tuple[PlayerId, ...]] = {
+    "bots": tuple(f"{BOT_SEAT_PREFIX}{n}" for n in range(1, 5)),
+    "people": ("p1", "p2", "p3", "p4"),
+}
 MAX_COMMANDS = 2_000  # a game far longer than the 8 rounds allow is a bug
 
 
@@ -77,9 +83,14 @@ def teams_of(index: int) -> dict[str, Kind]:
     return {strong: "strong", other(strong): "easy"}
 
 
-def play(kinds: Mapping[str, Kind], language: str, rng: random.Random) -> list[Any]:
+def play(
+    kinds: Mapping[str, Kind],
+    language: str,
+    rng: random.Random,
+    players: tuple[PlayerId, ...] = SEATS["bots"],
+) -> list[Any]:
     """One whole game, each seat played by its team's bot from its own view; its game events."""
-    teams = {TEAMS[0]: list(PLAYERS[:2]), TEAMS[1]: list(PLAYERS[2:])}
+    teams = {TEAMS[0]: list(players[:2]), TEAMS[1]: list(players[2:])}
     seat_kind = {p: kinds[t] for t, members in teams.items() for p in members}
     local = LocalTable(DECIDER, rng)
     options = {"language": language, **teams}
@@ -89,7 +100,7 @@ def play(kinds: Mapping[str, Kind], language: str, rng: random.Random) -> list[A
         legal = [c for c in view.get("legal", []) if c.get("type") != "undo"]
         return BOTS[seat_kind[actor]]({**view, "legal": legal}, rng)
 
-    commands = local.seat(PLAYERS, options) + local.play(choose, max_commands=MAX_COMMANDS)
+    commands = local.seat(players, options) + local.play(choose, max_commands=MAX_COMMANDS)
     return [event for _, events in commands for event in events]
 
 
@@ -109,21 +120,26 @@ def count(figures: Figures, kinds: Mapping[str, Kind], events: list[Any]) -> Non
             figures.wins[who] = figures.wins.get(who, 0) + 1
 
 
-def measure(games: int, seed: int, language: str = "en") -> dict[str, Any]:
+def measure(games: int, seed: int, language: str = "en", seats: str = "bots") -> dict[str, Any]:
     """Plays `games` 4-player games (half strong against strong, half strong against easy) and
     returns the figures: own-code decode rates of strong and random-guessing (easy) teams; the
     interception rate of a strong team against strong clues and against random clues (and of an
-    easy team against strong clues); who won the mixed games; rounds played."""
+    easy team against strong clues); who won the mixed games; rounds played. `seats`: "bots"
+    (every seat a bot's) or "people" (seats named as people's, still played by the bots: their
+    encryptors keep to the keywords' own lists)."""
+    if seats not in SEATS:
+        raise ValueError(f"seats is one of {', '.join(SEATS)}, not {seats!r}")
     figures = Figures()
     for index in range(games):
         kinds = teams_of(index)
         rng = random.Random(f"{seed}:{index}")
-        count(figures, kinds, play(kinds, language, rng))
+        count(figures, kinds, play(kinds, language, rng, SEATS[seats]))
     intercept = figures.intercept
     return {
         "games": games,
         "language": language,
         "seed": seed,
+        "seats": seats,
         "rounds": figures.rounds,
         "decode": {"strong": figures.decode["strong"].figures(), "random": figures.decode["easy"].figures()},
         "intercept": {

@@ -4,13 +4,15 @@ game ships (associations.py), from its own seat's view alone, as a client would.
 Two clues relate as often as one keyword's association list holds both ("purr" and "whiskers":
 the list of "cat"); a clue belongs to a keyword whose list holds it.
 
-* Encryptor: for each digit of its code, a clue from that keyword's list, new to the game. Of the
-  triples it could write it takes the one that leaves the team the fewest tokens to expect: a
-  Miscommunication as likely as its own team would misread it, an Interception as likely as the
-  other team, reading the public clue history as this bot does (`intercepting`), would read it
-  right. Then clues unlike the ones given before for the same keyword (another facet), and words
-  many keywords share. (A reader of the same table links any two clues of one keyword's list, so
-  a strong interceptor still reads most codes from the third round: bot_figures.py.)
+* Encryptor: for each digit of its code, a clue new to the game, from that keyword's list, or,
+  when every teammate who decodes is a bot, also a lateral one: a clue of another keyword's list
+  reached through a word only the two lists hold ("pharaoh" for "bandage", through "mummy").
+  Of the triples it could write it takes the one that leaves the team the fewest tokens to
+  expect: a Miscommunication as likely as its own team would misread it, an Interception as
+  likely as the other team, reading the public clue history as this bot does (`intercepting`),
+  would read it right. (A reader of the same table links any two clues of one keyword's list:
+  lateral clues are what keeps such a reader from most codes; a person decodes the list's own
+  clues more surely, so a bot that has a person to decode for keeps to those: bot_figures.py.)
 * Its own team's code: each clue goes to the keyword whose list holds it (or relates most to it):
   the legal code that fits best.
 * The other team's code: each clue goes to the position whose past clues relate most to it; a
@@ -45,6 +47,7 @@ from shared.games.decrypto.state import (
     other,
 )
 from shared.games.decrypto.words import WORDS
+from shared.games.table_messages import BOT_SEAT_PREFIX
 
 Code = tuple[int, ...]
 Scores = tuple[float, ...]  # how well a clue fits each keyword position, 1-4
@@ -52,6 +55,9 @@ Option = tuple[str, str]  # a clue: (normalized, as written)
 
 MEMBER = 1_000_000.0  # a clue in a keyword's own list outweighs any relatedness
 CANDIDATES = 8  # clues weighed per digit of the code: 8**3 triples at most
+# A lateral clue goes through a word that at most this many keyword lists hold: a link between
+# two keywords ("mummy": bandage, pharaoh's tomb), not a word shared by many ("green").
+LINK_HOLDERS = 2
 NOTHING: frozenset[str] = frozenset()
 
 
@@ -229,9 +235,11 @@ def give_clues(view: View, rng: random.Random, language: str) -> dict[str, Any]:
     own = decoding(language, keywords, past)
     theirs = intercepting(language, past)
     examples = [(normalize(w), w) for cmd in view["legal"] for w in cmd["clues"]]
-    options = [
-        _options(language, keywords, digit, used_clues(view, team), past, examples, rng) for digit in code
-    ]
+    # lateral clues only for bots: a person decodes a clue of the keyword's own list more surely
+    decoders = [p for p in view["teams"][team] if p != view["encryptors"].get(team)]
+    lateral = all(p.startswith(BOT_SEAT_PREFIX) for p in decoders)
+    used = used_clues(view, team)
+    options = [_options(language, keywords, digit, used, past, examples, rng, lateral) for digit in code]
     own_vec = {n: own(n) for opts in options for (n, _), _ in opts}
     their_vec = {n: theirs(n) for opts in options for (n, _), _ in opts}
     codes = possible_codes(view, team)  # for both teams: they see the same revealed codes
@@ -261,17 +269,22 @@ def _options(
     past: Sequence[Sequence[str]],
     examples: Sequence[Option],
     rng: random.Random,
+    lateral: bool = False,
 ) -> list[tuple[Option, float]]:
-    """The clues weighed for one digit, each with its rank (lower: better): new ones from the
-    keyword's list (examples once it is used up); those no other own keyword's list holds first,
+    """The clues weighed for one digit, each with its rank (lower: better). New ones from the
+    keyword's list (examples once it is used up): those no other own keyword's list holds first,
     then by how little they relate to the keyword's past clues (another facet), then by how many
     keywords share them (the less a clue tells who it is for, the better); ties at random. Clues
     another own keyword's list holds stay in: the triple may place them for the team, and they
-    point the other team to two positions."""
+    point the other team to two positions. With `lateral`, see `_lateral_options`."""
     idx = index(language)
     keyword = keywords[digit - 1]
     own = set(keywords)
     fresh = [o for o in (idx.clues.get(keyword, ()) if idx else ()) if o[0] not in used]
+    if lateral and fresh:
+        found = _lateral_options(language, keywords, digit, used, past, fresh, rng)
+        if found:
+            return found
     pool = fresh or [e for e in examples if e[0] not in used]
     seen = past[digit - 1]
 
@@ -283,6 +296,64 @@ def _options(
 
     ranked = sorted(pool, key=rank)[:CANDIDATES]
     return [(o, float(i)) for i, o in enumerate(ranked)]
+
+
+def _lateral_options(
+    language: str,
+    keywords: Sequence[str],
+    digit: int,
+    used: set[str],
+    past: Sequence[Sequence[str]],
+    fresh: Sequence[Option],
+    rng: random.Random,
+) -> list[tuple[Option, float]]:
+    """The keyword's new clues and its lateral ones (`linked`) that the team reads as this
+    keyword's more than any other's; those the other team would place at this position least
+    (by how much more it relates there than to any other position: below zero, a decoy), then
+    the keyword's own before lateral ones, then the clearest to the team; ties at random."""
+    position = digit - 1
+    own = set(keywords)
+    theirs = intercepting(language, past)
+    team = decoding(language, keywords, past)
+    listed = {n for n, _ in fresh}
+    lateral = [
+        o
+        for o in linked(language, keywords[position])
+        if o[0] not in used and not held_by(language, o[0]) & own
+    ]
+    pool = [*fresh, *lateral]
+    ranked = []
+    for option in pool:
+        read = team(option[0])
+        clarity = read[position] - max(r for p, r in enumerate(read) if p != position)
+        if clarity <= 0:
+            continue
+        placed = theirs(option[0])
+        margin = placed[position] - max(r for p, r in enumerate(placed) if p != position)
+        ranked.append(((margin, option[0] not in listed, -clarity, rng.random()), option))
+    ranked.sort(key=lambda entry: entry[0])
+    return [(o, float(i)) for i, (_, o) in enumerate(ranked[:CANDIDATES])]
+
+
+@lru_cache(maxsize=4096)
+def linked(language: str, keyword: str) -> tuple[Option, ...]:
+    """The lateral clues of a keyword (normalized): the clues of every other keyword whose list
+    shares a link with its own (a word at most `LINK_HOLDERS` lists hold), not in its own list,
+    in the table's order."""
+    idx = index(language)
+    if idx is None:
+        return ()
+    own_list = [n for n, _ in idx.clues.get(keyword, ())]
+    found: dict[str, Option] = {}
+    for link in own_list:
+        holders = idx.holders.get(link, NOTHING)
+        if len(holders) > LINK_HOLDERS:
+            continue
+        for neighbour in sorted(holders - {keyword}):
+            for option in idx.clues.get(neighbour, ()):
+                if option[0] not in own_list:
+                    found.setdefault(option[0], option)
+    return tuple(found.values())
 
 
 def submit_guess(view: View, rng: random.Random, language: str) -> dict[str, Any]:
