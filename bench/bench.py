@@ -89,7 +89,7 @@ def raw_stream_config(bus: Bus) -> Any:
     window, subject transform, deny delete and purge, direct gets), under the raw responder's
     name and subjects."""
     return replace(
-        bus.events.stream_config(),
+        bus.events.stream_config(subjects.STREAM, subjects.LogLayout(1)),
         name=raw_responder.STREAM,
         subjects=[raw_responder.APPEND],
         subject_transform=SubjectTransform(src=raw_responder.APPEND, dest=raw_responder.STORED),
@@ -217,7 +217,13 @@ async def lag(bus: Bus) -> list[tuple[int, int] | None]:
     """Every partition's (undelivered, unacknowledged), asked all at once: a poll that
     takes one round trip, not sixteen, so a catch-up of a fraction of a second is timed
     to within a few milliseconds."""
-    return await asyncio.gather(*(bus.consumer_pending(durable(p)) for p in range(subjects.PARTITIONS)))
+    layout = await bus.events.layout()
+    return await asyncio.gather(
+        *(
+            bus.consumer_pending(durable(p), stream=layout.stream_of_partition(p))
+            for p in range(subjects.PARTITIONS)
+        )
+    )
 
 
 async def until_caught_up(bus: Bus) -> None:
@@ -358,9 +364,13 @@ async def stage(sync_always: bool, scratch: Path, flavours: tuple[str, ...]) -> 
             await bus.close()
 
 
-async def log_body_bytes(bus: Bus, after: int) -> float:
-    """The mean size of the log messages' bodies after stream sequence `after`."""
-    sizes = [len(m.data) async for m in bus.events.iterate(subjects.EVT_ALL, after=after)]
+async def log_body_bytes(bus: Bus, after: dict[str, int]) -> float:
+    """The mean size of the log messages' bodies after `after` (each stream's sequence)."""
+    sizes = [
+        len(m.data)
+        for stream, seq in after.items()
+        async for m in bus.events.iterate(stream, subjects.EVT_ALL, after=seq)
+    ]
     return statistics.mean(sizes) if sizes else 0.0
 
 
@@ -429,7 +439,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             # join/leave: tabletop, then the raw responders with bodies of its log's size
             tables = await new_tables(client, TABLES)
             await until_caught_up(bus)
-            first = await bus.events.last_seq()
+            first = await bus.events.last_seqs()
             meter = CpuMeter(st.processes())
             meter.start()
             rate, latencies = await drive(churn(bus), tables, COMMANDS)
@@ -491,7 +501,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             projector.process.wait()
             # the raw read before and after the rebuild, the faster counted: neither side
             # gains from a cache the other warmed
-            last = await bus.events.last_seq()
+            last = sum((await bus.events.last_seqs()).values())  # one stream: the bench's layout
             raw_before = await raw_ordered_replay(raw_nc, last)
             games()  # the games' modules loaded before the timing: starting is not rebuilding
             started = time.perf_counter()
@@ -520,7 +530,7 @@ async def five_games(st: Stage) -> dict[str, float]:
     `COMMANDS` are accepted; then the raw responders fed, on as many tables, commands and
     bodies of that load's average sizes."""
     figures: dict[str, float] = {}
-    first = await st.bus.events.last_seq()
+    first = await st.bus.events.last_seqs()
     args = ["--load", "games", "--tables", str(TABLES), "--commands", str(COMMANDS)]
     (played,), cpu, _ = await generated(st, args, settle=lambda: until_caught_up(st.bus))
     figures |= cpu_figures("five games tabletop", cpu)
@@ -549,7 +559,7 @@ async def paced_run(sync_always: bool, scratch: Path, args: argparse.Namespace) 
     same pace of requests to the lean raw responder (bodies of the load's average sizes)."""
     figures: dict[str, float] = {}
     async with stage(sync_always, scratch, ("lean",)) as st:
-        first = await st.bus.events.last_seq()
+        first = await st.bus.events.last_seqs()
         pace = ["--tables", str(args.paced), "--every", str(args.every)]
         pace += ["--warmup", str(args.warmup), "--seconds", str(args.seconds)]
         found, cpu, rss = await generated(st, ["--load", args.paced_load, *pace], generators=args.generators)

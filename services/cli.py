@@ -538,13 +538,15 @@ def cmd_status(args: argparse.Namespace) -> int:
     async def action(bus: Bus) -> int:
         services = await maintenance.service_stats(bus)
         lag = await maintenance.partition_lag(bus)
-        last = await bus.events.last_seq()
+        lasts = await bus.events.last_seqs()
+        last = sum(lasts.values())
         store = await store_space(bus)
         if args.json:
             print(
                 dump(
                     {
-                        "log_last_seq": last,
+                        "log_last_seq": last,  # the messages of every stream
+                        "log_streams": lasts,
                         "store": store,
                         "services": services,
                         "partitions": {
@@ -555,7 +557,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                 )
             )
             return 0
-        print(f"log: {last} messages")
+        print(f"log: {last} messages" + (f" in {len(lasts)} streams" if len(lasts) > 1 else ""))
         print(store_line(store))
         for name, replicas in services.items():
             counts: dict[str, int] = {}

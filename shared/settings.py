@@ -7,6 +7,8 @@ from pathlib import Path
 
 import msgspec
 
+from shared.messages.subjects import LOG_STREAM_COUNTS
+
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Where NATS is; unset: an embedded nats-server is started (or the one `tabletop up` runs).
@@ -30,6 +32,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     session_lifetime: float = 30 * 86400.0
     # Replicas of the stream and buckets (3 on a cluster).
     replicas: int = 1
+    # The streams the log's 16 partitions are spread over (1, 2, 4, 8 or 16), when the log is
+    # made: more put the appends of different tables on different leaders of a cluster. A log
+    # already made keeps its own, whatever this says.
+    log_streams: int = 1
     # The embedded server fsyncs every write before acknowledging it unless this is false.
     sync_always: bool = True
     # The embedded server's store limit in bytes: writes are refused (`storage_full`) past it.
@@ -88,6 +94,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Games beyond the built-in and installed ones: `module:attribute`, comma separated.
     games: str = ""
 
+    def __post_init__(self) -> None:
+        if self.log_streams not in LOG_STREAM_COUNTS:
+            counts = ", ".join(map(str, LOG_STREAM_COUNTS))
+            raise ValueError(f"TABLETOP_LOG_STREAMS is one of {counts}, not {self.log_streams}")
+
     def __repr__(self) -> str:  # settings may be logged; the password never is
         return f"Settings(nats_url={self.nats_url!r}, nats_user={self.nats_user!r}, ...)"
 
@@ -107,6 +118,7 @@ _ENV = {
     "session_key_file": "TABLETOP_SESSION_KEY_FILE",
     "session_lifetime": "TABLETOP_SESSION_LIFETIME",
     "replicas": "TABLETOP_REPLICAS",
+    "log_streams": "TABLETOP_LOG_STREAMS",
     "sync_always": "TABLETOP_SYNC_ALWAYS",
     "max_store": "TABLETOP_MAX_STORE",
     "duplicate_window": "TABLETOP_DUPLICATE_WINDOW",

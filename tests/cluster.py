@@ -46,7 +46,7 @@ class Node:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def config(self, routes: list[str]) -> str:
+    def config(self, routes: list[str], mappings: dict[str, str] | None = None) -> str:
         store = str(self.data_dir / "jetstream").replace("\\", "/")
         route_list = ", ".join(f'"{r}"' for r in routes)
         # sync_interval always: a write acknowledged by a quorum is on the disks of that quorum,
@@ -59,11 +59,13 @@ class Node:
             if len(routes) > 1
             else ""
         )  # one node: a plain server
+        mapped = "".join(f'  "{k}": "{v}"\n' for k, v in (mappings or {}).items())
         return (
             f"server_name: {self.name}\n"
             f"listen: {HOST}:{self.client_port}\n"
             f"http: {HOST}:{self.monitor_port}\n"
             f'jetstream {{\n  store_dir: "{store}"\n  sync_interval: always\n}}\n'
+            + (f"mappings {{\n{mapped}}}\n" if mapped else "")
         ) + cluster
 
     def monitor(self, path: str, timeout: float = 1.0) -> tuple[int, Any]:
@@ -100,10 +102,15 @@ class Cluster:
     """Three nodes, `n1`..`n3` (or `size` nodes; one is a plain server); `urls` is the NATS_URL
     services connect with."""
 
-    def __init__(self, data_dir: str | Path | None = None, size: int = 3) -> None:
+    def __init__(
+        self, data_dir: str | Path | None = None, size: int = 3, mappings: dict[str, str] | None = None
+    ) -> None:
+        """`mappings`: subject mappings of the (only) account, as `auth.conf` has the command
+        partitions' (`subjects.CMD_MAPPING`)."""
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="tabletop-cluster-")
         root = Path(data_dir or self._tmp.name)  # type: ignore[union-attr]
         self.nodes = {name: Node(name, root / name) for name in (f"n{i}" for i in range(1, size + 1))}
+        self.mappings = mappings
 
     @property
     def urls(self) -> str:
@@ -126,7 +133,7 @@ class Cluster:
         node.data_dir.mkdir(parents=True, exist_ok=True)
         routes = [f"nats-route://{HOST}:{n.route_port}" for n in self.nodes.values()]
         conf = node.data_dir / "nats-server.conf"
-        conf.write_text(node.config(routes))
+        conf.write_text(node.config(routes, self.mappings))
         log = open(node.data_dir / "nats-server.log", "ab")  # noqa: SIM115 - lives with the child
         node.process = subprocess.Popen(
             [server_binary(), "-c", str(conf)],

@@ -148,14 +148,15 @@ class Logged:
 
 
 async def read_log(bus: Bus) -> dict[TableKey, list[Logged]]:
-    """Every message of the event stream, by table, in stream order (whatever subjects the
-    stream files them under)."""
+    """Every message of the log, by table, in stream order (whatever subjects the streams file
+    them under)."""
     tables: dict[TableKey, list[Logged]] = defaultdict(list)
-    async for message in bus.events.iterate(">"):
-        header = _header.decode(message.data)
-        tables[(header.game, header.table)].append(
-            Logged(message.seq, header.version, header.command_id, header.player, message.data)
-        )
+    for stream in (await bus.events.layout()).streams:  # a table's messages are in one stream
+        async for message in bus.events.iterate(stream, ">"):
+            header = _header.decode(message.data)
+            tables[(header.game, header.table)].append(
+                Logged(message.seq, header.version, header.command_id, header.player, message.data)
+            )
     return dict(tables)
 
 

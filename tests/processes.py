@@ -158,7 +158,7 @@ class Services:
         self._started += 1
         label = f"{'-'.join(args)}#{self._started}"
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.log_dir / f"{label}.log", "ab") as log:
+        with open(self.log_dir / f"{label.replace('/', '-of-')}.log", "ab") as log:  # `--shard I/N`
             process = subprocess.Popen(
                 [*TABLETOP, *args],
                 env=self.env,

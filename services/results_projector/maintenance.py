@@ -23,35 +23,38 @@ CONSUMER_PREFIX = "tabletop-results"
 async def fold_the_log(bus: Bus) -> Standings:
     """The standings of the whole log as it is now."""
     standings = Standings()
-    last = await bus.events.last_seq()
-    async for run in bus.events.replay(subjects.EVT_ALL, upto=last):
+    async for stream, run in bus.events.replay_log(await bus.events.last_seqs()):
         for message in run:
-            standings.fold(message.seq, message.subject, message.data, message.writer)
+            standings.fold(stream, message.seq, message.subject, message.data, message.writer)
     return standings
 
 
-async def results_consumers(bus: Bus) -> list[str]:
-    infos = await bus.js.consumers_info(subjects.STREAM)
-    return sorted(i.name for i in infos if i.name.startswith(CONSUMER_PREFIX))
+async def results_consumers(bus: Bus) -> list[tuple[str, str]]:
+    """(stream, consumer) of every results projector's consumer of the log."""
+    found = []
+    for stream in (await bus.events.layout()).streams:
+        infos = await bus.js.consumers_info(stream)
+        found += [(stream, i.name) for i in infos if i.name.startswith(CONSUMER_PREFIX)]
+    return sorted(found)
 
 
 async def fold_again(bus: Bus, *, timeout: float = 120.0) -> list[str]:
-    """Make every results projector fold the log again from its start (its consumer is
-    deleted: the projector makes it again and reads from the first message) and wait until
+    """Make every results projector fold the log again from its start (its consumers are
+    deleted: the projector makes them again and reads from the first message) and wait until
     they have read it all. The consumers that were deleted."""
-    names = await results_consumers(bus)
-    for name in names:
-        await bus.delete_consumer(name)
+    consumers = await results_consumers(bus)
+    for stream, name in consumers:
+        await bus.delete_consumer(name, stream=stream)
     deadline = time.monotonic() + timeout
-    for name in names:
+    for stream, name in consumers:
         while True:
-            pending = await bus.consumer_pending(name)
+            pending = await bus.consumer_pending(name, stream=stream)
             if pending == (0, 0):
                 break
             if time.monotonic() > deadline:
                 raise Unavailable(f"the results projector of {name} did not read the log again in time")
             await asyncio.sleep(0.2)
-    return names
+    return sorted({name for _, name in consumers})
 
 
 async def ask(bus: Bus, subject: str, request: dict[str, Any], *, timeout: float = 60.0) -> dict[str, Any]:

@@ -2,19 +2,21 @@
 the log (`standings.py`) and answered on `tabletop.profile.<player>`,
 `tabletop.history.<player>` and `tabletop.rankings.<game>`.
 
-It reads the whole log in stream order through its own durable consumer (a rating depends on
-the order of the results, and a player's tables span every partition). The standings live in
-memory: whenever the consumer is (re)opened, at the start and after a fault, the log is read
-again up to the consumer's ack floor into the standings where they are behind, and the
-consumer goes on after it, so every message is folded exactly once, whatever was killed when.
-Until the first read has caught up with the log, requests are answered `unavailable` rather
-than with standings that miss results. Replicas each fold the whole log under their own
-durable (`tabletop results-projector --replica N`) and share the requests.
+It reads the whole log, each stream in its order through a durable consumer of its own (a
+player's tables span every partition; the ratings follow the order the tables ended in,
+whatever order the streams come in: standings.py). The standings live in memory: whenever a
+consumer is (re)opened, at the start and after a fault, its stream is read again up to the
+consumer's ack floor into the standings where they are behind, and the consumer goes on after
+it, so every message is folded exactly once, whatever was killed when. Until the first read of
+every stream has caught up with it, requests are answered `unavailable` rather than with
+standings that miss results. Replicas each fold the whole log under their own durable
+(`tabletop results-projector --replica N`) and share the requests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import typing
 from typing import Any
 
@@ -83,45 +85,62 @@ class RankingsRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
 
 
 class ResultsProjector:
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, streams: tuple[str, ...] = (subjects.STREAM,)) -> None:
         self.bus = bus
         self.games = games()
+        self.streams = streams
         self.standings = Standings()
-        self.caught_up = False  # the log read up to where it was when the service started
+        self.idle_streams: set[str] = set()  # read up to where they were since the last start
+        # one stream's reading again (`read_log_upto`) and another's batches take turns
+        self.lock = asyncio.Lock()
 
-    async def read_log_upto(self, ack_floor: int) -> None:
-        """The standings up to stream sequence `ack_floor` (where the consumer goes on after),
-        read from the log where they are behind it. Standings ahead of it (acknowledgements
-        lost with a server, or the consumer made again to rebuild them) are folded again from
-        the start: the consumer will deliver what comes after, and none may count twice."""
-        if self.standings.seq == ack_floor:
-            return
-        if self.standings.seq > ack_floor:
-            self.standings = Standings()
-            self.caught_up = False
-        async for run in self.bus.events.replay(subjects.EVT_ALL, upto=ack_floor):
-            for message in run:
-                self.fold(message.seq, message.subject, message.data, message.writer)
-        log.info("results_read_from_log", upto=ack_floor, results=self.standings.results)
+    @property
+    def caught_up(self) -> bool:
+        """Every stream read up to where it was when the service started."""
+        return self.idle_streams >= set(self.streams)
 
-    async def handle(self, messages: list[Delivered]) -> set[int]:
-        for message in messages:
-            self.fold(message.seq, message.subject, message.data, message.writer)
+    async def read_log_upto(self, stream: str, ack_floor: int) -> None:
+        """The standings up to sequence `ack_floor` of `stream` (where its consumer goes on
+        after), read from the log where they are behind it. Standings ahead of it
+        (acknowledgements lost with a server, or the consumer made again to rebuild them) are
+        folded again from the start, the other streams up to where they were: the consumer will
+        deliver what comes after, and none may count twice."""
+        async with self.lock:
+            folded = self.standings.positions.get(stream, 0)
+            if folded == ack_floor:
+                return
+            upto = {stream: ack_floor}
+            if folded > ack_floor:
+                upto = {**self.standings.positions, stream: ack_floor}
+                self.standings = Standings()
+                self.idle_streams.clear()
+            async for source, run in self.bus.events.replay_log(upto):
+                for message in run:
+                    self.fold(source, message.seq, message.subject, message.data, message.writer)
+            log.info("results_read_from_log", stream=stream, upto=ack_floor, results=self.standings.results)
+
+    async def handle(self, stream: str, messages: list[Delivered]) -> set[int]:
+        async with self.lock:
+            for message in messages:
+                self.fold(stream, message.seq, message.subject, message.data, message.writer)
         return set()
 
-    def fold(self, seq: int, subject: str, data: bytes, writer: str) -> None:
+    def fold(self, stream: str, seq: int, subject: str, data: bytes, writer: str) -> None:
         """One message into the standings; one they cannot take (a bug, never expected) is
         logged and passed over, so it cannot stop every later result."""
         try:
-            self.standings.fold(seq, subject, data, writer)
+            self.standings.fold(stream, seq, subject, data, writer)
         except Exception:
             self.standings.skipped += 1
-            log.exception("results_message_failed", seq=seq, subject=subject)
+            log.exception("results_message_failed", stream=stream, seq=seq, subject=subject)
 
-    async def idle(self) -> None:
-        if not self.caught_up:
-            self.caught_up = True
-            log.info("results_caught_up", seq=self.standings.seq, results=self.standings.results)
+    async def idle(self, stream: str) -> None:
+        if stream not in self.idle_streams:
+            self.idle_streams.add(stream)
+            if self.caught_up:
+                log.info(
+                    "results_caught_up", positions=self.standings.positions, results=self.standings.results
+                )
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -175,7 +194,7 @@ class ResultsProjector:
 
 async def serve_results_projector(bus: Bus, stop: asyncio.Event, *, replica: int = 1) -> None:
     await bus.ensure_streams()
-    projector = ResultsProjector(bus)
+    projector = ResultsProjector(bus, (await bus.events.layout()).streams)
     queue = "tabletop-results"
     await bus.add_service(
         name=SERVICE_NAME,
@@ -188,18 +207,24 @@ async def serve_results_projector(bus: Bus, stop: asyncio.Event, *, replica: int
         ],
         stats=lambda: {
             "caught_up": projector.caught_up,
-            "seq": projector.standings.seq,
+            "positions": projector.standings.positions,
             "results": projector.standings.results,
             "skipped": projector.standings.skipped,
         },
     )
-    log.info("results_projector_started", durable=durable(replica))
-    await bus.consume(
-        durable(replica),
-        subjects.EVT_ALL,
-        projector.handle,
-        stop=stop,
-        idle=projector.idle,
-        ack_all=True,  # one reader per durable
-        opened=projector.read_log_upto,
-    )
+    log.info("results_projector_started", durable=durable(replica), streams=list(projector.streams))
+    # every stream under the same durable name (a consumer's name is its stream's)
+    async with asyncio.TaskGroup() as group:
+        for stream in projector.streams:
+            group.create_task(
+                bus.consume(
+                    durable(replica),
+                    subjects.EVT_ALL,
+                    functools.partial(projector.handle, stream),
+                    stop=stop,
+                    idle=functools.partial(projector.idle, stream),
+                    stream=stream,
+                    ack_all=True,  # one reader per durable
+                    opened=functools.partial(projector.read_log_upto, stream),
+                )
+            )

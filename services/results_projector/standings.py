@@ -1,7 +1,9 @@
 """Players' records folded from the log: ratings per game, each player's tables, and the
-leaderboards. Pure: the service (`service.py`) feeds it the log's messages in stream order, and
-the same messages in the same order always give the same standings, so `rebuild-rankings`
-recomputes them from the log and compares.
+leaderboards. Pure: the service (`service.py`) feeds it each log stream's messages in that
+stream's order, the streams in any interleaving, and the same messages always give the same
+standings, so `rebuild-rankings` recomputes them from the log and compares. Ratings follow the
+order the tables ended in (their end's time, then game and table): a result folded after one
+that ended later (another stream's, read first) rates again those after it.
 
 What is rated (docs/architecture.md, "Results"): a table that ended with a result, every seat
 played by a person (a table with a bot seat is unrated; a seat a bot took over from a player
@@ -76,10 +78,12 @@ class Rating:
         }
 
 
-class Entry(msgspec.Struct, frozen=True, kw_only=True):
-    """One table of a player's history (`seq`: the stream sequence of its end, its cursor)."""
+Key = tuple[str, str, str]  # (ended at, game, table): the order of the results
 
-    seq: int
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a player's history."""
+
     game: str
     table: str
     ended_at: str
@@ -91,6 +95,10 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     rating_before: float | None = None
     rating_after: float | None = None
 
+    @property
+    def key(self) -> Key:
+        return self.ended_at, self.game, self.table
+
     def as_json(self) -> dict[str, Any]:
         body: dict[str, Any] = msgspec.to_builtins(self)
         body["replay"] = f"#/replay/{self.game}/{self.table}"
@@ -98,27 +106,38 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @dataclass(slots=True)
-class Standings:
-    """Everything folded so far, up to stream sequence `seq`."""
+class RatedTable:
+    """A rated result, with each player's (mu, sigma) before it, so that it can be taken back
+    when a result that ended before it comes later."""
 
-    seq: int = 0
+    key: Key
+    result: Result
+    before: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Standings:
+    """Everything folded so far: up to `positions[stream]` in each log stream."""
+
+    positions: dict[str, int] = field(default_factory=dict)
     ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)  # game -> player -> rating
     history: dict[str, list[Entry]] = field(default_factory=dict)  # player -> entries, oldest first
     since: dict[str, str] = field(default_factory=dict)  # player -> when their first table started
     tables: dict[tuple[str, str], tuple[int, list[str]]] = field(default_factory=dict)  # not ended
     results: int = 0  # tables ended with a result
     skipped: int = 0  # messages that did not fit their table
+    _rated: dict[str, list[RatedTable]] = field(default_factory=dict)  # game -> in their order
     _boards: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # game -> sorted
 
     # --- folding ----------------------------------------------------------------------------
 
-    def fold(self, seq: int, subject: str, data: bytes, writer: str) -> bool:
-        """One log message, in stream order; False when it was skipped (already folded, after
-        its table's end, or it does not fit its table: the same rule as every reader of the
-        log)."""
-        if seq <= self.seq:
+    def fold(self, stream: str, seq: int, subject: str, data: bytes, writer: str) -> bool:
+        """One log message, in its stream's order; False when it was skipped (already folded,
+        after its table's end, or it does not fit its table: the same rule as every reader of
+        the log)."""
+        if seq <= self.positions.get(stream, 0):
             return False
-        self.seq = seq
+        self.positions[stream] = seq
         admitted = self._admitted(subject, data, writer)
         if admitted is None:
             return False
@@ -129,11 +148,11 @@ class Standings:
                 kind = _tag.decode(raw).type
                 if kind == "table_started":
                     players = list(_started.decode(raw).players)
-                    for player in players:
-                        self.since.setdefault(player, batch.at)
+                    for player in players:  # the earliest, whatever order the streams come in
+                        self.since[player] = min(self.since.get(player, batch.at), batch.at)
                 elif kind in ("game_ended", "table_expired"):
                     if kind == "game_ended":
-                        self._ended(seq, game, table, batch.at, players, _ended.decode(raw).result)
+                        self._ended(game, table, batch.at, players, _ended.decode(raw).result)
                     ended = True
             except (msgspec.DecodeError, msgspec.ValidationError):
                 self.skipped += 1
@@ -166,9 +185,9 @@ class Standings:
             return None
         return game, table, batch, players
 
-    def _ended(self, seq: int, game: str, table: str, at: str, players: list[str], result: Result) -> None:
+    def _ended(self, game: str, table: str, at: str, players: list[str], result: Result) -> None:
         seats = players or [s.player for s in result.ranking]
-        entry = partial(Entry, seq=seq, game=game, table=table, ended_at=at, seats=seats)
+        entry = partial(Entry, game=game, table=table, ended_at=at, seats=seats)
         if not result.ranking:  # abandoned: in the players' history, rating nobody
             for player in (p for p in seats if not p.startswith(BOT_SEAT_PREFIX)):
                 self._add(player, entry(rank=None, score=None, won=False, rated=False))
@@ -176,9 +195,6 @@ class Standings:
         self.results += 1
         ratings = self.ratings.setdefault(game, {})
         rated = _is_rated(result)
-        before = {s.player: ratings.get(s.player, Rating()).ordinal for s in result.ranking}
-        if rated:
-            _rate(ratings, result, at)
         for standing in result.ranking:
             player = standing.player
             if player.startswith(BOT_SEAT_PREFIX):
@@ -187,22 +203,45 @@ class Standings:
             rating.played += 1
             won = player in result.winners
             rating.won += won
-            self._add(
-                player,
-                entry(
-                    rank=standing.rank,
-                    score=standing.score,
-                    won=won,
-                    rated=rated,
-                    rating_before=round(before[player], 2) if rated else None,
-                    rating_after=round(rating.ordinal, 2) if rated else None,
-                ),
-            )
+            self._add(player, entry(rank=standing.rank, score=standing.score, won=won, rated=rated))
         if rated:
+            self._rate_in_order(game, RatedTable((at, game, table), result))
             self._boards.pop(game, None)
 
+    def _rate_in_order(self, game: str, new: RatedTable) -> None:
+        """Rate `new` in its place among the game's rated results: those that ended after it
+        are taken back, last first, and rated again after it."""
+        ratings = self.ratings[game]
+        done = self._rated.setdefault(game, [])
+        place = bisect.bisect(done, new.key, key=lambda r: r.key)
+        later = done[place:]
+        del done[place:]
+        for taken_back in reversed(later):
+            for player, before in taken_back.before.items():
+                rating = ratings[player]
+                rating.mu, rating.sigma = before
+                rating.rated -= 1
+                rating.chart.pop()
+        for rated in (new, *later):
+            rated.before = {
+                s.player: (ratings[s.player].mu, ratings[s.player].sigma) for s in rated.result.ranking
+            }
+            _rate(ratings, rated.result, rated.key[0])
+            done.append(rated)
+            for player, (mu, sigma) in rated.before.items():
+                self._rated_entry(player, rated.key, mu - 3 * sigma, ratings[player].ordinal)
+
+    def _rated_entry(self, player: str, key: Key, before: float, after: float) -> None:
+        """The player's entry of the table `key` with its rating before and after."""
+        entries = self.history[player]
+        index = bisect.bisect_left(entries, key, key=lambda e: e.key)
+        entries[index] = msgspec.structs.replace(
+            entries[index], rating_before=round(before, 2), rating_after=round(after, 2)
+        )
+
     def _add(self, player: str, entry: Entry) -> None:
-        self.history.setdefault(player, []).append(entry)
+        """In the player's history in the order the tables ended (nearly always last)."""
+        bisect.insort(self.history.setdefault(player, []), entry, key=lambda e: e.key)
 
     # --- what is asked ----------------------------------------------------------------------
 
@@ -222,10 +261,10 @@ class Standings:
         }
 
     def tables_of(self, player: str, *, after: int | None, limit: int, game: str | None) -> dict[str, Any]:
-        """A page of the player's tables, newest first, those ended before stream sequence
-        `after` (the `next` of the page before)."""
+        """A page of the player's tables, newest first: those before position `after` of the
+        player's history, oldest first (the `next` of the page before)."""
         entries = self.history.get(player, [])
-        end = len(entries) if after is None else bisect.bisect_left([e.seq for e in entries], after)
+        end = len(entries) if after is None else min(after, len(entries))
         page: list[Entry] = []
         index = end - 1
         while index >= 0 and len(page) < limit:
@@ -233,7 +272,7 @@ class Standings:
                 page.append(entries[index])
             index -= 1
         more = any(game is None or e.game == game for e in entries[: index + 1])
-        return {"tables": [e.as_json() for e in page], "next": page[-1].seq if page and more else None}
+        return {"tables": [e.as_json() for e in page], "next": index + 1 if page and more else None}
 
     def rankings(self, game: str, *, after: int | None, limit: int) -> dict[str, Any]:
         """A page of the game's leaderboard: players by rating (the conservative estimate),
@@ -262,7 +301,7 @@ class Standings:
     def comparable(self) -> dict[str, Any]:
         """What two folds of the same log must agree on: every rating and every history."""
         return {
-            "seq": self.seq,
+            "positions": dict(sorted(self.positions.items())),
             "ratings": {
                 g: {p: r.summary() for p, r in sorted(ps.items())} for g, ps in sorted(self.ratings.items())
             },

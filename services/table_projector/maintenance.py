@@ -162,10 +162,12 @@ async def rebuild_views(
     consumer made to go on after the last message read. Returns (tables, messages read);
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
-    last = await bus.events.last_seq()
+    layout = await bus.events.layout()
+    lasts = await bus.events.last_seqs()
+    last = sum(lasts.values())  # what `progress` counts to: the streams one after another
     await asyncio.gather(
         *(
-            bus.delete_consumer(name(p))
+            bus.delete_consumer(name(p), stream=layout.stream_of_partition(p))
             for p in range(subjects.PARTITIONS)
             for name in (durable, former_durable)
         )
@@ -178,8 +180,10 @@ async def rebuild_views(
     read = 0
     collecting = gc.isenabled()
     gc.disable()  # folding makes no cycles; a collection over every folded table is waste
+    streams = list(lasts)
+    before = {stream: sum(lasts[s] for s in streams[:i]) for i, stream in enumerate(streams)}
     try:
-        async for run in bus.events.replay(subjects.EVT_ALL, upto=last):
+        async for stream, run in bus.events.replay_log(lasts):
             for message in run:
                 found = of_subject.get(message.subject)
                 if found is None:
@@ -197,7 +201,7 @@ async def rebuild_views(
                     ).folded
             read += len(run)
             if progress is not None and read // 1024 != (read - len(run)) // 1024:
-                progress(run[-1].seq, last)
+                progress(before[stream] + run[-1].seq, last)
     finally:
         if collecting:
             gc.enable()
@@ -225,7 +229,13 @@ async def rebuild_views(
     # (`Bus.start_consumer_after`), and the projector reads the log again from its start.
     await asyncio.gather(
         *(
-            bus.start_consumer_after(durable(p), subjects.evt_partition(p), last, ack_all=True)
+            bus.start_consumer_after(
+                durable(p),
+                subjects.evt_partition(p),
+                lasts[layout.stream_of_partition(p)],
+                stream=layout.stream_of_partition(p),
+                ack_all=True,
+            )
             for p in range(subjects.PARTITIONS)
         )
     )
@@ -237,7 +247,11 @@ async def rebuild_views(
 async def partition_lag(bus: Bus) -> dict[int, tuple[int, int] | None]:
     """Per partition: (messages not yet delivered to the table projector, delivered but not
     yet acknowledged), None when no projector ever read the partition."""
-    return {p: await bus.consumer_pending(durable(p)) for p in range(subjects.PARTITIONS)}
+    layout = await bus.events.layout()
+    return {
+        p: await bus.consumer_pending(durable(p), stream=layout.stream_of_partition(p))
+        for p in range(subjects.PARTITIONS)
+    }
 
 
 async def service_stats(bus: Bus) -> dict[str, list[dict[str, Any]]]:

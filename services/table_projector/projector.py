@@ -417,8 +417,9 @@ class TableProjector:
         said: dict[tuple[str, str], int] = {}  # table -> the version its last message says
         start = max(ack_floor - RECONCILE_SPAN, 0)
         try:
+            stream = (await self.bus.events.layout()).stream_of_partition(partition)
             async for message in self.bus.events.iterate(
-                subjects.evt_partition(partition), after=start, upto=ack_floor
+                stream, subjects.evt_partition(partition), after=start, upto=ack_floor
             ):
                 parsed = subjects.parse_evt(message.subject)
                 version = _said_version(message.data)
@@ -783,7 +784,9 @@ async def serve_table_projector(
     """Project this shard's partitions of the log until `stop` is set (or, for a rebuild,
     until `until(projector)` holds)."""
     await bus.ensure_streams()
-    await bus.delete_consumer(DURABLE)  # the consumer of the whole log, before partitions
+    # the consumer of the whole log, before partitions
+    await bus.delete_consumer(DURABLE, stream=subjects.STREAM)
+    layout = await bus.events.layout()
     settings = bus.settings
     projector = TableProjector(
         bus,
@@ -867,6 +870,7 @@ async def serve_table_projector(
                 handle,
                 stop=halted,
                 idle=idle,
+                stream=layout.stream_of_partition(partition),
                 ack_all=True,  # a partition has one owner
                 formerly=former_durable(partition),
                 opened=opened,

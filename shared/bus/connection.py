@@ -57,6 +57,7 @@ class Bus(MicroServices, Buckets, Views, Consumers):
             self.js,
             replicas=settings.replicas,
             duplicate_window=settings.duplicate_window,
+            log_streams=settings.log_streams,
         )
         self.timers = DeadlineTimers(self.js, replicas=settings.replicas)
         self.chat = ChatStore(nc, self.js, replicas=settings.replicas)
@@ -112,11 +113,17 @@ class Bus(MicroServices, Buckets, Views, Consumers):
     async def table_subjects(self, pattern: str = subjects.EVT_ALL) -> dict[str, int]:
         """Every stored table subject of the log (matching `pattern`) with its message count."""
         found: dict[str, int] = {}
+        for stream in (await self.events.layout()).streams:
+            found.update(await self._stream_subjects(stream, pattern))
+        return found
+
+    async def _stream_subjects(self, stream: str, pattern: str) -> dict[str, int]:
+        found: dict[str, int] = {}
         while True:  # the server answers in pages
             request = {"subjects_filter": pattern, "offset": len(found)}
             try:
                 msg = await self.nc.request(
-                    f"$JS.API.STREAM.INFO.{subjects.STREAM}", json.dumps(request).encode(), timeout=10
+                    f"$JS.API.STREAM.INFO.{stream}", json.dumps(request).encode(), timeout=10
                 )
             except TRANSIENT as err:
                 raise Unavailable(str(err) or type(err).__name__) from err

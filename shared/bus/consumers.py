@@ -16,7 +16,6 @@ from shared.bus.connecting import Connected
 from shared.bus.errors import ConnectionClosed, Unavailable
 from shared.bus.event_store import TRANSIENT
 from shared.bus.puller import Delivered, Puller
-from shared.messages import subjects
 
 log = structlog.get_logger("tabletop.bus")
 RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again
@@ -38,7 +37,7 @@ class Consumers(Connected):
         stop: asyncio.Event,
         batch: int = 256,
         idle: Callable[[], Awaitable[None]] | None = None,
-        stream: str = subjects.STREAM,
+        stream: str,
         ack_all: bool = False,
         formerly: str | None = None,
         opened: Opened | None = None,
@@ -84,7 +83,7 @@ class Consumers(Connected):
             await reader.close()  # else draining the connection waits for it
 
     async def start_consumer_after(
-        self, durable: str, subject: str, seq: int, *, ack_all: bool = False
+        self, durable: str, subject: str, seq: int, *, stream: str, ack_all: bool = False
     ) -> bool:
         """The durable consumer `durable` of `subject` (see `consume`), made again to deliver
         what comes after stream sequence `seq` (a rebuild read the log up to there itself).
@@ -96,24 +95,24 @@ class Consumers(Connected):
         whenever its consumer is opened again, reads the log from there."""
         try:
             config = _consumer_config(durable, subject, ack_all=ack_all)
-            await _start_consumer_at(self.js, config, seq + 1, subjects.STREAM)
+            await _start_consumer_at(self.js, config, seq + 1, stream)
         except nats.js.errors.APIError:
-            if await _consumer_info(self.js, subjects.STREAM, durable) is None:
+            if await _consumer_info(self.js, stream, durable) is None:
                 raise Unavailable(f"consumer {durable} not made") from None
             log.info("consumer_made_by_its_reader", durable=durable)
             return False
         return True
 
-    async def consumer_pending(self, durable: str) -> tuple[int, int] | None:
+    async def consumer_pending(self, durable: str, *, stream: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
         None when it does not exist."""
         try:
-            info = await _consumer_info(self.js, subjects.STREAM, durable)
+            info = await _consumer_info(self.js, stream, durable)
         except TRANSIENT as err:
             raise Unavailable(str(err) or type(err).__name__) from err
         return None if info is None else (info.num_pending or 0, info.num_ack_pending or 0)
 
-    async def delete_consumer(self, durable: str, *, stream: str = subjects.STREAM) -> None:
+    async def delete_consumer(self, durable: str, *, stream: str) -> None:
         await _delete_consumer(self.js, durable, stream)
 
 

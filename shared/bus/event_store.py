@@ -15,15 +15,18 @@ from typing import Any
 import msgspec
 import nats.errors
 import nats.js.errors
+import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.api import DeliverPolicy, StorageType, StreamConfig, SubjectTransform
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig
 
 from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull, TableBusy, Unavailable
 from shared.bus.nats_internals import request_with_headers
 from shared.messages import subjects
+from shared.messages.subjects import LogLayout
 
+log = structlog.get_logger("tabletop.bus")
 WRONG_LAST_SEQUENCE = 10071  # JetStream: Nats-Expected-Last-Subject-Sequence did not match
 # JetStream (clustered): another append with an expected sequence on the subject is still
 # being stored, so this one was refused unchecked
@@ -165,6 +168,9 @@ async def direct_reads(
 
 
 class EventStore:
+    """The log: its streams (`LogLayout`: one, or the partitions spread over several), appends
+    and reads."""
+
     def __init__(
         self,
         nc: Client,
@@ -173,48 +179,88 @@ class EventStore:
         replicas: int = 1,
         duplicate_window: float = 3600.0,
         timeout: float = 5.0,
+        log_streams: int = 1,
     ) -> None:
         self.nc = nc
         self.js = js
         self.replicas = replicas
         self.duplicate_window = duplicate_window
         self.timeout = timeout
+        self.wanted = LogLayout(log_streams)  # for a log not made yet
+        self._layout: LogLayout | None = None  # the log's own, once read
 
-    def stream_config(self) -> StreamConfig:
+    def stream_config(self, stream: str, layout: LogLayout) -> StreamConfig:
         return StreamConfig(
-            name=subjects.STREAM,
-            subjects=[subjects.EVT_APPEND],
-            subject_transform=SubjectTransform(src=subjects.EVT_APPEND, dest=subjects.EVT_STORED),
+            name=stream,
+            subjects=layout.stored_subjects(stream),
             storage=StorageType.FILE,
             num_replicas=self.replicas,
             duplicate_window=self.duplicate_window,
             deny_delete=True,
             deny_purge=True,
             allow_direct=True,
-            description="tabletop: every accepted command of every table (append-only)",
+            description="tabletop: every accepted command of every table (append-only)"
+            if layout.count == 1
+            else f"tabletop: every accepted command of the tables of partitions "
+            f"{', '.join(map(str, layout.partitions(stream)))} (append-only)",
         )
 
-    async def ensure_stream(self) -> None:
-        """Create the stream, or bring an existing one to this configuration."""
-        config = self.stream_config()
+    async def _read_layout(self) -> LogLayout | None:
+        """The layout the log was made with (its first stream says), None before it is made."""
         try:
-            await self.js.stream_info(subjects.STREAM)
+            info = await self.js.stream_info(subjects.STREAM)
         except nats.js.errors.NotFoundError:
-            await self.js.add_stream(config)
-        else:
-            await self.js.update_stream(config)
+            return None
+        except TRANSIENT as err:
+            raise Unavailable(str(err) or type(err).__name__) from err
+        return LogLayout.of_first_stream(list(info.config.subjects or []))
 
-    async def last_seq(self) -> int:
-        """The stream's last sequence (0 when empty)."""
-        info = await self.js.stream_info(subjects.STREAM)
-        return info.state.last_seq
+    async def layout(self) -> LogLayout:
+        """The log's layout (read once); the wanted one while the log is not made."""
+        if self._layout is None:
+            self._layout = await self._read_layout()
+            if self._layout is None:
+                return self.wanted
+        return self._layout
+
+    async def ensure_stream(self) -> None:
+        """Make the log's streams, or bring existing ones to this configuration. A log already
+        made keeps its layout (partitions cannot move between streams: the log is append-only),
+        whatever `log_streams` says; a stream of the former configuration (one append subject,
+        placed into partitions by a subject transform) is brought to capture its partitions."""
+        layout = await self._read_layout() or self.wanted
+        if layout != self.wanted:
+            log.warning(
+                "log_layout_kept",
+                streams=layout.count,
+                wanted=self.wanted.count,
+                why="the log was made with this many streams",
+            )
+        for stream in layout.streams:
+            config = self.stream_config(stream, layout)
+            try:
+                await self.js.stream_info(stream)
+            except nats.js.errors.NotFoundError:
+                await self.js.add_stream(config)
+            else:
+                await self.js.update_stream(config)
+        self._layout = layout
+
+    async def last_seqs(self) -> dict[str, int]:
+        """Each log stream's last sequence (0 when empty)."""
+        found = {}
+        for stream in (await self.layout()).streams:
+            info = await self.js.stream_info(stream)
+            found[stream] = info.state.last_seq
+        return found
 
     async def last(self, game: str, table: str) -> StoredBatch | None:
         """The table's last message, or None when the table has none."""
         try:
+            stream = (await self.layout()).stream_of(game, table)
             # from the stream's leader: a replica's direct get may not hold the newest yet,
             # and a worker must not refuse a command on a table as it was a moment ago
-            msg = await self.js.get_last_msg(subjects.STREAM, subjects.evt(game, table))
+            msg = await self.js.get_last_msg(stream, subjects.evt(game, table))
         except nats.js.errors.NotFoundError:
             return None
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # 503 while a leader is elected
@@ -237,24 +283,29 @@ class EventStore:
         how many messages the caller expects up to `upto` (the first page asks for no more,
         as the server sends a whole page even past `upto`)."""
         subject = subjects.evt(game, table)
+        stream = (await self.layout()).stream_of(game, table)
         for _ in range(READ_ATTEMPTS):
-            found = [m async for m in self.iterate(subject, after=after, upto=upto, first_page=expect)]
+            found = [
+                m async for m in self.iterate(stream, subject, after=after, upto=upto, first_page=expect)
+            ]
             if upto is None or upto <= after or (found and found[-1].seq == upto):
                 return found
         raise Unavailable(f"{game}/{table}: no replica answered with message {upto} yet")
 
     def iterate(
         self,
+        stream: str,
         subject: str,
         *,
         after: int = 0,
         upto: int | None = None,
         first_page: int = PAGE,
     ) -> AsyncIterator[StoredBatch]:
-        """The log's messages on `subject` (wildcards allowed) after `after` (`direct_reads`)."""
+        """A log stream's messages on `subject` (wildcards allowed) after `after`
+        (`direct_reads`)."""
         return direct_reads(
             self.nc,
-            subjects.STREAM,
+            stream,
             subject,
             after=after,
             upto=upto,
@@ -262,9 +313,9 @@ class EventStore:
             timeout=self.timeout,
         )
 
-    async def replay(self, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
-        """Every message on `subject` (wildcards allowed) up to stream sequence `upto`, in
-        order, in runs, through an ordered consumer: the server pushes them with flow control
+    async def replay(self, stream: str, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
+        """Every message of a log stream on `subject` (wildcards allowed) up to its sequence
+        `upto`, in order, in runs, through an ordered consumer: the server pushes them with flow control
         instead of answering a request per batch, which is what reading the whole log wants.
         Each run is what arrived meanwhile (a `next_msg` per message costs a future and a
         timer: three quarters of the time of a replay)."""
@@ -285,7 +336,7 @@ class EventStore:
         sub = await self.js.subscribe(
             subject,
             ordered_consumer=True,
-            stream=subjects.STREAM,
+            stream=stream,
             deliver_policy=DeliverPolicy.ALL,
             cb=on_message,
         )
@@ -314,6 +365,15 @@ class EventStore:
             room.set()
             await sub.unsubscribe()
 
+    async def replay_log(self, upto: dict[str, int]) -> AsyncIterator[tuple[str, list[StoredBatch]]]:
+        """Every message of the log up to `upto` (a stream's last sequence to read, as
+        `last_seqs` gives), stream after stream, each in order, in runs (`replay`) with the
+        stream they come from. A table's messages are all in one stream: each table's come in
+        its order."""
+        for stream, last in upto.items():
+            async for run in self.replay(stream, subjects.EVT_ALL, upto=last):
+                yield stream, run
+
     async def append(
         self,
         game: str,
@@ -329,16 +389,18 @@ class EventStore:
         Unavailable when the stream refused it otherwise (nothing written either way),
         OutcomeUnknown when no answer came: the message may be in the log, or land there
         later, at the sequence right after `expected_seq` or nowhere."""
+        layout = self._layout or await self.layout()
         # the values are ids the subjects allow (letters, digits, '_', '-') and a number
         header_block = (
             f"NATS/1.0\r\nNats-Msg-Id: {game}.{table}.{command_id}\r\n"
             f"Nats-Expected-Last-Subject-Sequence: {expected_seq}\r\n"
-            f"{WRITER}: {subjects.writer(game)}\r\nNats-Expected-Stream: {subjects.STREAM}\r\n\r\n"
+            f"{WRITER}: {subjects.writer(game)}\r\n"
+            f"Nats-Expected-Stream: {layout.stream_of(game, table)}\r\n\r\n"
         ).encode()
         try:
             try:
                 msg = await request_with_headers(
-                    self.nc, subjects.evt_append(game, table), data, header_block, self.timeout
+                    self.nc, subjects.evt(game, table), data, header_block, self.timeout
                 )
             except nats.errors.NoRespondersError as err:  # as nats-py's JetStream publish says it
                 raise nats.js.errors.NoStreamResponseError from err

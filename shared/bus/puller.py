@@ -12,7 +12,6 @@ from shared.bus.errors import Unavailable
 from shared.bus.event_store import WRITER, delivery_position
 from shared.bus.headers import NO_STATUS, header
 from shared.bus.nats_internals import FastClient, read_headers, subscription_id
-from shared.messages import subjects
 
 PULL_EXPIRES = 1.0  # seconds a pull request stays open on the server for messages to come
 PULL_IDLE = 0.5  # seconds without a message after which `consume` says it is idle
@@ -54,7 +53,7 @@ class Puller:
         self.consumer_seq = 0  # of the last message delivered (see `consumer_seq`)
 
     @classmethod
-    async def open(cls, nc: FastClient, durable: str, batch: int, stream: str = subjects.STREAM) -> Puller:
+    async def open(cls, nc: FastClient, durable: str, batch: int, stream: str) -> Puller:
         puller = cls(nc, durable, batch, stream)
 
         def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER
 from shared.messages import subjects
 
-EVENTS = subjects.STREAM
+# every stream the log may span (subjects.LogLayout)
+EVENTS = subjects.LOG_STREAMS_ANY
 TIMERS = subjects.TIMERS_STREAM
 VIEWS = f"KV_{subjects.VIEWS_BUCKET}"
 SNAPSHOTS = f"KV_{subjects.SNAPSHOTS_BUCKET}"
@@ -41,18 +42,19 @@ def _read(*streams: str) -> tuple[str, ...]:
     return tuple(f"{JS}.{form.format(s)}" for s in streams for form in forms)
 
 
-def _consume(stream: str) -> tuple[str, ...]:
-    """Make, look at, pull from, acknowledge and drop consumers of `stream`."""
-    return (
-        f"{JS}.CONSUMER.CREATE.{stream}",
-        f"{JS}.CONSUMER.CREATE.{stream}.>",
-        f"{JS}.CONSUMER.DURABLE.CREATE.{stream}.*",
-        f"{JS}.CONSUMER.INFO.{stream}.*",
-        f"{JS}.CONSUMER.DELETE.{stream}.*",
-        f"{JS}.CONSUMER.MSG.NEXT.{stream}.*",
-        f"$JS.ACK.{stream}.>",
-        f"$JS.FC.{stream}.>",
+def _consume(*streams: str) -> tuple[str, ...]:
+    """Make, look at, pull from, acknowledge and drop consumers of `streams`."""
+    forms = (
+        f"{JS}.CONSUMER.CREATE.{{}}",
+        f"{JS}.CONSUMER.CREATE.{{}}.>",
+        f"{JS}.CONSUMER.DURABLE.CREATE.{{}}.*",
+        f"{JS}.CONSUMER.INFO.{{}}.*",
+        f"{JS}.CONSUMER.DELETE.{{}}.*",
+        f"{JS}.CONSUMER.MSG.NEXT.{{}}.*",
+        "$JS.ACK.{}.>",
+        "$JS.FC.{}.>",
     )
+    return tuple(form.format(s) for s in streams for form in forms)
 
 
 # Every service: its micro endpoints' discovery requests, and answers in its own inbox. An
@@ -64,12 +66,12 @@ _EVERY_SERVICE_PUBLISHES = ("_INBOX.>",)
 
 _WORKER = Grant(
     publish=(
-        subjects.EVT_APPEND,
+        subjects.EVT_STORED_ANY,
         subjects.TIMERS_ALL,
         f"{subjects.PREFIX}.workers.*",
         f"$KV.{subjects.SNAPSHOTS_BUCKET}.>",
-        *_ensure(EVENTS, TIMERS, VIEWS, SNAPSHOTS),
-        *_read(EVENTS, SNAPSHOTS),
+        *_ensure(*EVENTS, TIMERS, VIEWS, SNAPSHOTS),
+        *_read(*EVENTS, SNAPSHOTS),
         *_consume(TIMERS),
         *_EVERY_SERVICE_PUBLISHES,
     ),
@@ -87,10 +89,10 @@ _PROJECTOR = Grant(
         # an open table nobody started expires (the account maps a command before checking it)
         subjects.cmd(ANY, ANY, SERVICE_PLAYER),
         subjects.cmd_mapped(ANY, ANY, ANY, SERVICE_PLAYER),
-        *_ensure(EVENTS, TIMERS, VIEWS),
-        *_read(EVENTS, VIEWS, SNAPSHOTS),  # the snapshots hold what the log holds
+        *_ensure(*EVENTS, TIMERS, VIEWS),
+        *_read(*EVENTS, VIEWS, SNAPSHOTS),  # the snapshots hold what the log holds
         f"{JS}.STREAM.INFO.{SNAPSHOTS}",  # opening the bucket asks its config
-        *_consume(EVENTS),
+        *_consume(*EVENTS),
         *_consume(VIEWS),
         *_EVERY_SERVICE_PUBLISHES,
     ),
@@ -102,7 +104,12 @@ _PROJECTOR = Grant(
     ),
 )
 _HISTORY = Grant(
-    publish=(*_ensure(EVENTS, TIMERS, VIEWS), *_read(EVENTS), *_consume(EVENTS), *_EVERY_SERVICE_PUBLISHES),
+    publish=(
+        *_ensure(*EVENTS, TIMERS, VIEWS),
+        *_read(*EVENTS),
+        *_consume(*EVENTS),
+        *_EVERY_SERVICE_PUBLISHES,
+    ),
     subscribe=(
         f"{subjects.PREFIX}.replay.>",
         # the results projector runs as `history` too: it reads the log and answers questions
@@ -122,7 +129,8 @@ _CHAT = Grant(
         f"$KV.{subjects.PRESENCE_BUCKET}.>",
         *_ensure(CHAT, PRESENCE),
         f"{JS}.STREAM.INFO.{VIEWS}",  # the client opens the views bucket by asking its config
-        *_read(CHAT, PRESENCE, VIEWS, EVENTS),
+        f"{JS}.STREAM.INFO.{subjects.STREAM}",  # which stream holds a table: the log's layout
+        *_read(CHAT, PRESENCE, VIEWS, *EVENTS),
         *_EVERY_SERVICE_PUBLISHES,
     ),
     subscribe=(subjects.SAY_ALL, subjects.CHATLOG_ALL, subjects.HERE_ALL, *_EVERY_SERVICE_SUBSCRIBES),

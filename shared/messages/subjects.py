@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # ids are the games' as much as the subjects': defined with the games, named here too
 from shared.games.decider import ID_PATTERN as ID_PATTERN
 from shared.games.decider import is_id as is_id
@@ -77,19 +79,71 @@ def workers(game: str) -> str:
 
 
 # The log is cut into a fixed number of partitions by table, so that table-projector replicas
-# can each own some. Fixed for good: a table's partition is part of its stored subject.
+# can each own some. Fixed for good: a table's partition is part of its stored subject,
+# `tabletop.evt.<partition>.<game>.<table>` (`evt`), where its worker appends its messages.
 PARTITIONS = 16
-# Workers append to `tabletop.evt.<game>.<table>`; the stream stores each message under
-# `tabletop.evt.<partition>.<game>.<table>` (a subject transform with the server's own
-# `partition` function, which `partition()` below computes the same way).
-EVT_APPEND = f"{PREFIX}.evt.*.*"
-EVT_STORED = f"{PREFIX}.evt.{{{{partition({PARTITIONS},1,2)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}"
 EVT_ALL = f"{PREFIX}.evt.>"
+EVT_STORED_ANY = f"{PREFIX}.evt.*.*.*"
+# Before the log could span several streams, workers appended to `tabletop.evt.<game>.<table>`
+# and the stream placed each message in its partition by a subject transform.
+EVT_FORMER_APPEND = f"{PREFIX}.evt.*.*"
+# The partitions are spread over 1, 2, 4, 8 or 16 streams (`TABLETOP_LOG_STREAMS`, fixed when the
+# log is made): partition p in stream p mod n, so that on a cluster the appends of different
+# tables go to different stream leaders. The first stream is `TABLETOP_EVENTS` whatever n.
+LOG_STREAM_COUNTS = (1, 2, 4, 8, 16)
 
 
-def evt_append(game: str, table: str) -> str:
-    """Where a worker appends a table's next message."""
-    return f"{PREFIX}.evt.{game}.{table}"
+def log_stream(index: int) -> str:
+    """The name of the log's `index`th stream."""
+    return STREAM if index == 0 else f"{STREAM}_{index}"
+
+
+# Every name a log stream may have (what the services' grants name).
+LOG_STREAMS_ANY = tuple(log_stream(i) for i in range(PARTITIONS))
+
+
+@dataclass(frozen=True, slots=True)
+class LogLayout:
+    """How the log's partitions are spread over its `count` streams."""
+
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if self.count not in LOG_STREAM_COUNTS:
+            counts = ", ".join(map(str, LOG_STREAM_COUNTS))
+            raise ValueError(f"the log spans {counts} streams, not {self.count}")
+
+    @property
+    def streams(self) -> tuple[str, ...]:
+        return tuple(log_stream(i) for i in range(self.count))
+
+    def stream_of_partition(self, index: int) -> str:
+        return log_stream(index % self.count)
+
+    def stream_of(self, game: str, table: str) -> str:
+        """The stream that holds a table's messages."""
+        return self.stream_of_partition(partition(game, table))
+
+    def partitions(self, stream: str) -> tuple[int, ...]:
+        """The partitions a stream of the layout holds."""
+        index = self.streams.index(stream)
+        return tuple(p for p in range(PARTITIONS) if p % self.count == index)
+
+    def stored_subjects(self, stream: str) -> list[str]:
+        """What a stream of the layout captures: its partitions' subjects."""
+        if self.count == 1:
+            return [EVT_STORED_ANY]
+        return [f"{PREFIX}.evt.{p}.*.*" for p in self.partitions(stream)]
+
+    @classmethod
+    def of_first_stream(cls, stored: list[str]) -> LogLayout:
+        """The layout a log was made with, from what its first stream captures (one subject:
+        the whole log, or the former append subject; else its partitions)."""
+        if stored in ([EVT_STORED_ANY], [EVT_FORMER_APPEND]):
+            return cls(1)
+        if not stored or PARTITIONS % len(stored):
+            raise ValueError(f"{STREAM} captures {stored}: not a layout of the log")
+        return cls(PARTITIONS // len(stored))
 
 
 def partition(game: str, table: str, count: int = PARTITIONS) -> int:

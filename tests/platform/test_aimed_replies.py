@@ -158,7 +158,7 @@ async def test_a_request_inside_the_services_account_with_a_reply_that_is_no_inb
     key = subjects.lobby_key(GAME, table.id)
     for _ in range(3):
         await bus.nc.publish(subjects.lobby(GAME), b"{}", reply=f"$KV.{subjects.VIEWS_BUCKET}.{key}")
-        await bus.nc.publish(subjects.lobby(GAME), b"{}", reply=subjects.evt_append(GAME, table.id))
+        await bus.nc.publish(subjects.lobby(GAME), b"{}", reply=subjects.evt(GAME, table.id))
     answer = await bus.nc.request(subjects.lobby(GAME), b"{}", headers={"Nats-Msg-Id": "echo?"}, timeout=10)
     assert not answer.headers, "the answer echoed the request's headers"
     assert await misdirected() >= counted + 6

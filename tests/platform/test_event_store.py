@@ -103,7 +103,11 @@ async def test_a_replay_hands_over_every_message_in_order_holding_the_server_bac
     for i in range(25):
         last = (await bus.events.append(GAME, table, b"%d" % i, command_id=f"c{i}", expected_seq=last)).seq
         seqs.append(last)
-    got = [m async for run in bus.events.replay(subjects.evt(GAME, table), upto=seqs[19]) for m in run]
+    got = [
+        m
+        async for run in bus.events.replay(subjects.STREAM, subjects.evt(GAME, table), upto=seqs[19])
+        for m in run
+    ]
     assert [m.seq for m in got] == seqs[:20]
     assert [m.data for m in got] == [b"%d" % i for i in range(20)]
     assert all(m.subject == subjects.evt(GAME, table) for m in got)

@@ -285,7 +285,7 @@ async def test_a_projector_killed_again_and_again_under_load_counts_every_result
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-        await bus.delete_consumer("tabletop-results-7")
+        await bus.delete_consumer("tabletop-results-7", stream=subjects.STREAM)
         await services.start("results-projector")
 
 
@@ -294,14 +294,14 @@ async def test_a_message_delivered_twice_is_folded_once(bus, services):
     ann, bob = unique("ann"), unique("bob")
     await play(client, [ann, bob], rng)
     await until_counted(client, ann, 1)
-    last = await bus.events.last_seq()
-    messages = [m for run in [r async for r in bus.events.replay(subjects.EVT_ALL, upto=last)] for m in run]
+    runs = [r async for r in bus.events.replay_log(await bus.events.last_seqs())]
+    messages = [(stream, m) for stream, run in runs for m in run]
     standings = Standings()
-    for m in messages:
-        standings.fold(m.seq, m.subject, m.data, m.writer)
+    for stream, m in messages:
+        standings.fold(stream, m.seq, m.subject, m.data, m.writer)
     once = standings.comparable()
-    for m in messages:  # delivered again: skipped
-        assert not standings.fold(m.seq, m.subject, m.data, m.writer)
+    for stream, m in messages:  # delivered again: skipped
+        assert not standings.fold(stream, m.seq, m.subject, m.data, m.writer)
     assert standings.comparable() == once and standings.history[ann][0].rated
 
 
@@ -314,11 +314,12 @@ async def test_a_rematch_offered_after_the_end_is_passed_over(bus, services):
     offer = {"type": "rematch", "table": unique("t")}
     assert (await client.command(GAME, ended["table"], ann, offer))["ok"]
     assert (await client.command(GAME, ended["table"], bob, {"type": "decline_rematch"}))["ok"]
-    last = await bus.events.last_seq()
-    subject = f"{subjects.PREFIX}.evt.*.{GAME}.{ended['table']}"
-    messages = [m for run in [r async for r in bus.events.replay(subject, upto=last)] for m in run]
+    stream = (await bus.events.layout()).stream_of(GAME, ended["table"])
+    last = (await bus.events.last_seqs())[stream]
+    subject = subjects.evt(GAME, ended["table"])
+    messages = [m for run in [r async for r in bus.events.replay(stream, subject, upto=last)] for m in run]
     standings = Standings()
-    folded = [standings.fold(m.seq, m.subject, m.data, m.writer) for m in messages]
+    folded = [standings.fold(stream, m.seq, m.subject, m.data, m.writer) for m in messages]
     assert folded == [True] * (len(messages) - 2) + [False, False]
     assert standings.skipped == 0 and standings.results == 1 and len(standings.history[ann]) == 1
 

@@ -212,8 +212,9 @@ async def forge(
         events=[{"type": "player_joined", "player": player}],
     )
     headers = {WRITER: writer} if writer else {}
+    stream = (await bus.events.layout()).stream_of("highcard", table)
     await bus.js.publish(
-        subjects.evt_append("highcard", table), encoder.encode(batch), stream=subjects.STREAM, headers=headers
+        subjects.evt("highcard", table), encoder.encode(batch), stream=stream, headers=headers
     )
 
 
@@ -432,7 +433,9 @@ async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_me
     partition = subjects.partition("highcard", tables[0])
     name = f"test-ack-all-{uuid.uuid4().hex[:8]}"
     first = (await bus.events.read("highcard", tables[0]))[0].seq
-    await bus.start_consumer_after(name, subjects.evt_partition(partition), first - 1, ack_all=True)
+    await bus.start_consumer_after(
+        name, subjects.evt_partition(partition), first - 1, stream=subjects.STREAM, ack_all=True
+    )
     batches: list[list[int]] = []
     stop = asyncio.Event()
 
@@ -446,18 +449,26 @@ async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_me
 
     try:
         await asyncio.wait_for(
-            bus.consume(name, subjects.evt_partition(partition), handle, stop=stop, ack_all=True), 30
+            bus.consume(
+                name,
+                subjects.evt_partition(partition),
+                handle,
+                stop=stop,
+                stream=subjects.STREAM,
+                ack_all=True,
+            ),
+            30,
         )
         failed_at = len(batches[0]) // 2
         again = [seq for batch in batches[1:] for seq in batch]
         # from the one not finished on, in order, and none of those acknowledged before it
         assert again[: len(batches[0]) - failed_at] == batches[0][failed_at:]
         deadline = time.monotonic() + 10  # the server takes an acknowledgement in its own time
-        while await bus.consumer_pending(name) != (0, 0):
-            assert time.monotonic() < deadline, await bus.consumer_pending(name)
+        while await bus.consumer_pending(name, stream=subjects.STREAM) != (0, 0):
+            assert time.monotonic() < deadline, await bus.consumer_pending(name, stream=subjects.STREAM)
             await asyncio.sleep(0.05)
     finally:
-        await bus.delete_consumer(name)
+        await bus.delete_consumer(name, stream=subjects.STREAM)
 
 
 async def test_a_projector_takes_over_each_partition_after_the_former_consumers_ack_floor(bus, nats_url):
@@ -468,12 +479,14 @@ async def test_a_projector_takes_over_each_partition_after_the_former_consumers_
     client = Client(bus, timeout=5, attempts=20)
     async with stack(nats_url, "worker:highcard"):
         await create_tables(client, 3)
-        floor = await bus.events.last_seq()
+        floor = (await bus.events.last_seqs())[subjects.STREAM]
         for p in range(subjects.PARTITIONS):  # as a projector of before left them: all acked
-            await bus.delete_consumer(durable(p))
-            await bus.start_consumer_after(former_durable(p), subjects.evt_partition(p), floor)
+            await bus.delete_consumer(durable(p), stream=subjects.STREAM)
+            await bus.start_consumer_after(
+                former_durable(p), subjects.evt_partition(p), floor, stream=subjects.STREAM
+            )
         later = await create_tables(client, 3)
-        newest = await bus.events.last_seq()
+        newest = (await bus.events.last_seqs())[subjects.STREAM]
         own = await Bus.connect(nats_url, load_settings(), name="test-projector", wait=10)
         try:
             projector = await asyncio.wait_for(
@@ -490,8 +503,8 @@ async def test_a_projector_takes_over_each_partition_after_the_former_consumers_
     assert projector.counts.get("applied") == sum(written)  # none of what came before the floor
     await until_exact(bus, later, within=10)
     for p in range(subjects.PARTITIONS):
-        assert await bus.consumer_pending(former_durable(p)) is None
-        assert await bus.consumer_pending(durable(p)) is not None
+        assert await bus.consumer_pending(former_durable(p), stream=subjects.STREAM) is None
+        assert await bus.consumer_pending(durable(p), stream=subjects.STREAM) is not None
 
 
 async def test_the_views_bucket_of_one_node_is_acknowledged_before_the_disk(bus):

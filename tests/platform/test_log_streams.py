@@ -1,0 +1,176 @@
+"""The log spread over several streams (`TABLETOP_LOG_STREAMS`), on a NATS of its own: each
+stream holds its partitions only, views, replays and results equal a fold of the log, the
+results are the same whatever order the streams are folded in, a rebuild reads every stream,
+and a log made before keeps its layout whatever the setting says."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import AsyncIterator
+
+import nats
+import pytest
+from nats.js.api import StreamConfig, SubjectTransform
+
+from services.client import Client
+from services.results_projector import maintenance as results_maintenance
+from services.results_projector.standings import Standings
+from services.table_projector import maintenance
+from shared.bus.connection import Bus
+from shared.bus.server import EmbeddedServer
+from shared.messages import subjects
+from shared.settings import load_settings
+from tests.consistency import read_log, settled_views
+from tests.platform.stack import stack
+from tests.platform.test_results import play, until_counted
+
+GAME = "highcard"
+STREAMS = 4
+
+
+@pytest.fixture(scope="module")
+async def spread_url(secure_server, tmp_path_factory) -> AsyncIterator[str]:
+    """A NATS of its own (the session's log is one stream), every process of this module told
+    to make the log over `STREAMS` streams."""
+    if secure_server.secrets is None:
+        pytest.skip("the log's layout is fixed when it is made: this needs a NATS of its own")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("TABLETOP_LOG_STREAMS", str(STREAMS))
+        server = EmbeddedServer(
+            tmp_path_factory.mktemp("spread"), sync_always=False, secrets=secure_server.secrets, max_store=0
+        )
+        with server:
+            yield server.url
+
+
+@pytest.fixture
+async def spread_bus(spread_url) -> AsyncIterator[Bus]:
+    bus = await Bus.connect(spread_url, load_settings(), name="test-spread", wait=10)
+    await bus.ensure_streams()
+    yield bus
+    await bus.close()
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+async def test_tables_spread_over_the_streams_and_every_reader_follows(spread_bus, spread_url):
+    bus = spread_bus
+    layout = await bus.events.layout()
+    assert layout.streams == tuple(subjects.log_stream(i) for i in range(STREAMS))
+    names = [
+        "worker:highcard",
+        "table-projector@0/2",
+        "table-projector@1/2",
+        "history-projector",
+        "results-projector",
+    ]
+    async with stack(spread_url, *names) as s:
+        client, rng = Client(bus), random.Random(5)
+        players = [unique("p") for _ in range(3)]
+        seatings = [players[i % 3 : i % 3 + 2] if i % 3 < 2 else [players[2], players[0]] for i in range(12)]
+        ended = [await play(client, seats, rng) for seats in seatings]
+        for player in players:
+            await until_counted(client, player, sum(player in seats for seats in seatings))
+
+        # every stream holds its own partitions' tables only, and each took some
+        lasts = await bus.events.last_seqs()
+        assert list(lasts) == list(layout.streams) and all(lasts.values()), lasts
+        for stream in layout.streams:
+            stored = await bus._stream_subjects(stream, subjects.EVT_ALL)
+            partitions = {parsed[0] for subject in stored if (parsed := subjects.parse_evt(subject))}
+            assert partitions and partitions <= set(layout.partitions(stream)), (stream, partitions)
+
+        # views, a replay, and the results: each what a fold of the log gives
+        log = await read_log(bus)
+        assert len(log) == len(seatings)
+        figures = await settled_views(bus, log, timeout=30)
+        assert not figures.different, figures
+        table = ended[-1]["view"]
+        steps = await client.replay(GAME, ended[-1]["table"], subjects.SPECTATOR, views="last")
+        assert steps[-1]["view"] == table
+        folded = await results_maintenance.fold_the_log(bus)
+        assert await results_maintenance.differences(bus, folded, [GAME]) == []
+        assert folded.results == len(seatings)
+
+        # the streams folded in another order (each in its own): results that ended earlier
+        # come after later ones, and are rated again in their place
+        backwards = Standings()
+        async for stream, run in bus.events.replay_log(dict(reversed(lasts.items()))):
+            for m in run:
+                backwards.fold(stream, m.seq, m.subject, m.data, m.writer)
+        assert backwards.comparable() == folded.comparable()
+
+        # a rebuild reads every stream; the projectors go on after it
+        for shard in ("table-projector@0/2", "table-projector@1/2"):
+            await s.stop(shard)
+        tables, read = await maintenance.rebuild_views(bus)
+        assert (tables, read) == (len(log), sum(lasts.values()))
+        await s.start("table-projector@0/2", "table-projector@1/2")
+        await play(client, players[:2], rng)
+        figures = await settled_views(bus, await read_log(bus), timeout=30)
+        assert not figures.different, figures
+
+
+async def test_a_log_made_before_keeps_its_layout_and_captures_its_partitions(tmp_path, secure_server):
+    """A log of the former configuration (one stream, an append subject placed into
+    partitions by a subject transform) is kept as one stream whatever the setting says, its
+    messages read as before, and appends go on."""
+    if secure_server.secrets is None:
+        pytest.skip("this needs a NATS of its own")
+    with EmbeddedServer(tmp_path, sync_always=False, secrets=secure_server.secrets, max_store=0) as server:
+        admin = secure_server.secrets.password("admin")
+        nc = await nats.connect(server.url, user="admin", password=admin)
+        js = nc.jetstream()
+        former = "tabletop.evt.{{partition(16,1,2)}}.{{wildcard(1)}}.{{wildcard(2)}}"
+        await js.add_stream(
+            StreamConfig(
+                name=subjects.STREAM,
+                subjects=[subjects.EVT_FORMER_APPEND],
+                subject_transform=SubjectTransform(src=subjects.EVT_FORMER_APPEND, dest=former),
+                allow_direct=True,
+            )
+        )
+        table = unique("t")
+        body = json.dumps({"game": GAME, "table": table, "version": 1}).encode()
+        await js.publish(f"tabletop.evt.{GAME}.{table}", body, headers={"Nats-Msg-Id": "first"})
+        await nc.close()
+
+        bus = await Bus.connect(server.url, load_settings(log_streams=STREAMS), name="test-former", wait=10)
+        try:
+            await bus.ensure_streams()
+            assert (await bus.events.layout()).count == 1
+            config = (await bus.js.stream_info(subjects.STREAM)).config
+            assert config.subjects == [subjects.EVT_STORED_ANY] and config.subject_transform is None
+            assert [m.data for m in await bus.events.read(GAME, table)] == [body]
+            appended = await bus.events.append(GAME, table, b"{}", command_id="second", expected_seq=1)
+            assert appended.seq == 2 and not appended.duplicate
+            assert [m.seq for m in await bus.events.read(GAME, table)] == [1, 2]
+            with pytest.raises(nats.js.errors.NotFoundError):
+                await bus.js.stream_info(subjects.log_stream(1))
+        finally:
+            await bus.close()
+
+
+def test_a_layout_is_read_from_what_its_first_stream_captures():
+    for count in subjects.LOG_STREAM_COUNTS:
+        layout = subjects.LogLayout(count)
+        assert subjects.LogLayout.of_first_stream(layout.stored_subjects(subjects.STREAM)) == layout
+        held = [p for stream in layout.streams for p in layout.partitions(stream)]
+        assert sorted(held) == list(range(subjects.PARTITIONS))  # each partition in one stream
+    with pytest.raises(ValueError, match="not 3"):
+        subjects.LogLayout(3)
+    assert subjects.LogLayout.of_first_stream([subjects.EVT_FORMER_APPEND]).count == 1
+
+
+async def test_the_roles_may_use_every_stream_the_log_may_span():
+    from shared.bus.roles import GRANTS
+
+    for stream in subjects.LOG_STREAMS_ANY:
+        assert f"$JS.API.DIRECT.GET.{stream}" in GRANTS["worker"].publish
+        assert f"$JS.API.CONSUMER.MSG.NEXT.{stream}.*" in GRANTS["projector"].publish
+        assert f"$JS.API.CONSUMER.MSG.NEXT.{stream}.*" in GRANTS["history"].publish
+        assert not any(stream in p for p in GRANTS["bots"].publish)
