@@ -230,7 +230,9 @@ class EventStore:
         placed into partitions by a subject transform) is brought to capture its partitions."""
         layout = await self._read_layout() or self.wanted
         if layout != self.wanted:
-            log.warning(
+            # a warning when a count was asked for (a setting ignored), else news
+            say = log.warning if self.wanted.count != 1 else log.info
+            say(
                 "log_layout_kept",
                 streams=layout.count,
                 wanted=self.wanted.count,
