@@ -135,6 +135,7 @@ class ResultsProjector:
             log.exception("results_message_failed", stream=stream, seq=seq, subject=subject)
 
     async def idle(self, stream: str) -> None:
+        self.standings.settle()  # the ratings brought up to date while nothing comes
         if stream not in self.idle_streams:
             self.idle_streams.add(stream)
             if self.caught_up:

@@ -127,6 +127,7 @@ class Standings:
     results: int = 0  # tables ended with a result
     skipped: int = 0  # messages that did not fit their table
     _rated: dict[str, list[RatedTable]] = field(default_factory=dict)  # game -> in their order
+    _applied: dict[str, int] = field(default_factory=dict)  # game -> its first results applied
     _boards: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # game -> sorted
 
     # --- folding ----------------------------------------------------------------------------
@@ -206,30 +207,44 @@ class Standings:
             self._add(player, entry(rank=standing.rank, score=standing.score, won=won, rated=rated))
         if rated:
             self._rate_in_order(game, RatedTable((at, game, table), result))
-            self._boards.pop(game, None)
 
     def _rate_in_order(self, game: str, new: RatedTable) -> None:
-        """Rate `new` in its place among the game's rated results: those that ended after it
-        are taken back, last first, and rated again after it."""
-        ratings = self.ratings[game]
+        """Place `new` among the game's rated results in their order; the ratings take it at
+        the next `settle`. Placed before results already applied, those are taken back, last
+        first, to be applied again after it: a result that comes late from another stream costs
+        the results after it, and a whole stream read after another (at a start) costs one
+        pass, not one per result."""
         done = self._rated.setdefault(game, [])
         place = bisect.bisect(done, new.key, key=lambda r: r.key)
-        later = done[place:]
-        del done[place:]
-        for taken_back in reversed(later):
-            for player, before in taken_back.before.items():
-                rating = ratings[player]
-                rating.mu, rating.sigma = before
-                rating.rated -= 1
-                rating.chart.pop()
-        for rated in (new, *later):
-            rated.before = {
-                s.player: (ratings[s.player].mu, ratings[s.player].sigma) for s in rated.result.ranking
-            }
-            _rate(ratings, rated.result, rated.key[0])
-            done.append(rated)
-            for player, (mu, sigma) in rated.before.items():
-                self._rated_entry(player, rated.key, mu - 3 * sigma, ratings[player].ordinal)
+        applied = self._applied.get(game, 0)
+        if place < applied:
+            ratings = self.ratings[game]
+            for taken_back in reversed(done[place:applied]):
+                for player, (mu, sigma) in taken_back.before.items():
+                    rating = ratings[player]
+                    rating.mu, rating.sigma = mu, sigma
+                    rating.rated -= 1
+                    rating.chart.pop()
+            self._applied[game] = place
+        done.insert(place, new)
+
+    def settle(self) -> None:
+        """Every rated result placed and not yet applied, applied in order (before answering
+        anything: the services do it when their consumers are idle, so answers find it done)."""
+        for game, done in self._rated.items():
+            applied = self._applied.get(game, 0)
+            if applied == len(done):
+                continue
+            ratings = self.ratings[game]
+            for rated in done[applied:]:
+                rated.before = {
+                    s.player: (ratings[s.player].mu, ratings[s.player].sigma) for s in rated.result.ranking
+                }
+                _rate(ratings, rated.result, rated.key[0])
+                for player, (mu, sigma) in rated.before.items():
+                    self._rated_entry(player, rated.key, mu - 3 * sigma, ratings[player].ordinal)
+            self._applied[game] = len(done)
+            self._boards.pop(game, None)
 
     def _rated_entry(self, player: str, key: Key, before: float, after: float) -> None:
         """The player's entry of the table `key` with its rating before and after."""
@@ -246,6 +261,7 @@ class Standings:
     # --- what is asked ----------------------------------------------------------------------
 
     def profile(self, player: str) -> dict[str, Any]:
+        self.settle()
         games = {
             game: players[player].summary()
             for game, players in sorted(self.ratings.items())
@@ -263,6 +279,7 @@ class Standings:
     def tables_of(self, player: str, *, after: int | None, limit: int, game: str | None) -> dict[str, Any]:
         """A page of the player's tables, newest first: those before position `after` of the
         player's history, oldest first (the `next` of the page before)."""
+        self.settle()
         entries = self.history.get(player, [])
         end = len(entries) if after is None else min(after, len(entries))
         page: list[Entry] = []
@@ -277,6 +294,7 @@ class Standings:
     def rankings(self, game: str, *, after: int | None, limit: int) -> dict[str, Any]:
         """A page of the game's leaderboard: players by rating (the conservative estimate),
         then by name; `after` is the rank of the last player of the page before."""
+        self.settle()
         board = self._board(game)
         start = after or 0
         page = board[start : start + limit]
@@ -300,6 +318,7 @@ class Standings:
 
     def comparable(self) -> dict[str, Any]:
         """What two folds of the same log must agree on: every rating and every history."""
+        self.settle()
         return {
             "positions": dict(sorted(self.positions.items())),
             "ratings": {

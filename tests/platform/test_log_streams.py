@@ -174,3 +174,77 @@ async def test_the_roles_may_use_every_stream_the_log_may_span():
         assert f"$JS.API.CONSUMER.MSG.NEXT.{stream}.*" in GRANTS["projector"].publish
         assert f"$JS.API.CONSUMER.MSG.NEXT.{stream}.*" in GRANTS["history"].publish
         assert not any(stream in p for p in GRANTS["bots"].publish)
+
+
+def test_a_stream_read_after_another_rates_each_result_once_more_at_most(monkeypatch):
+    """At a start the results projector reads one stream, then the next: the second's results
+    ended among the first's. Each is placed in its order and the ratings applied once, when
+    asked (a rating a result, then the whole tail again per late result, would be quadratic);
+    the standings equal those of the two streams read in the order the tables ended."""
+    from services.results_projector import standings as module
+
+    rated = 0
+    rate = module._rate
+
+    def counting(*args: object) -> None:
+        nonlocal rated
+        rated += 1
+        rate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "_rate", counting)
+    rng = random.Random(3)
+    players = ["ann", "bob", "cat", "dan"]
+
+    def table_messages(index: int) -> list[tuple[str, bytes]]:
+        """A table's two log messages: started, and ended with a ranking at second `index`."""
+        table, seats = f"t{index}", rng.sample(players, 2)
+        at = f"2026-12-03T10:00:{index:02d}.000Z"
+        ranking = [{"player": p, "rank": r, "score": 2 - r} for r, p in enumerate(seats, 1)]
+        result = {
+            "scores": {p: 2 - r for r, p in enumerate(seats, 1)},
+            "ranking": ranking,
+            "winners": seats[:1],
+        }
+        bodies = [
+            {"type": "table_started", "players": seats},
+            {"type": "game_ended", "result": result},
+        ]
+        subject = subjects.evt(GAME, table)
+        return [
+            (
+                subject,
+                json.dumps({"game": GAME, "table": table, "version": v, "at": at, "events": [e]}).encode(),
+            )
+            for v, e in enumerate(bodies, 1)
+        ]
+
+    # even tables in one stream, odd ones in another: each stream in the order its tables ended
+    streams = {"A": [m for i in range(0, 40, 2) for m in table_messages(i)]}
+    streams["B"] = [m for i in range(1, 40, 2) for m in table_messages(i)]
+    writer = subjects.writer(GAME)
+    one_after_another = Standings()
+    for stream, messages in streams.items():
+        for seq, (subject, data) in enumerate(messages, 1):
+            assert one_after_another.fold(stream, seq, subject, data, writer)
+    in_their_order = Standings()
+    merged = sorted(
+        (
+            (json.loads(d)["at"], s, seq, subj, d)
+            for s, ms in streams.items()
+            for seq, (subj, d) in enumerate(ms, 1)
+        ),
+    )
+    for _, stream, seq, subject, data in merged:
+        in_their_order.fold(stream, seq, subject, data, writer)
+        in_their_order.settle()  # as a projector asked after every result
+    rated_in_order = rated
+    rated = 0
+    assert one_after_another.comparable() == in_their_order.comparable()
+    assert rated == rated_in_order == 40  # each result rated once
+    # a late result once the others were applied: those after it taken back and rated again
+    late = Standings()
+    for stream, messages in sorted(streams.items(), reverse=True):  # B first, then A
+        for seq, (subject, data) in enumerate(messages, 1):
+            late.fold(stream, seq, subject, data, writer)
+            late.settle()
+    assert late.comparable() == in_their_order.comparable()
