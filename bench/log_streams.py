@@ -1,8 +1,8 @@
 """The log over several streams on a local 3-node cluster (every stream R3, fsync always), per
 configuration of log streams, worker replicas and table projector shards:
 
-- where each log stream's leader is (the leaders are spread over the nodes first, as an
-  operator does with `nats stream cluster step-down --preferred`);
+- where each log stream's leader is (the leaders are spread over the nodes first, as
+  `tabletop log-leaders --spread` does);
 - commands a second of the join/leave load (`bench.py`'s, unpaced, `--tables` tables), and the
   same count of raw appends to the same streams (a task per table appending its next message
   with the expected-sequence header, no worker, no projector), side by side;
@@ -51,25 +51,6 @@ from tests.processes import Services
 CONFIGS = [(1, 1, 1), (4, 1, 1), (4, 2, 1), (4, 4, 1), (4, 1, 2), (4, 1, 4)]
 BODY = b"x" * 232  # a join/leave batch's size in the log
 POLL = 0.02  # seconds between looks at the projectors' backlog (each look: 16 consumer infos)
-
-
-async def spread_leaders(bus: Bus, nodes: list[str]) -> dict[str, str]:
-    """Each log stream's leader moved so that they go round the nodes; where they are."""
-    streams = (await bus.events.layout()).streams
-    for index, stream in enumerate(streams):
-        wanted = nodes[index % len(nodes)]
-        for _ in range(20):
-            info = await bus.js.stream_info(stream)
-            if info.cluster is not None and info.cluster.leader == wanted:
-                break
-            request = json.dumps({"placement": {"preferred": wanted}}).encode()
-            await bus.nc.request(f"$JS.API.STREAM.LEADER.STEPDOWN.{stream}", request, timeout=10)
-            await asyncio.sleep(0.5)
-    leaders = {}
-    for stream in streams:
-        info = await bus.js.stream_info(stream)
-        leaders[stream] = (info.cluster.leader if info.cluster else None) or "?"
-    return leaders
 
 
 async def raw_appends(bus: Bus, tables: int, total: int) -> float:
@@ -148,7 +129,7 @@ async def one(
     bus = await Bus.connect(cluster.urls, settings, name="bench-log-streams", wait=30)
     try:
         await bus.ensure_streams()
-        leaders = await spread_leaders(bus, list(cluster.nodes))
+        leaders = await bus.events.spread_leaders()
         for _ in range(workers):
             services.start("worker", "highcard")
         for shard in range(shards):

@@ -586,6 +586,26 @@ def cmd_status(args: argparse.Namespace) -> int:
     return operate(action, "status")
 
 
+def cmd_log_leaders(args: argparse.Namespace) -> int:
+    async def action(bus: Bus) -> int:
+        before = await bus.events.leaders()
+        nodes = {
+            stream: sorted(n for n in {leader, *others} if n) for stream, (leader, others) in before.items()
+        }
+        after = await bus.events.spread_leaders() if args.spread else {s: v[0] for s, v in before.items()}
+        if args.json:
+            print(dump({stream: {"leader": after[stream], "nodes": nodes[stream]} for stream in before}))
+            return 0
+        for stream, (leader, _) in before.items():
+            now = after[stream]
+            moved = f" (was {leader})" if now != leader else ""
+            on = f"leader {now}{moved}, on {', '.join(nodes[stream])}" if now else "one server"
+            print(f"{stream:<20} {on}")
+        return 0
+
+    return operate(action, "log-leaders")
+
+
 # --- players ------------------------------------------------------------------------------------
 
 
@@ -1245,6 +1265,16 @@ def parser() -> argparse.ArgumentParser:
         "status",
         cmd_status,
         "every service's replicas and counts, and the table projector's lag per partition",
+    )
+    ll = add(
+        "log-leaders",
+        cmd_log_leaders,
+        "where each stream of the log has its leader; --spread moves them round the nodes",
+    )
+    ll.add_argument(
+        "--spread",
+        action="store_true",
+        help="move the leaders round the nodes that hold them (appends meanwhile are retried)",
     )
     add("games", cmd_games, "list the games")
     pf = add("profile", cmd_profile, "a player's ratings per game and their latest tables")

@@ -256,6 +256,44 @@ class EventStore:
             found[stream] = info.state.last_seq
         return found
 
+    async def leaders(self) -> dict[str, tuple[str | None, list[str]]]:
+        """Each log stream's leader and the nodes of its other replicas (on one server: no
+        leader named, no replicas)."""
+        found: dict[str, tuple[str | None, list[str]]] = {}
+        for stream in (await self.layout()).streams:
+            cluster = (await self.js.stream_info(stream)).cluster
+            if cluster is None:
+                found[stream] = (None, [])
+            else:
+                found[stream] = (cluster.leader, sorted(p.name for p in cluster.replicas or [] if p.name))
+        return found
+
+    async def spread_leaders(self, *, attempts: int = 20, wait: float = 0.5) -> dict[str, str | None]:
+        """Move the log streams' leaders round the nodes that hold them (the i-th stream's to
+        the i-th node, in name order), so that the appends of different partitions go to
+        different nodes: JetStream elects each stream's leader by itself and may put several
+        on one node. A leader moves by stepping down with the node wanted preferred (a moment
+        without a leader: appends meanwhile are answered `unavailable` and retried). Returns
+        where the leaders are after."""
+        placed = await self.leaders()
+        nodes = sorted({n for leader, others in placed.values() for n in [leader, *others] if n})
+        for index, (stream, (leader, others)) in enumerate(placed.items()):
+            wanted = nodes[index % len(nodes)] if nodes else None
+            if wanted is None or wanted not in [leader, *others]:
+                continue
+            for _ in range(attempts):
+                if leader == wanted:
+                    break
+                request = json.dumps({"placement": {"preferred": wanted}}).encode()
+                try:
+                    await self.nc.request(f"$JS.API.STREAM.LEADER.STEPDOWN.{stream}", request, timeout=10)
+                except TRANSIENT as err:
+                    raise Unavailable(str(err) or type(err).__name__) from err
+                await asyncio.sleep(wait)
+                cluster = (await self.js.stream_info(stream)).cluster
+                leader = cluster.leader if cluster else None
+        return {stream: leader for stream, (leader, _) in (await self.leaders()).items()}
+
     async def last(self, game: str, table: str) -> StoredBatch | None:
         """The table's last message, or None when the table has none."""
         try:

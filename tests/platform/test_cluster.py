@@ -3,14 +3,18 @@ killed mid-load and restarted: nothing acknowledged is lost, nothing is applied 
 table's history forks, and every view ends equal to a fold of the log."""
 
 import asyncio
+import json
 import socket
+import subprocess
 
 import pytest
 
 from services.game_worker.app import service_name
 from services.table_projector.maintenance import service_stats
+from shared.messages import subjects
 from tests.cluster import Cluster
 from tests.consistency import check_log, read_log, settled_views
+from tests.processes import TABLETOP, cli_env
 from tests.rig import Rig, cluster_rig
 
 pytestmark = pytest.mark.slow
@@ -106,3 +110,31 @@ def test_a_cluster_whose_port_was_taken_meanwhile_starts_on_other_ports(tmp_path
             assert node.route_port != taken
         finally:
             cluster.stop()
+
+
+def test_log_leaders_spreads_the_log_streams_leaders_over_the_nodes(tmp_path):
+    """A log of 4 streams on 3 nodes: `tabletop log-leaders --spread` puts the streams'
+    leaders round the nodes (JetStream may elect several on one), each stream on all three."""
+    cluster = Cluster(tmp_path, size=3)
+    cluster.start(timeout=60)
+    try:
+        env = cli_env(**cluster.env(), TABLETOP_LOG_STREAMS="4", TABLETOP_LOG_LEVEL="warning")
+
+        def leaders(*args: str) -> dict[str, dict[str, object]]:
+            done = subprocess.run(
+                [*TABLETOP, "log-leaders", "--json", *args],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+            return json.loads(done.stdout)
+
+        made = leaders()  # the operator's connection makes the log first
+        assert list(made) == [subjects.log_stream(i) for i in range(4)]
+        assert all(found["nodes"] == ["n1", "n2", "n3"] for found in made.values()), made
+        spread = leaders("--spread")
+        assert [found["leader"] for found in spread.values()] == ["n1", "n2", "n3", "n1"], spread
+    finally:
+        cluster.stop()
