@@ -98,3 +98,20 @@ async def test_status_shows_every_service_and_the_lag_per_partition(bus, nats_ur
 def test_a_shard_outside_the_partitions_is_refused(nats_url):
     done = run_tabletop(nats_url, "table-projector", "--shard", "3/2")
     assert done.returncode != 0 and "--shard" in done.stderr
+
+
+async def test_log_leaders_on_one_server_names_it_and_spreads_nothing(bus, nats_url):
+    found = await tabletop(nats_url, "log-leaders", "--json")
+    assert found.returncode == 0, found.stderr
+    streams = json.loads(found.stdout)
+    assert list(streams) == [subjects.STREAM]
+    leader = streams[subjects.STREAM]["leader"]
+    assert leader and streams[subjects.STREAM]["nodes"] == [leader]
+    said = await tabletop(nats_url, "log-leaders", "--spread")
+    assert said.returncode == 0 and said.stdout.split() == [
+        subjects.STREAM,
+        "leader",
+        f"{leader},",
+        "on",
+        leader,
+    ]
