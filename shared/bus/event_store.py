@@ -257,8 +257,8 @@ class EventStore:
         return found
 
     async def leaders(self) -> dict[str, tuple[str | None, list[str]]]:
-        """Each log stream's leader and the nodes of its other replicas (on one server: no
-        leader named, no replicas)."""
+        """Each log stream's leader and the nodes of its other replicas (one server: itself,
+        none)."""
         found: dict[str, tuple[str | None, list[str]]] = {}
         for stream in (await self.layout()).streams:
             cluster = (await self.js.stream_info(stream)).cluster
