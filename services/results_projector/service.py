@@ -135,13 +135,16 @@ class ResultsProjector:
             log.exception("results_message_failed", stream=stream, seq=seq, subject=subject)
 
     async def idle(self, stream: str) -> None:
-        self.standings.settle()  # the ratings brought up to date while nothing comes
         if stream not in self.idle_streams:
             self.idle_streams.add(stream)
             if self.caught_up:
                 log.info(
                     "results_caught_up", positions=self.standings.positions, results=self.standings.results
                 )
+        # the ratings brought up to date while nothing comes; not while a stream is still
+        # read, whose results would take back what was rated meanwhile
+        if self.caught_up and not self.lock.locked():
+            self.standings.settle()
 
     # --- requests ---------------------------------------------------------------------------
 
