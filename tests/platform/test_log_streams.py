@@ -5,8 +5,10 @@ and a log made before keeps its layout whatever the setting says."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import subprocess
 import uuid
 from collections.abc import AsyncIterator
 
@@ -25,6 +27,7 @@ from shared.settings import load_settings
 from tests.consistency import read_log, settled_views
 from tests.platform.stack import stack
 from tests.platform.test_results import play, until_counted
+from tests.processes import TABLETOP, cli_env
 
 GAME = "highcard"
 STREAMS = 4
@@ -113,6 +116,19 @@ async def test_tables_spread_over_the_streams_and_every_reader_follows(spread_bu
         await play(client, players[:2], rng)
         figures = await settled_views(bus, await read_log(bus), timeout=30)
         assert not figures.different, figures
+
+        # what an operator sees: every stream counted, and `verify` reads them all
+        def tabletop(*args: str) -> subprocess.CompletedProcess[str]:
+            command = [*TABLETOP, *args]
+            env = cli_env(NATS_URL=spread_url)
+            return subprocess.run(command, env=env, text=True, capture_output=True, timeout=120)
+
+        status = await asyncio.to_thread(tabletop, "status", "--json")
+        shown = json.loads(status.stdout)
+        assert list(shown["log_streams"]) == list(layout.streams), status.stderr
+        assert shown["log_last_seq"] == sum(shown["log_streams"].values()) > sum(lasts.values())
+        verified = await asyncio.to_thread(tabletop, "verify")
+        assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 async def test_a_log_made_before_keeps_its_layout_and_captures_its_partitions(tmp_path, secure_server):
