@@ -60,6 +60,13 @@ def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:8]}"
 
 
+def table_in(stream: int) -> str:
+    """A fresh table id whose partition lies in the `stream`-th stream."""
+    while subjects.LogLayout(STREAMS).stream_of(GAME, table := unique("t")) != subjects.log_stream(stream):
+        pass
+    return table
+
+
 async def test_tables_spread_over_the_streams_and_every_reader_follows(spread_bus, spread_url):
     bus = spread_bus
     layout = await bus.events.layout()
@@ -75,7 +82,10 @@ async def test_tables_spread_over_the_streams_and_every_reader_follows(spread_bu
         client, rng = Client(bus), random.Random(5)
         players = [unique("p") for _ in range(3)]
         seatings = [players[i % 3 : i % 3 + 2] if i % 3 < 2 else [players[2], players[0]] for i in range(12)]
-        ended = [await play(client, seats, rng) for seats in seatings]
+        # table ids drawn so that every stream takes three tables
+        ended = [
+            await play(client, seats, rng, table=table_in(i % STREAMS)) for i, seats in enumerate(seatings)
+        ]
         for player in players:
             await until_counted(client, player, sum(player in seats for seats in seatings))
 

@@ -52,11 +52,12 @@ async def play(
     quitter: str | None = None,
     bots: int = 0,
     everyone_quits: bool = False,
+    table: str | None = None,
 ) -> dict[str, Any]:
     """A highcard table of `players` (and `bots` bot seats) played to its end by each seat from
     its own view; `quitter` quits after the start, or every player does. The final spectator
     view."""
-    table = unique("t")
+    table = table or unique("t")
 
     async def send(player: str, command: dict[str, Any]) -> int:
         reply = await client.command(GAME, table, player, command)
