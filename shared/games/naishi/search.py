@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from functools import lru_cache
 from itertools import product
 from typing import Final
 
@@ -305,30 +304,49 @@ def _ronin_kinds(k: Sequence[int]) -> int:
 def _total(k: Sequence[int]) -> int:
     """A territory's total, each Ninja copying the best it may (its owner's choice at the end)."""
     if _NINJA in k:
-        return _best_copies(tuple(k))[0]
+        return _best_copies(k)[0]
     return _points(k, _ronin_kinds(k))
 
 
-@lru_cache(maxsize=1 << 14)
-def _best_copies(k: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+# The playouts' memos, keyed by bytes and holding ints: no object the cyclic garbage collector
+# has to walk (an `lru_cache` keyed by tuples filled its youngest generation with tens of
+# thousands of them, and collections of 15-45 ms landed in the middle of a move). Each is
+# emptied when full, which keeps a long-running bot service's memory bounded.
+MEMO_SIZE: Final = 1 << 15
+_copies_memo: dict[bytes, tuple[int, bytes]] = {}
+_gain_memo: dict[bytes, int] = {}
+
+
+def _best_copies(k: Sequence[int]) -> tuple[int, bytes]:
     """The best total of a territory with Ninjas, and its kinds with each Ninja as the kind it
     copies for it. Memoized: trying every copy of every Ninja is many scores."""
+    key = bytes(k)
+    best = _copies_memo.get(key)
+    if best is None:
+        best = _try_copies(k)
+        if len(_copies_memo) >= MEMO_SIZE:
+            _copies_memo.clear()
+        _copies_memo[key] = best
+    return best
+
+
+def _try_copies(k: Sequence[int]) -> tuple[int, bytes]:
     ronin_kinds = _ronin_kinds(k)
     cells = [i for i, kind in enumerate(k) if kind == _NINJA]
     options = [kind for kind in _COPIABLE if kind in k] or [_CODE[None]]
     eff = list(k)
-    best = (-1000, k)
+    best = (-1000, bytes(k))
     for combo in product(options, repeat=len(cells)):
         for i, kind in zip(cells, combo, strict=True):
             eff[i] = kind
-        best = max(best, (_points(eff, ronin_kinds), tuple(eff)))
+        best = max(best, (_points(eff, ronin_kinds), bytes(eff)))
     return best
 
 
 def _as_copied(k: list[int]) -> list[int]:
     """The kinds with each Ninja as what it best copies now: the policy scores its changes as
     if the copies stayed (a guess, much quicker than trying every copy after every change)."""
-    return list(_best_copies(tuple(k))[1]) if _NINJA in k else k
+    return list(_best_copies(k)[1]) if _NINJA in k else k
 
 
 def _gain(k: list[int], i: int, new: int, total: int) -> int:
@@ -400,11 +418,17 @@ def _ronin_points(k: list[int]) -> int:
     return _RONIN_POINTS[_ronin_kinds(k)] * k.count(_RONIN)
 
 
-@lru_cache(maxsize=1 << 15)
-def _gain_in(k: tuple[int, ...], i: int, new: int) -> int:
+def _gain_in(k: bytes, i: int, new: int) -> int:
     """`_gain` memoized: a playout asks again and again what the same River card would gain
     the same territory (only one pile and one territory change a turn)."""
-    return _gain(list(k), i, new, _total(k) if new == _NINJA or _NINJA in k else 0)
+    key = k + bytes((i, new))
+    gain = _gain_memo.get(key)
+    if gain is None:
+        gain = _gain(list(k), i, new, _total(k) if new == _NINJA or _NINJA in k else 0)
+        if len(_gain_memo) >= MEMO_SIZE:
+            _gain_memo.clear()
+        _gain_memo[key] = gain
+    return gain
 
 
 def _swap_gain(k: list[int], i: int, j: int, total: int) -> int:
@@ -551,7 +575,7 @@ def _develop_values(state: State, kinds: list[int], their_kinds: list[int]) -> d
     counts a little more than its points say, as all of them but one cost points in the end."""
     out: dict[tuple[str, int], float] = {}
     mountain_out = _MOUNTAIN_OUT if kinds.count(_M) > 1 else 0.0
-    mine, theirs = tuple(kinds), tuple(their_kinds)
+    mine, theirs = bytes(kinds), bytes(their_kinds)
     for p, pile in enumerate(state.river):
         if not pile:
             continue

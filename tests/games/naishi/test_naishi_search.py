@@ -6,12 +6,14 @@ policy keeps to the legal moves; the fast scorer agrees with the engine's."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
 
 import pytest
 
 from shared.games.decider import Context, Rejection, random_legal_bot
 from shared.games.naishi import GAME
+from shared.games.naishi import search as naishi_search
 from shared.games.naishi.components import CARD_KINDS, MOUNTAIN, all_cards, kind_of
 from shared.games.naishi.scoring import best_copies, copy_candidates, grid_of, ninja_cells, score_grid
 from shared.games.naishi.search import _CODE as CODE
@@ -139,6 +141,30 @@ def test_a_change_of_one_cell_or_a_swap_scores_as_the_whole_territory_again():
         swapped[i], swapped[j] = swapped[j], swapped[i]
         assert swap_gain(codes, i, j, total) == territory_score(swapped) - total, (flat, i, j)
         assert codes == [CODE[k] for k in flat]  # left as it was
+
+
+def test_the_playout_memos_agree_stay_bounded_and_hold_nothing_the_collector_walks(monkeypatch):
+    """The memoized gains against whole scores, with memos so small they empty again and
+    again; what they keep is bytes and ints, which the cyclic garbage collector never walks
+    (a memo of tuples made its collections long enough to overrun a move's time)."""
+    monkeypatch.setattr(naishi_search, "MEMO_SIZE", 64)
+    naishi_search._gain_memo.clear()
+    naishi_search._copies_memo.clear()
+    rng = random.Random(6)
+    kinds = [MOUNTAIN, *CARD_KINDS]
+    for _ in range(3000):
+        flat = [rng.choice(kinds) for _ in range(10)]
+        i, kind = rng.randrange(10), rng.choice(kinds)
+        changed = [*flat[:i], kind, *flat[i + 1 :]]
+        territory = bytes(CODE[k] for k in flat)
+        gained = naishi_search._gain_in(territory, i, CODE[kind])
+        assert gained == territory_score(changed) - territory_score(flat), (flat, i, kind)
+        assert len(naishi_search._gain_memo) <= 64 and len(naishi_search._copies_memo) <= 64
+    assert naishi_search._gain_memo and naishi_search._copies_memo
+    gc.collect()  # a tuple of untracked things is untracked by the first collection that sees it
+    memos = (naishi_search._gain_memo, naishi_search._copies_memo)
+    kept = [x for memo in memos for x in (*memo, *memo.values())]
+    assert not [x for x in kept if gc.is_tracked(x)]
 
 
 def test_the_policy_plays_whole_games_to_their_end():
