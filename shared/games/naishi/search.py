@@ -15,7 +15,7 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import product
-from typing import Final
+from typing import Final, TypeVar
 
 from shared.games.decider import Command, PlayerId, Search, View
 from shared.games.naishi.components import (
@@ -308,13 +308,22 @@ def _total(k: Sequence[int]) -> int:
     return _points(k, _ronin_kinds(k))
 
 
-# The playouts' memos, keyed by bytes and holding ints: no object the cyclic garbage collector
-# has to walk (an `lru_cache` keyed by tuples filled its youngest generation with tens of
-# thousands of them, and collections of 15-45 ms landed in the middle of a move). Each is
+# The playouts' memos, keyed by bytes and holding ints and bytes: nothing the cyclic garbage
+# collector has to walk (an `lru_cache` keyed by tuples filled its youngest generation with tens
+# of thousands of them, and collections of 15-45 ms landed in the middle of a move). Each is
 # emptied when full, which keeps a long-running bot service's memory bounded.
 MEMO_SIZE: Final = 1 << 15
 _copies_memo: dict[bytes, tuple[int, bytes]] = {}
 _gain_memo: dict[bytes, int] = {}
+_Kept = TypeVar("_Kept")
+
+
+def _remember(memo: dict[bytes, _Kept], key: bytes, value: _Kept) -> _Kept:
+    """`value` kept in `memo` under `key`, the memo emptied first when it is full."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _best_copies(k: Sequence[int]) -> tuple[int, bytes]:
@@ -322,12 +331,7 @@ def _best_copies(k: Sequence[int]) -> tuple[int, bytes]:
     copies for it. Memoized: trying every copy of every Ninja is many scores."""
     key = bytes(k)
     best = _copies_memo.get(key)
-    if best is None:
-        best = _try_copies(k)
-        if len(_copies_memo) >= MEMO_SIZE:
-            _copies_memo.clear()
-        _copies_memo[key] = best
-    return best
+    return _remember(_copies_memo, key, _try_copies(k)) if best is None else best
 
 
 def _try_copies(k: Sequence[int]) -> tuple[int, bytes]:
@@ -423,12 +427,10 @@ def _gain_in(k: bytes, i: int, new: int) -> int:
     the same territory (only one pile and one territory change a turn)."""
     key = k + bytes((i, new))
     gain = _gain_memo.get(key)
-    if gain is None:
-        gain = _gain(list(k), i, new, _total(k) if new == _NINJA or _NINJA in k else 0)
-        if len(_gain_memo) >= MEMO_SIZE:
-            _gain_memo.clear()
-        _gain_memo[key] = gain
-    return gain
+    if gain is not None:
+        return gain
+    total = _total(k) if new == _NINJA or _NINJA in k else 0
+    return _remember(_gain_memo, key, _gain(list(k), i, new, total))
 
 
 def _swap_gain(k: list[int], i: int, j: int, total: int) -> int:
