@@ -171,6 +171,7 @@ def test_tabletop_tournament_prints_each_level_s_wins_and_move_times(capsys):
     assert "language: fr" in text and re.search(r"decode:\n  strong: \d+ of \d+ = [\d.]+% \(95%: ", text), (
         text
     )
+    assert re.search(r"\n  strong vs drawn clues: \d+ of \d+ = ", text), text  # the clues weighed against
     # a level that does not exist, a game that does not exist, a seat count the game does not take
     assert cli.main(["tournament", "naishi", "--bots", "hard,expert"]) == 2
     assert "two or more of easy, normal, hard" in capsys.readouterr().err

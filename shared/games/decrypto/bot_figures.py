@@ -1,21 +1,19 @@
 """How Decrypto's bots play, in figures: whole 4-player games through the real rules (the table
-life and the game, as `simulate` plays them), each team's bot chosen, strong or easy.
+life and the game, as `simulate` plays them), each team's bot chosen.
 
-Half the games put two strong teams against each other, the other half a strong team against an
-easy one (random example clues, random guesses: today's `bot`, the baseline). From every revealed
-code: how often a team decodes its own code, by its bot; and how often a strong team intercepts,
-against strong clues and against the easy bot's random ones.
+A third of the games put two strong teams against each other, a third a strong team against an
+easy one (random example clues, random guesses: today's `bot`), a third a strong team against a
+*drawn* one: the strong bot, except that its encryptor draws each clue at random among the
+unused clues of its keyword's own list (random clues a team could give, as a person picking from
+the table would). From every revealed code: how often a team decodes its own code, by its bot;
+and how often a strong team intercepts, against strong clues, drawn clues and the easy bot's.
 
 `measure` is pure (no I/O, no clock, no global random): the same arguments give the same
-figures, so that a change to the bot or to the association table can be weighed by them.
-
-measure(300, 2026) gave, English / French, every seat a bot's: strong teams decode 1841/1841 /
-1760/1760 of their own codes, random guessing 13/313 / 14/314; a strong team intercepts 435/1228 /
-423/1146 of strong clues (lateral ones among them), but 7/163 / 11/164 of random ones. Seated as
-people (the encryptors keep to the keywords' lists): 520/736 / 526/726 of strong clues. The strong
-interceptor reads the very table the clues come from, and any two clues of one keyword's list
-share that list: it links a keyword's clues from the second time it is clued; lateral clues,
-which go through another keyword's list, it links far less often.
+figures, so that a change to the bot or to the association table can be weighed by them; its
+figures are in docs/bots.md. The strong interceptor reads the very table the clues come from,
+and any two clues of one keyword's list share that list: it links a keyword's drawn clues from
+the second time it is clued; the strong encryptor's (lateral ones among them, for bot
+teammates) it links far less often.
 """
 
 from __future__ import annotations
@@ -29,13 +27,43 @@ from shared.games.decider import PlayerId, View
 from shared.games.decrypto import GAME
 from shared.games.decrypto.bot import bot
 from shared.games.decrypto.messages import CodeRevealed, GameDecided
-from shared.games.decrypto.state import TEAMS, other
-from shared.games.decrypto.strong_bot import strong_bot
+from shared.games.decrypto.state import TEAMS, normalize, other
+from shared.games.decrypto.strong_bot import index as association_index
+from shared.games.decrypto.strong_bot import strong_bot, used_clues
 from shared.games.simulate import LocalTable
 from shared.games.table import BOT_SEAT_PREFIX, TableDecider
 
-Kind = Literal["strong", "easy"]
-BOTS: Mapping[Kind, Callable[[View, random.Random], dict[str, Any]]] = {"strong": strong_bot, "easy": bot}
+Kind = Literal["strong", "easy", "drawn"]
+KINDS: tuple[Kind, ...] = ("strong", "easy", "drawn")
+
+
+def drawn_bot(view: View, rng: random.Random) -> dict[str, Any]:
+    """The strong bot, except that as encryptor it draws each clue at random among the clues of
+    its keyword's own list not used yet (an example from `legal` once a list is used up)."""
+    legal = [c for c in view.get("legal") or [] if c.get("type") != "undo"]
+    table = association_index(view.get("language", "en"))
+    team = view.get("my_team")
+    encrypting = bool(legal) and legal[0].get("type") == "give_clues" and bool(view.get("my_code"))
+    if not encrypting or table is None or team not in TEAMS:
+        return strong_bot(view, rng)
+    keywords = [normalize(k) for k in view["keywords"][team]]
+    taken = used_clues(view, team)
+    clues: list[str] = []
+    for digit in view["my_code"]:
+        fresh = [o for o in table.clues[keywords[digit - 1]] if o[0] not in taken]
+        if not fresh:
+            return strong_bot(view, rng)
+        norm, text = rng.choice(fresh)
+        taken.add(norm)
+        clues.append(text)
+    return {"type": "give_clues", "clues": clues}
+
+
+BOTS: Mapping[Kind, Callable[[View, random.Random], dict[str, Any]]] = {
+    "strong": strong_bot,
+    "easy": bot,
+    "drawn": drawn_bot,
+}
 DECIDER = TableDecider(GAME)
 # The seats' names: bot seats (a strong encryptor gives lateral clues too, for bot teammates), or
 # people's, as when a person is to decode (it keeps to the keyword's own list).
@@ -67,20 +95,20 @@ class Tally:
 
 @dataclass
 class Figures:
-    decode: dict[Kind, Tally] = field(default_factory=lambda: {"strong": Tally(), "easy": Tally()})
+    decode: dict[Kind, Tally] = field(default_factory=lambda: {kind: Tally() for kind in KINDS})
     # (interceptor's bot, clue giver's bot) -> interceptions
     intercept: dict[tuple[Kind, Kind], Tally] = field(default_factory=dict)
-    wins: dict[str, int] = field(default_factory=dict)  # strong-vs-easy games: "strong", "easy", "draw"
+    # the mixed games' ends, by the strong team's rival: "strong", the rival's kind, or "draw"
+    wins: dict[Kind, dict[str, int]] = field(default_factory=dict)
     rounds: int = 0
 
 
 def teams_of(index: int) -> dict[str, Kind]:
-    """The `index`th game's bots by team: even games strong against strong, odd ones strong
-    against easy, the strong team's colour alternating (White decodes first)."""
-    if index % 2 == 0:
-        return {t: "strong" for t in TEAMS}
-    strong = TEAMS[(index // 2) % 2]
-    return {strong: "strong", other(strong): "easy"}
+    """The `index`th game's bots by team, in turn: strong against strong, strong against easy,
+    strong against drawn; the strong team's colour alternating (White decodes first)."""
+    rival = KINDS[index % len(KINDS)]
+    strong = TEAMS[(index // len(KINDS)) % 2]
+    return {strong: "strong", other(strong): rival}
 
 
 def play(
@@ -116,17 +144,19 @@ def count(figures: Figures, kinds: Mapping[str, Kind], events: list[Any]) -> Non
                 figures.intercept.setdefault(pair, Tally()).add(event.guesses[rival] == code)
             figures.rounds += team == TEAMS[-1]
         elif isinstance(event, GameDecided) and len(set(kinds.values())) > 1:
+            rival = next(kind for kind in kinds.values() if kind != "strong")
             who = "draw" if event.winner is None else kinds[event.winner]
-            figures.wins[who] = figures.wins.get(who, 0) + 1
+            ends = figures.wins.setdefault(rival, {})
+            ends[who] = ends.get(who, 0) + 1
 
 
 def measure(games: int, seed: int, language: str = "en", seats: str = "bots") -> dict[str, Any]:
-    """Plays `games` 4-player games (half strong against strong, half strong against easy) and
-    returns the figures: own-code decode rates of strong and random-guessing (easy) teams; the
-    interception rate of a strong team against strong clues and against random clues (and of an
-    easy team against strong clues); who won the mixed games; rounds played. `seats`: "bots"
-    (every seat a bot's) or "people" (seats named as people's, still played by the bots: their
-    encryptors keep to the keywords' own lists)."""
+    """Plays `games` 4-player games (a third each strong against strong, easy and drawn) and
+    returns the figures: own-code decode rates of strong, random-guessing (easy) and drawn
+    teams; the interception rate of a strong team against strong, drawn and random (easy) clues,
+    and of an easy team against strong clues; who won the mixed games; rounds played. `seats`:
+    "bots" (every seat a bot's) or "people" (seats named as people's, still played by the bots:
+    the strong encryptors keep to the keywords' own lists)."""
     if seats not in SEATS:
         raise ValueError(f"seats is one of {', '.join(SEATS)}, not {seats!r}")
     figures = Figures()
@@ -135,17 +165,24 @@ def measure(games: int, seed: int, language: str = "en", seats: str = "bots") ->
         rng = random.Random(f"{seed}:{index}")
         count(figures, kinds, play(kinds, language, rng, SEATS[seats]))
     intercept = figures.intercept
+    decode = figures.decode
     return {
         "games": games,
         "language": language,
         "seed": seed,
         "seats": seats,
         "rounds": figures.rounds,
-        "decode": {"strong": figures.decode["strong"].figures(), "random": figures.decode["easy"].figures()},
+        "decode": {
+            "strong": decode["strong"].figures(),
+            "drawn": decode["drawn"].figures(),
+            "random": decode["easy"].figures(),
+        },
         "intercept": {
             "strong_vs_strong_clues": intercept.get(("strong", "strong"), Tally()).figures(),
+            "strong_vs_drawn_clues": intercept.get(("strong", "drawn"), Tally()).figures(),
             "strong_vs_random_clues": intercept.get(("strong", "easy"), Tally()).figures(),
             "random_vs_strong_clues": intercept.get(("easy", "strong"), Tally()).figures(),
         },
-        "strong_vs_easy_wins": dict(sorted(figures.wins.items())),
+        "strong_vs_easy_wins": dict(sorted(figures.wins.get("easy", {}).items())),
+        "strong_vs_drawn_wins": dict(sorted(figures.wins.get("drawn", {}).items())),
     }

@@ -35,7 +35,7 @@ from shared.games.decrypto.associations import (
     quick_problems,
 )
 from shared.games.decrypto.bot_figures import measure
-from shared.games.decrypto.messages import LANGUAGES, GameDecided
+from shared.games.decrypto.messages import LANGUAGES, CluesGiven, CodeRevealed, GameDecided, GameSetUp
 from shared.games.decrypto.rules import clue_problem
 from shared.games.decrypto.state import (
     CODES,
@@ -276,7 +276,7 @@ def test_a_seat_view_and_a_seed_give_the_same_move_whatever_the_hash_seed():
 
 @pytest.mark.parametrize("seats", ["bots", "people"])
 def test_strong_teams_decode_far_more_often_than_random_guessing(seats):
-    figures = measure(16, seed=7, seats=seats)
+    figures = measure(24, seed=7, seats=seats)
     strong, random_ = figures["decode"]["strong"], figures["decode"]["random"]
     assert strong["tries"] > 30 and random_["tries"] > 10
     assert strong["rate"] >= 2 * max(random_["rate"], 1 / len(CODES))
@@ -285,12 +285,45 @@ def test_strong_teams_decode_far_more_often_than_random_guessing(seats):
 
 def test_lateral_clues_keep_a_strong_interceptor_from_most_codes():
     """Bot teammates decode lateral clues as surely as the lists' own, and a strong team,
-    reading the same table, intercepts far fewer of them (0.40 of 58 against 0.74 of 38 when
+    reading the same table, intercepts far fewer of them (0.38 of 58 against 0.76 of 38 when
     the encryptors keep to the lists: seats named as people's)."""
-    lateral = measure(16, seed=7, seats="bots")["intercept"]["strong_vs_strong_clues"]
-    listed = measure(16, seed=7, seats="people")["intercept"]["strong_vs_strong_clues"]
+    lateral = measure(24, seed=7, seats="bots")["intercept"]["strong_vs_strong_clues"]
+    listed = measure(24, seed=7, seats="people")["intercept"]["strong_vs_strong_clues"]
     assert lateral["tries"] > 30 and listed["tries"] > 30
     assert lateral["rate"] <= 0.5 < listed["rate"]
+
+
+def test_a_strong_interceptor_reads_the_strong_encryptors_clues_less_than_drawn_ones():
+    """Random clues a team could give, drawn from the keywords' own lists, are what the strong
+    encryptor is weighed against: the same interceptor reads them far more often."""
+    intercept = measure(24, seed=7, seats="bots")["intercept"]
+    strong, drawn = intercept["strong_vs_strong_clues"], intercept["strong_vs_drawn_clues"]
+    assert strong["tries"] > 30 and drawn["tries"] > 20
+    assert strong["rate"] < drawn["rate"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_drawn_encryptor_gives_unused_clues_of_each_keyword_own_list(language):
+    given = 0
+    for game in range(3):
+        rng = random.Random(game)
+        table = {t: "drawn" for t in TEAMS}
+        events = bot_figures.play(table, language, rng)
+        used: set[str] = set()
+        keywords: dict[str, list[str]] = {}
+        clues: dict[str, list[str]] = {}
+        for event in events:
+            if isinstance(event, GameSetUp):
+                keywords = {team: list(words or ()) for team, words in event.keywords.items()}
+            elif isinstance(event, CluesGiven):
+                clues[event.team] = list(event.clues or ())
+            elif isinstance(event, CodeRevealed):
+                for digit, clue in zip(event.code, clues.pop(event.team), strict=True):
+                    assert clue in ASSOCIATIONS[language][keywords[event.team][digit - 1]]
+                    assert normalize(clue) not in used
+                    used.add(normalize(clue))
+                    given += 1
+    assert given > 30
 
 
 def _clues_given(monkeypatch: pytest.MonkeyPatch, seats: str, games: int = 4) -> list[tuple[str, str, str]]:
