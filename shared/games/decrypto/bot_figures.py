@@ -39,7 +39,7 @@ KINDS: tuple[Kind, ...] = ("strong", "easy", "drawn")
 
 def drawn_bot(view: View, rng: random.Random) -> dict[str, Any]:
     """The strong bot, except that as encryptor it draws each clue at random among the clues of
-    its keyword's own list not used yet (an example from `legal` once a list is used up)."""
+    its keyword's own list not used yet (the strong bot's clues once a list is used up)."""
     legal = [c for c in view.get("legal") or [] if c.get("type") != "undo"]
     table = association_index(view.get("language", "en"))
     team = view.get("my_team")
