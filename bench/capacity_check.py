@@ -133,7 +133,7 @@ def check(runs: list[Run]) -> list[dict[str, Any]]:
     measured: CPU a second by group (a line in commands a second) and memory (a line in
     tables)."""
     fitted, last = runs[:-1], runs[-1]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in (*GROUPS, "site"):
         idle, per_command = fit([r.commands_per_s for r in fitted], [r.cpu_per_s[name] for r in fitted])
         predicted = idle + per_command * last.commands_per_s

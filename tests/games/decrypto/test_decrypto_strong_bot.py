@@ -307,8 +307,8 @@ def test_a_drawn_encryptor_gives_unused_clues_of_each_keyword_own_list(language)
     given = 0
     for game in range(3):
         rng = random.Random(game)
-        table = {t: "drawn" for t in TEAMS}
-        events = bot_figures.play(table, language, rng)
+        kinds: dict[str, bot_figures.Kind] = {t: "drawn" for t in TEAMS}
+        events = bot_figures.play(kinds, language, rng)
         used: set[str] = set()
         keywords: dict[str, list[str]] = {}
         clues: dict[str, list[str]] = {}
