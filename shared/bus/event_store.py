@@ -129,38 +129,52 @@ async def direct_reads(
 ) -> AsyncIterator[StoredBatch]:
     """Messages of `stream` on `subject` (wildcards allowed) after sequence `after`, up to
     `upto`, by batched direct gets (`first_page` messages at most in the first, `PAGE` in the
-    others)."""
+    others). The answers are gathered by the subscription's callback and taken a run at a time
+    (a `next_msg` per message costs a future and a timer each: most of the time of a read)."""
     page = max(1, min(first_page, PAGE))
-    inbox = nc.new_inbox()
-    sub = await nc.subscribe(inbox)
+    arrived: list[Msg] = []
+    more = asyncio.Event()  # something arrived
+
+    async def on_message(msg: Msg) -> None:
+        arrived.append(msg)
+        more.set()
+
+    sub = await nc.subscribe(nc.new_inbox(), cb=on_message)
     try:
         start = after + 1
         while True:
             request = {"seq": start, "next_by_subj": subject, "batch": page}
             page = PAGE
-            await nc.publish(f"$JS.API.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=inbox)
+            await nc.publish(f"$JS.API.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=sub.subject)
             pending = 0
             got = 0
-            while True:
-                try:
-                    msg = await sub.next_msg(timeout=timeout)
-                except nats.errors.TimeoutError as err:
-                    raise Unavailable(f"{stream} did not answer a read") from err
-                headers = msg.headers or {}
-                status = headers.get("Status")
-                if status == "404":
-                    return
-                if status:  # 204 end of batch
-                    if status != "204":  # 408, 503: no replica could answer now
-                        raise Unavailable(f"direct get failed: {status} {headers}")
-                    pending = int(headers.get("Nats-Num-Pending", "0"))
-                    break
-                seq = int(headers["Nats-Sequence"])
-                if upto is not None and seq > upto:
-                    return
-                got += 1
-                start = seq + 1
-                yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
+            ended = False  # the batch's end (204) is in
+            while not ended:
+                if not arrived:
+                    more.clear()
+                    try:
+                        await asyncio.wait_for(more.wait(), timeout)
+                    except TimeoutError as err:
+                        raise Unavailable(f"{stream} did not answer a read") from err
+                taken = arrived[:]
+                arrived.clear()
+                for msg in taken:
+                    headers = msg.headers or {}
+                    status = headers.get("Status")
+                    if status == "404":
+                        return
+                    if status:  # 204 end of batch
+                        if status != "204":  # 408, 503: no replica could answer now
+                            raise Unavailable(f"direct get failed: {status} {headers}")
+                        pending = int(headers.get("Nats-Num-Pending", "0"))
+                        ended = True
+                        break
+                    seq = int(headers["Nats-Sequence"])
+                    if upto is not None and seq > upto:
+                        return
+                    got += 1
+                    start = seq + 1
+                    yield StoredBatch(seq, msg.data, headers.get(WRITER, ""), headers.get("Nats-Subject", ""))
             if not pending or not got or (upto is not None and start > upto):
                 return
     finally:
