@@ -6,7 +6,7 @@ import pytest
 from nats.aio.msg import Msg
 from nats.js.api import StorageType
 
-from shared.bus.errors import ConcurrencyConflict
+from shared.bus.errors import ConcurrencyConflict, Unavailable
 from shared.bus.event_store import delivery_position
 from shared.messages import subjects
 
@@ -90,6 +90,24 @@ async def test_a_read_expecting_few_messages_still_reads_up_to_its_bound(bus):
     assert [m.seq for m in await bus.events.read(GAME, table, after=seqs[1], upto=seqs[3], expect=2)] == seqs[
         2:4
     ]
+
+
+async def test_a_read_nobody_answers_is_unavailable_and_no_read_leaves_its_subscription(bus):
+    """Reads gather the direct gets' answers by callback: a stream that cannot answer is
+    `Unavailable` (the server's 503, not a wait), and whether a read ends, fails or is dropped
+    after its first message, its subscription goes with it."""
+    subscriptions = len(bus.nc._subs)
+    with pytest.raises(Unavailable):
+        [m async for m in bus.events.iterate("TABLETOP_NO_SUCH_STREAM", subjects.EVT_ALL)]
+    table = table_id()
+    last = 0
+    for i in range(3):
+        last = (await bus.events.append(GAME, table, b"%d" % i, command_id=f"c{i}", expected_seq=last)).seq
+    reading = bus.events.iterate(subjects.STREAM, subjects.evt(GAME, table))
+    assert (await anext(reading)).data == b"0"
+    await reading.aclose()
+    assert [m.data for m in await bus.events.read(GAME, table)] == [b"0", b"1", b"2"]
+    assert len(bus.nc._subs) == subscriptions
 
 
 async def test_a_replay_hands_over_every_message_in_order_holding_the_server_back(bus, monkeypatch):
