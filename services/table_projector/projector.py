@@ -135,6 +135,8 @@ class TableProjector:
         # the workers' snapshots, read to load a table not held (`_snapshots`)
         self._snapshot_bucket: Bucket | None = None
         self._snapshot_bucket_looked = -SNAPSHOT_BUCKET_LOOK_EVERY
+        # one look at a time: the tables of a batch, folded side by side, wait for the same look
+        self._snapshot_bucket_looking = asyncio.Lock()
         self.snapshots_of: dict[str, Snapshots] = {}
         self.open_table_ttl = open_table_ttl
         self.idle_table_ttl = idle_table_ttl
@@ -370,14 +372,16 @@ class TableProjector:
         """The game's snapshots, read only; None while the workers' bucket is not there (it
         is looked for again a while later)."""
         if self._snapshot_bucket is None:
-            if time.monotonic() < self._snapshot_bucket_looked + SNAPSHOT_BUCKET_LOOK_EVERY:
-                return None
-            self._snapshot_bucket_looked = time.monotonic()
-            try:
-                self._snapshot_bucket = await Bucket.open(self.bus.js, subjects.SNAPSHOTS_BUCKET)
-            except Exception as err:  # noqa: BLE001 - no snapshots: the whole log, as before
-                log.info("snapshots_not_found", error=f"{type(err).__name__}: {err}")
-                return None
+            async with self._snapshot_bucket_looking:
+                if self._snapshot_bucket is None:
+                    if time.monotonic() < self._snapshot_bucket_looked + SNAPSHOT_BUCKET_LOOK_EVERY:
+                        return None
+                    self._snapshot_bucket_looked = time.monotonic()
+                    try:
+                        self._snapshot_bucket = await Bucket.open(self.bus.js, subjects.SNAPSHOTS_BUCKET)
+                    except Exception as err:  # noqa: BLE001 - no snapshots: the whole log, as before
+                        log.info("snapshots_not_found", error=f"{type(err).__name__}: {err}")
+                        return None
         found = self.snapshots_of.get(decider.name)
         if found is None:
             found = self.snapshots_of[decider.name] = Snapshots(
