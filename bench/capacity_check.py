@@ -60,8 +60,7 @@ class Run:
 async def log_bytes(bus: Bus) -> int:
     """Bytes in the log's streams, one copy."""
     layout = await bus.events.layout()
-    js = bus.nc.jetstream()
-    infos = [await js.stream_info(stream) for stream in layout.streams]
+    infos = [await bus.js.stream_info(stream) for stream in layout.streams]
     return sum(info.state.bytes for info in infos)
 
 

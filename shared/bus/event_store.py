@@ -117,6 +117,41 @@ def stream_seq(msg: Msg) -> int:
         return seq
 
 
+class Arrivals:
+    """Messages a subscription's callback gathers for a reader that takes them a run at a time (a
+    `next_msg` per message costs a future and a timer each: most of the time of a read). With
+    `ahead`, the callback waits once that many are untaken, which holds an ordered consumer's
+    server back (flow control)."""
+
+    def __init__(self, ahead: int | None = None) -> None:
+        self.ahead = ahead
+        self.arrived: list[Msg] = []
+        self.more = asyncio.Event()  # something arrived
+        self.room = asyncio.Event()  # the reader took what had arrived
+        self.room.set()
+
+    async def on_message(self, msg: Msg) -> None:
+        self.arrived.append(msg)
+        self.more.set()
+        if self.ahead is not None and len(self.arrived) >= self.ahead:
+            self.room.clear()
+            await self.room.wait()
+
+    async def take(self, timeout: float) -> list[Msg]:
+        """What arrived since the last take, waiting up to `timeout` seconds for something
+        (TimeoutError)."""
+        if not self.arrived:
+            self.more.clear()
+            await asyncio.wait_for(self.more.wait(), timeout)
+        taken, self.arrived = self.arrived, []
+        self.room.set()
+        return taken
+
+    def release(self) -> None:
+        """The reader is gone: a callback waiting for room goes on."""
+        self.room.set()
+
+
 async def direct_reads(
     nc: Client,
     stream: str,
@@ -129,17 +164,10 @@ async def direct_reads(
 ) -> AsyncIterator[StoredBatch]:
     """Messages of `stream` on `subject` (wildcards allowed) after sequence `after`, up to
     `upto`, by batched direct gets (`first_page` messages at most in the first, `PAGE` in the
-    others). The answers are gathered by the subscription's callback and taken a run at a time
-    (a `next_msg` per message costs a future and a timer each: most of the time of a read)."""
+    others), their answers taken a run at a time (`Arrivals`)."""
     page = max(1, min(first_page, PAGE))
-    arrived: list[Msg] = []
-    more = asyncio.Event()  # something arrived
-
-    async def on_message(msg: Msg) -> None:
-        arrived.append(msg)
-        more.set()
-
-    sub = await nc.subscribe(nc.new_inbox(), cb=on_message)
+    arrivals = Arrivals()
+    sub = await nc.subscribe(nc.new_inbox(), cb=arrivals.on_message)
     try:
         start = after + 1
         while True:
@@ -150,14 +178,10 @@ async def direct_reads(
             got = 0
             ended = False  # the batch's end (204) is in
             while not ended:
-                if not arrived:
-                    more.clear()
-                    try:
-                        await asyncio.wait_for(more.wait(), timeout)
-                    except TimeoutError as err:
-                        raise Unavailable(f"{stream} did not answer a read") from err
-                taken = arrived[:]
-                arrived.clear()
+                try:
+                    taken = await arrivals.take(timeout)
+                except TimeoutError as err:
+                    raise Unavailable(f"{stream} did not answer a read") from err
                 for msg in taken:
                     headers = msg.headers or {}
                     status = headers.get("Status")
@@ -375,36 +399,20 @@ class EventStore:
         timer: three quarters of the time of a replay)."""
         if upto <= 0:
             return
-        arrived: list[Msg] = []
-        more = asyncio.Event()  # something arrived
-        room = asyncio.Event()  # the reader took what had arrived
-        room.set()
-
-        async def on_message(msg: Msg) -> None:
-            arrived.append(msg)
-            more.set()
-            if len(arrived) >= REPLAY_AHEAD:  # hold the server back (flow control) meanwhile
-                room.clear()
-                await room.wait()
-
+        arrivals = Arrivals(ahead=REPLAY_AHEAD)
         sub = await self.js.subscribe(
             subject,
             ordered_consumer=True,
             stream=stream,
             deliver_policy=DeliverPolicy.ALL,
-            cb=on_message,
+            cb=arrivals.on_message,
         )
         try:
             while True:
-                if not arrived:
-                    more.clear()
-                    try:
-                        await asyncio.wait_for(more.wait(), self.timeout)
-                    except TimeoutError as err:
-                        raise Unavailable("the log stopped sending during a replay") from err
-                taken = arrived[:]
-                arrived.clear()
-                room.set()
+                try:
+                    taken = await arrivals.take(self.timeout)
+                except TimeoutError as err:
+                    raise Unavailable("the log stopped sending during a replay") from err
                 run = []
                 for msg in taken:
                     seq = stream_seq(msg)
@@ -416,7 +424,7 @@ class EventStore:
                 if not run or run[-1].seq >= upto or len(run) < len(taken):
                     return
         finally:
-            room.set()
+            arrivals.release()
             await sub.unsubscribe()
 
     async def replay_log(self, upto: dict[str, int]) -> AsyncIterator[tuple[str, list[StoredBatch]]]:
