@@ -21,8 +21,9 @@ skipped (`folding.admit`).
 
 Views converge by themselves: whenever a partition's consumer is (re)opened, the views of its
 recent tables are checked against the log and written again where the bucket lost them
-(`TableProjector.reconcile`). A view asked for a table whose log exists but whose views are not
-stored yet is waited for a moment, then answered `not_ready`, never `unknown_table`.
+(`TableProjector.reconcile`), unless the last owner stopped cleanly right there. A view asked
+for a table whose log exists but whose views are not stored yet is waited for a moment, then
+answered `not_ready`, never `unknown_table`.
 """
 
 from __future__ import annotations
@@ -78,6 +79,17 @@ VIEW_WAIT = 1.0
 VIEW_RETRY_AFTER_MS = 250
 SNAPSHOT_BUCKET_LOOK_EVERY = 30.0  # seconds between looks for the snapshots bucket while missing
 GC_YOUNG = 20_000  # allocations between collections of the youngest generation (default 700)
+
+
+def stopped_key(partition: int) -> str:
+    """The views bucket's key where a projector that stopped cleanly leaves the position up to
+    which every view of the partition is stored (see `TableProjector.stopped`)."""
+    return f"stopped.p{partition}"
+
+
+class StoppedAt(msgspec.Struct, frozen=True):
+    stream: str
+    acknowledged: int
 
 
 def durable(partition: int) -> str:
@@ -147,6 +159,8 @@ class TableProjector:
         self.lobby: dict[str, GameLobby] = {}
         self.counts: dict[str, int] = {}
         self.metrics = ProjectorMetrics()
+        # partition -> the connection's disconnect count when its consumer was last opened
+        self._opened_on: dict[int, int] = {}
 
     def _count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -406,7 +420,8 @@ class TableProjector:
         log's last `RECONCILE_SPAN` messages up to the ack floor) against the bucket, and
         write again the views of each one behind: its spectator view missing or older than
         its last message, or its lobby entry not the one that view implies. Messages after
-        the ack floor come next anyway, and are checked as they come (`_fold`).
+        the ack floor come next anyway, and are checked as they come (`_fold`). Skipped when
+        the partition's last owner stopped cleanly exactly at the ack floor (`stopped`).
 
         On one node the views bucket acknowledges a put before it reaches the disk, so a
         server killed may lose the last view writes while the log (and the consumer's
@@ -416,12 +431,17 @@ class TableProjector:
         when the log or the bucket did not answer (the consumer retries)."""
         for key in [key for key in self.tables if subjects.partition(*key) == partition]:
             self.tables.pop(key)
-        if ack_floor <= 0:
-            return 0
+        self._opened_on[partition] = self.bus.watch.disconnects
         said: dict[tuple[str, str], int] = {}  # table -> the version its last message says
         start = max(ack_floor - RECONCILE_SPAN, 0)
         try:
             stream = (await self.bus.events.layout()).stream_of_partition(partition)
+            if await self._stopped_cleanly(partition, StoppedAt(stream, ack_floor)):
+                self._count("reconcile_skipped")
+                return 0
+            if ack_floor <= 0:
+                self._count("checked")
+                return 0
             async for message in self.bus.events.iterate(
                 stream, subjects.evt_partition(partition), after=start, upto=ack_floor
             ):
@@ -430,7 +450,7 @@ class TableProjector:
                 if parsed is not None and parsed[1] in self.games and version is not None:
                     said[(parsed[1], parsed[2])] = version
         except BusError as err:  # a read refused while the server starts: retried
-            raise Unavailable(f"partition {partition} not read: {err}") from err
+            raise Unavailable(f"partition {partition} not checked: {err}") from err
         limit = asyncio.Semaphore(RECONCILE_IN_FLIGHT)
 
         async def stored(key: tuple[str, str]) -> tuple[bytes | None, bytes | None]:
@@ -447,7 +467,39 @@ class TableProjector:
             await self._notify_stored()
             log.warning("views_written_again", partition=partition, tables=written, checked=len(keys))
         self._count("reconciled", written)
+        self._count("checked")
         return written
+
+    async def _stopped_cleanly(self, partition: int, now: StoppedAt) -> bool:
+        """Whether the partition's last owner stopped cleanly exactly where its consumer is
+        now: every view up to there was stored before that mark, and a server that lost
+        view writes lost the last ones first (see `Views.on_one_server`), the mark among
+        them. The mark is taken either way: it vouches for one opening only."""
+        mark = await self.bus.view_get(stopped_key(partition))
+        if mark is None:
+            return False
+        await self.bus.view_delete(stopped_key(partition))
+        try:
+            same = msgspec.json.decode(mark, type=StoppedAt) == now
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            same = False
+        if not same:
+            self._count("reconcile_after_stop_mark")
+        return same
+
+    async def stopped(self, partition: int, acknowledged: int) -> None:
+        """The partition's consumer stopped cleanly, everything up to `acknowledged` stored:
+        mark it, so that the next opening need not check the partition's recent views
+        (`reconcile`). Not when the connection changed server since the opening (the views
+        may be on two servers), nor when the bucket does not answer: the next opening checks."""
+        if self._opened_on.get(partition) != self.bus.watch.disconnects:
+            return
+        try:
+            stream = (await self.bus.events.layout()).stream_of_partition(partition)
+            mark = msgspec.json.encode(StoppedAt(stream, acknowledged))
+            await self.bus.view_put(stopped_key(partition), mark)
+        except BusError as err:
+            log.info("stop_not_marked", partition=partition, error=str(err))
 
     async def _write_again(self, key: tuple[str, str], spectator: bytes | None, entry: bytes | None) -> int:
         """One table's views and lobby entry as its whole log has them, unless the stored
@@ -867,6 +919,9 @@ async def serve_table_projector(
         async def opened(ack_floor: int) -> None:
             await projector.reconcile(partition, ack_floor)
 
+        async def closed(acknowledged: int) -> None:
+            await projector.stopped(partition, acknowledged)
+
         try:
             await bus.consume(
                 durable(partition),
@@ -878,6 +933,7 @@ async def serve_table_projector(
                 ack_all=True,  # a partition has one owner
                 formerly=former_durable(partition),
                 opened=opened,
+                closed=closed,
             )
         finally:
             halted.set()

@@ -25,6 +25,7 @@ _NAK_LATER = b'-NAK {"delay":%d}' % int(RETRY_DELAY * 1e9)
 
 Handle = Callable[[list[Delivered]], Awaitable[set[int]]]
 Opened = Callable[[int], Awaitable[None]]
+Closed = Callable[[int], Awaitable[None]]
 
 
 class Consumers(Connected):
@@ -41,6 +42,7 @@ class Consumers(Connected):
         ack_all: bool = False,
         formerly: str | None = None,
         opened: Opened | None = None,
+        closed: Closed | None = None,
     ) -> None:
         """Feed `handle` the log messages on `subject` in order, in batches, until `stop` is
         set. `handle` returns the stream sequences it could not finish; no message is
@@ -49,6 +51,8 @@ class Consumers(Connected):
         error (nats.py #504). `opened(ack_floor)` is awaited each time the consumer has been
         (re)opened (at the start, after a reconnect, an error, or the consumer deleted under
         it), before anything more is delivered; what it raises is retried like an error.
+        With `ack_all`, `closed(acknowledged)` is awaited when the loop ends on `stop` (not on
+        an error) with the stream sequence it last acknowledged (or the ack floor it opened at).
 
         Acknowledged one by one (the default, for a consumer that several processes read), the
         messages not finished are handed back to the server to be delivered again a little
@@ -63,6 +67,8 @@ class Consumers(Connected):
         The pull is this connection's own (`puller.Puller`): one pull request stays open for
         up to `batch` messages, and whatever has arrived is handled at once, all of it as one
         batch."""
+        if closed is not None and not ack_all:
+            raise ValueError("one-by-one acknowledgements have no single position to close at")
         config = _consumer_config(durable, subject, batch, ack_all=ack_all)
         reader = _Reader(self, config, stream, batch, formerly=formerly, opened=opened)
         try:
@@ -79,6 +85,8 @@ class Consumers(Connected):
                     log.warning("consumer_retrying", durable=durable, error=repr(err))
                     await reader.close()  # a subscription left behind stalls drain
                     await asyncio.sleep(ERROR_DELAY)
+            if closed is not None and reader.acknowledged is not None:
+                await closed(reader.acknowledged)
         finally:
             await reader.close()  # else draining the connection waits for it
 
@@ -141,6 +149,8 @@ class _Reader:
         self.opened = opened
         self._puller: Puller | None = None
         self._opened_at = -1  # the connection's reconnect count when the pull was opened
+        # the stream sequence last acknowledged, or the ack floor the consumer opened at
+        self.acknowledged: int | None = None
 
     async def puller(self) -> Puller:
         """The pull, opened (again) unless it is open on this connection."""
@@ -152,6 +162,7 @@ class _Reader:
             floor = await _open_consumer(self.consumers.js, self.config, self.stream, self.formerly)
             self.formerly = None  # taken over (or never there): once is enough
             self._opened_at = watch.reconnects
+            self.acknowledged = floor
             if self.opened is not None:
                 await self.opened(floor)
             self._puller = await Puller.open(nc, self.durable, self.batch, self.stream)
@@ -167,6 +178,7 @@ class _Reader:
         finished = next((i for i, m in enumerate(messages) if m.seq in retry), len(messages))
         if finished:
             await nc.publish(replies[finished - 1], _ACK)
+            self.acknowledged = messages[finished - 1].seq
         if retry:
             await self.close()
             await asyncio.sleep(RETRY_DELAY)

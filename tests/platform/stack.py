@@ -96,6 +96,16 @@ class Stack:
             if bus is not None:
                 await bus.close()
 
+    async def kill(self, name: str) -> None:
+        """End a service as a crash does: its task cancelled, nothing of a clean stop done."""
+        _, task = self.services.pop(name)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        bus = self.buses.pop(name, None)
+        if bus is not None:
+            await bus.close()
+
     async def stop_all(self) -> None:
         await asyncio.gather(*(self.stop(name) for name in list(self.services)))
 

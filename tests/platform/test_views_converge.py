@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 
 import msgspec
@@ -15,7 +16,7 @@ import pytest
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import get
 from services.table_projector import maintenance
-from services.table_projector.projector import VIEW_RETRY_AFTER_MS, view_bodies
+from services.table_projector.projector import VIEW_RETRY_AFTER_MS, durable, view_bodies
 from shared.bus.nats_internals import drop_socket
 from shared.messages import subjects
 from shared.messages.folding import empty, fold_messages
@@ -65,6 +66,9 @@ async def test_views_the_bucket_lost_are_written_again_when_the_projector_starts
         for key in [*lost, subjects.lobby_key("highcard", all_lost)]:
             await bus.view_delete(key)
         await bus.view_delete(subjects.lobby_key("highcard", unlisted))
+        # the projector's marks of its clean stop were its last writes: lost first
+        for key in await bus.view_entries("stopped.>"):
+            await bus.view_delete(key)
         ended = msgspec.json.decode(await bus.view_get(subjects.view_key("highcard", still_listed, "a")))
         await bus.view_put(  # the entry an ended table had while it ran
             subjects.lobby_key("highcard", still_listed),
@@ -75,6 +79,72 @@ async def test_views_the_bucket_lost_are_written_again_when_the_projector_starts
         await s.start("table-projector")
         await until_exact(bus, tables, within=15)
         assert (await client.view("highcard", one_behind))["version"] == last
+
+
+async def opened_counts(bus, within: float = 15.0) -> dict[str, int]:
+    """The running table projector's counts (its stats endpoint) once it has opened every
+    partition: each opening is either checked or, after a clean stop, skipped."""
+    deadline = time.monotonic() + within
+    while True:
+        (replica,) = (await maintenance.service_stats(bus))["tabletop-table-projector"]
+        counts = replica["endpoints"][0]["data"]
+        opened = sum(counts.get(k, 0) for k in ("reconcile_skipped", "checked"))
+        if opened >= subjects.PARTITIONS or time.monotonic() > deadline:
+            return counts
+        await asyncio.sleep(0.05)
+
+
+async def test_a_projector_stopped_cleanly_starts_without_checking_and_one_that_crashed_checks(bus, nats_url):
+    """A clean stop leaves, per partition, the position up to which its views are stored;
+    the next start skips the check of those partitions' recent views, once. A crash leaves
+    none, and a mark that is not where the consumer is vouches for nothing: the views lost
+    meanwhile are written again."""
+    client = Client(bus, timeout=5, attempts=20)
+    tables = [table_id() for _ in range(3)]
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        for table in tables:
+            await client.command("highcard", table, "ann", {"type": "create"})
+            await client.command("highcard", table, "bob", {"type": "join"})
+        await until_exact(bus, tables)
+        await s.stop("table-projector")
+        marks = await bus.view_entries("stopped.>")
+        assert sorted(marks) == sorted(f"stopped.p{p}" for p in range(subjects.PARTITIONS))
+        layout = await bus.events.layout()
+        for p in range(subjects.PARTITIONS):
+            mark = msgspec.json.decode(marks[f"stopped.p{p}"])
+            assert mark["stream"] == layout.stream_of_partition(p)
+            info = await bus.js.consumer_info(mark["stream"], durable(p))
+            assert mark["acknowledged"] == info.ack_floor.stream_seq
+
+        await s.start("table-projector")
+        counts = await opened_counts(bus)
+        assert counts.get("reconcile_skipped") == subjects.PARTITIONS
+        assert await bus.view_entries("stopped.>") == {}  # each vouched for one opening
+        await client.command("highcard", tables[0], "cat", {"type": "join"})
+        await until_exact(bus, tables)
+
+        # a crash: no mark, the views lost meanwhile come back
+        await s.kill("table-projector")
+        assert await bus.view_entries("stopped.>") == {}
+        for key in await bus.view_entries(f"view.highcard.{tables[1]}.>"):
+            await bus.view_delete(key)
+        await s.start("table-projector")
+        await until_exact(bus, tables, within=15)
+        assert (await opened_counts(bus)).get("reconciled", 0) >= 1
+
+        # marks that are not where the consumers are: checked as after a crash
+        await s.stop("table-projector")
+        for key, value in (await bus.view_entries("stopped.>")).items():
+            mark = msgspec.json.decode(value)
+            await bus.view_put(key, msgspec.json.encode({**mark, "acknowledged": mark["acknowledged"] - 1}))
+        for key in await bus.view_entries(f"view.highcard.{tables[2]}.>"):
+            await bus.view_delete(key)
+        await s.start("table-projector")
+        await until_exact(bus, tables, within=15)
+        counts = await opened_counts(bus)
+        assert counts.get("reconcile_after_stop_mark") == subjects.PARTITIONS
+        assert counts.get("reconcile_skipped", 0) == 0
+        assert counts.get("reconciled", 0) >= 1
 
 
 async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection_comes_back(bus, nats_url):
