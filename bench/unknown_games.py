@@ -89,8 +89,8 @@ async def measure(count: int, runs: int) -> dict[str, float]:
 
             games = UnknownGames({"highcard"}, silence=3.0)
 
-            async def unknown(message: Incoming) -> None:
-                await games.on_command(message)
+            def unknown(message: Incoming) -> None:
+                games.on_command(message)
                 looked.count()
 
             await worker.subscribe(f"{subjects.PREFIX}.cmdp.highcard.*.*.*", stand_in)
@@ -99,7 +99,7 @@ async def measure(count: int, runs: int) -> dict[str, float]:
                 before = own_cpu(), server_cpu(server.process.pid)
                 await publish_all(publisher, count, worked)
                 without = own_cpu() - before[0], server_cpu(server.process.pid) - before[1]
-                subscriptions = [await other.subscribe(s, unknown, queue=QUEUE) for s in subjects.CMD_ANY]
+                subscriptions = [await other.take(s, unknown, queue=QUEUE) for s in subjects.CMD_ANY]
                 looked.expect(count)
                 before = own_cpu(), server_cpu(server.process.pid)
                 await publish_all(publisher, count, worked)

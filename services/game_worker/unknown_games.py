@@ -3,11 +3,12 @@ the client's "no responders" or timeout.
 
 Every worker replica, of every game, also joins one queue group on every command subject (as
 sent, and as the account maps it to a partition), so each command reaches one replica of that
-group besides its game's worker: one delivery more a command (see docs/performance.md). The
-group's replica answers only a command whose game is neither one its process offers nor one
-whose workers spoke lately (`tabletop.workers.<game>`, which only workers may publish), so it
-never answers a command its game's workers answer, even for a game its own process does not
-know. It keeps nothing a client sends: only when each game's workers last spoke.
+group besides its game's worker: one delivery more a command (see docs/performance.md), taken
+as the connection reads it and dropped after one look at its subject. The group's replica
+answers only a command whose game is neither one its process offers nor one whose workers
+spoke lately (`tabletop.workers.<game>`, which only workers may publish), so it never answers
+a command its game's workers answer, even for a game its own process does not know. It keeps
+nothing a client sends: only when each game's workers last spoke.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class UnknownGames:
         self.offered = frozenset(offered)
         self.silence = silence
         self.heard: dict[str, float] = {}  # game -> when one of its workers last spoke
+        self.answering: set[asyncio.Task[None]] = set()  # answers on their way
 
     def served(self, game: str) -> bool:
         if game in self.offered:
@@ -45,14 +47,17 @@ class UnknownGames:
         the safe side)."""
         self.heard[message.subject.rsplit(".", 1)[-1]] = time.monotonic()
 
-    async def on_command(self, message: Incoming) -> None:
-        # `tabletop.cmd.<game>...` or `tabletop.cmdp.<game>...`: the game's token alone
-        # first, as nearly every command is for a game that is served
+    def on_command(self, message: Incoming) -> None:
+        """Taken as the connection reads it (`Bus.take`): nearly every command is for a game
+        that is served, and costs only this look at its game's token (`tabletop.cmd.<game>...`
+        or `tabletop.cmdp.<game>...`)."""
         if self.served(message.subject.split(".", 3)[2]):
             return
         parsed = subjects.parse_cmd(message.subject)
         if parsed is not None and not self.served(parsed[0]):
-            await message.respond(unknown_game_body(message.subject, parsed[0]))
+            answer = asyncio.create_task(message.respond(unknown_game_body(message.subject, parsed[0])))
+            self.answering.add(answer)
+            answer.add_done_callback(self.answering.discard)
 
 
 async def answer_unknown_games(
@@ -73,7 +78,7 @@ async def answer_unknown_games(
             await asyncio.wait_for(stop.wait(), listen_first)
         except TimeoutError:
             for subject in subjects.CMD_ANY:
-                subscriptions.append(await bus.subscribe(subject, games.on_command, queue=QUEUE))
+                subscriptions.append(await bus.take(subject, games.on_command, queue=QUEUE))
             await stop.wait()
     finally:
         for subscription in subscriptions:

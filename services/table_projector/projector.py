@@ -51,6 +51,7 @@ from shared.bus.snapshots import Snapshots
 from shared.games.table import BOTS_PLAYER, SERVICE_PLAYER, TableDecider
 from shared.messages import subjects
 from shared.messages.envelopes import (
+    Alike,
     BadRequest,
     EventBatch,
     LobbyRequest,
@@ -276,13 +277,14 @@ class TableProjector:
         decider = self.games[key[0]]
         newest = steps[-1][0]
         batches = [batch for _, batch in steps if batch is not None]
+        alike: Alike = {}  # the table's own events of these batches, said once for all viewers
         try:
             views = view_bodies(decider, newest)
             pushes = {
                 viewer: push_body(
                     body,
                     [
-                        step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer)
+                        step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer, alike)
                         for batch in batches
                     ],
                 )

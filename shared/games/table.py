@@ -272,6 +272,11 @@ class TableDecider:
             return seeding.redacted(event)
         return self.game.redact(event, viewer)
 
+    def seen_alike(self, event: Event) -> bool:
+        """Whether every viewer sees `event` and says it alike: the table's own events (their
+        redaction and words name no viewer), not the game's."""
+        return isinstance(event, TABLE_EVENTS)
+
     def describe(self, event: Event, viewer: PlayerId | None, language: Language = "en") -> str | None:
         """One event in words for the game log: the table's own, the game's by the game."""
         if isinstance(event, TABLE_EVENTS):

@@ -328,31 +328,50 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     view: dict[str, Any] | None = None  # replays only, as the request's `views` asks
 
 
+# what a table's own event is to every viewer alike: the event as shown and its log lines
+Alike = dict[int, tuple[Any, str | None, str | None]]
+
+
 def seen_events(
     decider: TableDecider,
     events: list[Any],
     viewer: str | None,
+    alike: Alike | None = None,
 ) -> tuple[list[Any], list[str], list[str]]:
     """`events` as `viewer` (a player, or None for a spectator) may see them, and the log
     lines they make in English and in French: each text is said from the redacted event, so
-    it tells no secret."""
+    it tells no secret. `alike`, shared by the viewers of one message, keeps what every
+    viewer sees alike (`TableDecider.seen_alike`), so that it is said once."""
     shown: list[Any] = []
     log: list[str] = []
     log_fr: list[str] = []
     for event in events:  # a loop, not nested generators: this runs per viewer per message
-        seen = decider.redact(event, viewer)
+        known = None if alike is None else alike.get(id(event))
+        if known is not None:
+            seen, text, text_fr = known
+        else:
+            seen = decider.redact(event, viewer)
+            text = text_fr = None
+            if seen is not None:
+                text = decider.describe(seen, viewer)
+                if text:
+                    text_fr = decider.describe(seen, viewer, "fr") or text
+            if alike is not None and decider.seen_alike(event):
+                alike[id(event)] = seen, text, text_fr
         if seen is not None:
             shown.append(seen)
-            text = decider.describe(seen, viewer)
             if text:
                 log.append(text)
-                log_fr.append(decider.describe(seen, viewer, "fr") or text)
+                log_fr.append(text_fr or text)
     return shown, log, log_fr
 
 
-def step_of(decider: TableDecider, batch: EventBatch[Any], viewer: str | None) -> ReplayStep:
-    """One log message as a step of `viewer`'s pushes and replays (without the view)."""
-    events, log, log_fr = seen_events(decider, batch.events, viewer)
+def step_of(
+    decider: TableDecider, batch: EventBatch[Any], viewer: str | None, alike: Alike | None = None
+) -> ReplayStep:
+    """One log message as a step of `viewer`'s pushes and replays (without the view); `alike`
+    as for `seen_events`, shared by the viewers of `batch`."""
+    events, log, log_fr = seen_events(decider, batch.events, viewer, alike)
     return ReplayStep(
         version=batch.version, player=batch.player, at=batch.at, events=events, log=log, log_fr=log_fr
     )
