@@ -41,7 +41,7 @@ from shared.games.table import (
     TakeBackPoint,
     TakeBacksClosed,
 )
-from shared.messages.envelopes import seen_events
+from shared.messages.envelopes import Alike, seen_events
 from tests.games import registered
 from tests.highcard import GAME as HIGHCARD
 from tests.texts import strings
@@ -195,6 +195,23 @@ def check_log(game: str, seats: int, options: dict[str, Any], seed: int, tell: T
 @pytest.mark.parametrize(("game", "seats", "options", "seed"), list(plays()))
 def test_every_event_is_said_to_every_viewer_and_tells_no_secret(game, seats, options, seed):
     check_log(game, seats, options, seed, told)
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "seed"), list(plays()))
+def test_what_a_message_is_to_its_viewers_said_once_is_what_each_alone_is_told(game, seats, options, seed):
+    """A push says a message's table events once for all its viewers (`Alike`): each
+    viewer's events and log lines are those it is told alone, at every step of a whole game,
+    and some were shared."""
+    decider = decider_of(game)
+    players = [f"p{i}" for i in range(1, seats + 1)]
+    sim = simulate(decider, players, random.Random(seed), options=options)
+    shared_once = 0
+    for _, batch in sim.log:
+        alike: Alike = {}
+        for viewer in [None, *players]:  # the spectator first, as the projector renders
+            assert seen_events(decider, batch, viewer, alike) == seen_events(decider, batch, viewer)
+        shared_once += len(alike)
+    assert shared_once > 0
 
 
 @pytest.mark.parametrize("game", ["naishi", "decrypto", "illustori"])
