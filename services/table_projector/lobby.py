@@ -25,6 +25,14 @@ class GameLobby:
         self.ordered: dict[str | None, list[str]] = {None: []}  # status (None: any) -> cursors
 
     def put(self, table: str, entry: dict[str, Any]) -> None:
+        before = self.entries.get(table)
+        if (
+            before is not None
+            and before.get("status") == entry.get("status")
+            and before.get("created_at") == entry.get("created_at")
+        ):  # the same place in each order (nearly every move of a table): the entry alone
+            self.entries[table] = entry
+            return
         self.pop(table)
         self.entries[table] = entry
         cursor = cursor_of(entry)
