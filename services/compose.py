@@ -22,6 +22,7 @@ from services.bots.service import serve_bots
 from services.chat.service import SERVICE_NAME as CHAT_SERVICE
 from services.chat.service import serve_chat
 from services.game_worker.app import serve_worker, service_name
+from services.garbage import collect_on_a_schedule
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
 from services.results_projector.service import SERVICE_NAME as RESULTS_SERVICE
@@ -50,6 +51,9 @@ class Service:
     role: str
     serve: Callable[[Bus, asyncio.Event], Awaitable[object]]
     answers_as: str | None = None  # the micro service name it registers; None: none
+    # it holds tables by the thousand: run alone, its process collects garbage on a schedule
+    # (`garbage.collect_on_a_schedule`)
+    holds_tables: bool = False
 
 
 # --- the services -------------------------------------------------------------------------------
@@ -82,6 +86,7 @@ def worker(game: str) -> Service:
         "worker",
         functools.partial(serve_game, game=game),
         answers_as=service_name(game),
+        holds_tables=True,
     )
 
 
@@ -92,6 +97,7 @@ def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
         "projector",
         functools.partial(serve_table_projector, shard=shard),
         answers_as="tabletop-table-projector",
+        holds_tables=True,
     )
 
 
@@ -252,6 +258,8 @@ def run_alone(
         stop_on_signals(stop)
         if parent is not None:
             stop_when_ended(parent, stop)
+        if service.holds_tables:
+            collect_on_a_schedule()
         await run_service(url or nats_url(settings), settings, service, stop, credentials)
 
     runtime_run(main())

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import time
 import typing
 from collections.abc import Callable
@@ -79,7 +78,6 @@ RECONCILE_IN_FLIGHT = 64  # bucket reads at once while reconciling
 VIEW_WAIT = 1.0
 VIEW_RETRY_AFTER_MS = 250
 SNAPSHOT_BUCKET_LOOK_EVERY = 30.0  # seconds between looks for the snapshots bucket while missing
-GC_YOUNG = 20_000  # allocations between collections of the youngest generation (default 700)
 
 
 def stopped_key(partition: int) -> str:
@@ -899,11 +897,6 @@ async def serve_table_projector(
         )
         for p, progress in projector.partitions.items():
             ProjectorMetrics.lag_of(p).set_function(functools.partial(getattr, progress, "pending"))
-        # What the process holds from here on (code, settings, the deciders) is never garbage,
-        # and a folded table lives long: collections less often and over less (measured, the
-        # cyclic GC was a sixth of the CPU of a catch-up).
-        gc.freeze()
-        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     log.info("table_projector_started", shard=f"{shard[0]}/{shard[1]}", partitions=list(projector.partitions))
 
     async def partition_loop(partition: int) -> None:
