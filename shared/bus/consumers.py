@@ -51,8 +51,9 @@ class Consumers(Connected):
         error (nats.py #504). `opened(ack_floor)` is awaited each time the consumer has been
         (re)opened (at the start, after a reconnect, an error, or the consumer deleted under
         it), before anything more is delivered; what it raises is retried like an error.
-        With `ack_all`, `closed(acknowledged)` is awaited when the loop ends on `stop` (not on
-        an error) with the stream sequence it last acknowledged (or the ack floor it opened at).
+        With `ack_all`, `closed(acknowledged)` is awaited when the loop ends on `stop` with the
+        stream sequence it last acknowledged (or the ack floor it opened at), unless the loop
+        ends after an error, or before an opening whose `opened` went through.
 
         Acknowledged one by one (the default, for a consumer that several processes read), the
         messages not finished are handed back to the server to be delivered again a little
@@ -162,9 +163,9 @@ class _Reader:
             floor = await _open_consumer(self.consumers.js, self.config, self.stream, self.formerly)
             self.formerly = None  # taken over (or never there): once is enough
             self._opened_at = watch.reconnects
-            self.acknowledged = floor
             if self.opened is not None:
                 await self.opened(floor)
+            self.acknowledged = floor  # once `opened` went through: a stop may vouch for it
             self._puller = await Puller.open(nc, self.durable, self.batch, self.stream)
         return self._puller
 
@@ -187,6 +188,9 @@ class _Reader:
             await _start_consumer_at(self.consumers.js, self.config, messages[finished].seq, self.stream)
 
     async def close(self) -> None:
+        """The pull closed (an error, a retry, the end): until it is opened again, nothing to
+        close cleanly at."""
+        self.acknowledged = None
         if self._puller is not None:
             await self._puller.close()
             self._puller = None

@@ -17,6 +17,7 @@ from services.client import Client, RequestFailed, play_with_bots
 from services.registry import get
 from services.table_projector import maintenance
 from services.table_projector.projector import VIEW_RETRY_AFTER_MS, durable, view_bodies
+from shared.bus.errors import Unavailable
 from shared.bus.nats_internals import drop_socket
 from shared.messages import subjects
 from shared.messages.folding import empty, fold_messages
@@ -145,6 +146,75 @@ async def test_a_projector_stopped_cleanly_starts_without_checking_and_one_that_
         assert counts.get("reconcile_after_stop_mark") == subjects.PARTITIONS
         assert counts.get("reconcile_skipped", 0) == 0
         assert counts.get("reconciled", 0) >= 1
+
+
+async def test_a_consumer_closes_at_its_position_only_after_an_opening_that_went_through(bus, nats_url):
+    """`consume`'s `closed` (what the projector's stop mark is written from): not called when
+    the loop stops after its `opened` failed (the check of the views never ran), called with
+    the last message acknowledged once an opening went through."""
+    client = Client(bus, timeout=5)
+    table = table_id()
+    async with stack(nats_url, "worker:highcard"):
+        await client.command("highcard", table, "ann", {"type": "create"})
+        await client.command("highcard", table, "bob", {"type": "join"})
+    seqs = [m.seq for m in await bus.events.read("highcard", table)]
+    partition = subjects.evt_partition(subjects.partition("highcard", table))
+    name = f"test-closed-{uuid.uuid4().hex[:8]}"
+    await bus.start_consumer_after(name, partition, seqs[0] - 1, stream=subjects.STREAM, ack_all=True)
+    closed_at: list[int] = []
+
+    async def closed(acknowledged: int) -> None:
+        closed_at.append(acknowledged)
+
+    try:
+        stop = asyncio.Event()
+
+        async def opened_fails(floor: int) -> None:
+            stop.set()  # the stop comes while the opening fails
+            raise Unavailable("the check of the views could not read the log")
+
+        async def handle(messages):
+            raise AssertionError("nothing is delivered before an opening went through")
+
+        consumer = bus.consume(
+            name,
+            partition,
+            handle,
+            stop=stop,
+            stream=subjects.STREAM,
+            ack_all=True,
+            opened=opened_fails,
+            closed=closed,
+        )
+        await asyncio.wait_for(consumer, 30)
+        assert closed_at == []
+
+        stop = asyncio.Event()
+        handled: list[int] = []
+
+        async def opened(floor: int) -> None:
+            pass
+
+        async def handle_all(messages):
+            handled.extend(m.seq for m in messages if m.subject.endswith(f".{table}"))
+            if seqs[-1] in handled:
+                stop.set()
+            return set()
+
+        consumer = bus.consume(
+            name,
+            partition,
+            handle_all,
+            stop=stop,
+            stream=subjects.STREAM,
+            ack_all=True,
+            opened=opened,
+            closed=closed,
+        )
+        await asyncio.wait_for(consumer, 30)
+        assert handled == seqs and closed_at and closed_at[-1] >= seqs[-1]
+    finally:
+        await bus.delete_consumer(name, stream=subjects.STREAM)
 
 
 async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection_comes_back(bus, nats_url):
