@@ -1,5 +1,6 @@
 """JetStream key-value buckets: made when missing (`Buckets.bucket`), read whole
-(`current_values`), and written with the checks sign-in needs (`Bucket`)."""
+(`current_values`), watched (`watch_keys`), and written with the checks sign-in needs
+(`Bucket`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import nats.js.errors
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, KeyValueConfig, StorageType
 from nats.js.kv import KV_MARKER_REASON, KV_OP
@@ -23,6 +26,7 @@ STARTING_ATTEMPTS = 60  # of `while_jetstream_starts`, half a second apart
 # A snapshot not written again for this long is dropped: a table idle that long is loaded
 # from its log (idle running tables end after a day, TABLETOP_IDLE_TABLE_TTL).
 SNAPSHOT_TTL = 7 * 86400.0
+WATCH_INACTIVE = 300.0  # seconds after which the server drops a watch's consumer nobody reads
 T = TypeVar("T")
 
 
@@ -41,6 +45,39 @@ async def while_jetstream_starts(
                 raise Unavailable(f"JetStream is not ready: {err!r}") from err
             await asyncio.sleep(0.5)
     raise AssertionError("unreachable")
+
+
+def key_change(msg: Msg, prefix: str) -> tuple[str, bytes | None]:
+    """A bucket's stream message as the key it changes (the subject after `prefix`) and the
+    key's value, None when it deletes the key (deleted, purged or expired)."""
+    key = msg.subject[len(prefix) :]
+    if msg.headers and (KV_OP in msg.headers or KV_MARKER_REASON in msg.headers):
+        return key, None
+    return key, msg.data
+
+
+async def watch_keys(
+    js: JetStreamContext, bucket: str, pattern: str, on_change: Callable[[str, bytes | None], None]
+) -> Subscription:
+    """Call `on_change(key, value)` (value None: deleted) for every key of `bucket` matching
+    `pattern`, the current ones first, then every change, as the connection reads them, until
+    the returned subscription is dropped. An ordered consumer whose callback hands each change
+    over as it is read: nats-py's key watcher makes a timestamp, an entry and a queue hop of
+    each, and its reader a timer (measured, three quarters of what a watched change cost)."""
+    prefix = f"$KV.{bucket}."
+
+    async def arrived(msg: Msg) -> None:
+        on_change(*key_change(msg, prefix))
+
+    subscription: Subscription = await js.subscribe(
+        prefix + pattern,
+        stream=f"KV_{bucket}",
+        cb=arrived,
+        ordered_consumer=True,
+        deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
+        inactive_threshold=WATCH_INACTIVE,
+    )
+    return subscription
 
 
 async def current_values(js: JetStreamContext, bucket: str, pattern: str) -> dict[str, bytes]:
@@ -65,11 +102,11 @@ async def current_values(js: JetStreamContext, bucket: str, pattern: str) -> dic
                 return found
             while True:
                 msg = await sub.next_msg(timeout=10.0)
-                key = msg.subject[len(prefix) :]
-                if msg.headers and (KV_OP in msg.headers or KV_MARKER_REASON in msg.headers):
-                    found.pop(key, None)  # deleted, purged or expired
+                key, value = key_change(msg, prefix)
+                if value is None:
+                    found.pop(key, None)
                 else:
-                    found[key] = msg.data
+                    found[key] = value
                 if msg.metadata.num_pending == 0:
                     return found
         finally:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
-import nats.errors
 import nats.js.errors
 import structlog
+from nats.aio.subscription import Subscription
 from nats.js.api import DiscardPolicy, KeyValueConfig, PersistMode, StorageType, StreamConfig
 
-from shared.bus.buckets import STREAM_NAME_IN_USE, Bucket, current_values
+from shared.bus.buckets import STREAM_NAME_IN_USE, Bucket, current_values, watch_keys
 from shared.bus.connecting import Connected, Watch
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT
+from shared.bus.messaging import release
 from shared.bus.nats_internals import FastClient
 from shared.bus.view_puts import PipelinedPuts
 from shared.messages import subjects
@@ -22,6 +24,7 @@ from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 WATCH_RETRY_DELAY = 0.5  # seconds before a watch that failed starts again
+WATCH_LOOK_EVERY = 1.0  # seconds between looks at whether the connection came back
 T = TypeVar("T")
 
 
@@ -134,31 +137,32 @@ class Views(Connected):
         stop: asyncio.Event,
     ) -> None:
         """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
-        the current ones first, then every change, until `stop` is set. The watch is started
-        again from the current values after a reconnect or an error (nats.py #510)."""
-        watcher = None
+        the current ones first, then every change, as they are read (`watch_keys`), until
+        `stop` is set. The watch is started again from the current values after a reconnect
+        or an error (nats.py #510)."""
+        watching: Subscription | None = None
         watching_since = -1
         try:
             while not stop.is_set():
                 try:
-                    if watcher is None or watching_since != self.watch.reconnects:
+                    if watching is None or watching_since != self.watch.reconnects:
                         watching_since = self.watch.reconnects
-                        await _quietly_stop(watcher)
-                        watcher = await (await self.views()).watch(pattern)
-                    try:
-                        entry = await watcher.updates(timeout=1.0)
-                    except nats.errors.TimeoutError:
-                        continue
-                    if entry is not None:  # None: the end of the current values
-                        deleted = entry.operation in ("DEL", "PURGE")
-                        on_entry(entry.key, None if deleted else entry.value)
+                        if watching is not None:
+                            await release(watching, drain=False)
+                        watching = None
+                        await self.views()  # the bucket is there
+                        watching = await watch_keys(self.js, subjects.VIEWS_BUCKET, pattern, on_entry)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), WATCH_LOOK_EVERY)
                 except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
                     log.warning("watch_retrying", pattern=pattern, error=repr(err))
-                    await _quietly_stop(watcher)
-                    watcher = None
+                    if watching is not None:
+                        await release(watching, drain=False)
+                    watching = None
                     await asyncio.sleep(WATCH_RETRY_DELAY)
         finally:
-            await _quietly_stop(watcher)
+            if watching is not None:
+                await release(watching, drain=False)
 
     async def view_entries(self, pattern: str) -> dict[str, bytes]:
         """Every live view key matching `pattern` (a NATS wildcard) with its value."""
@@ -173,11 +177,3 @@ class Views(Connected):
             pass
         self._kv = None
         await self.ensure_views()
-
-
-async def _quietly_stop(watcher: Any) -> None:
-    if watcher is not None:
-        try:
-            await watcher.stop()
-        except Exception:  # noqa: BLE001 - the connection may be gone already
-            pass
