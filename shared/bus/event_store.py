@@ -142,7 +142,8 @@ class Arrivals:
         (TimeoutError)."""
         if not self.arrived:
             self.more.clear()
-            await asyncio.wait_for(self.more.wait(), timeout)
+            async with asyncio.timeout(timeout):  # no task a wait, as wait_for makes
+                await self.more.wait()
         taken, self.arrived = self.arrived, []
         self.room.set()
         return taken

@@ -82,7 +82,8 @@ class Puller:
             if not self.arrived:
                 self.more.clear()
                 try:
-                    await asyncio.wait_for(self.more.wait(), max(deadline - loop.time(), 0))
+                    async with asyncio.timeout_at(deadline):  # no task a wait, as wait_for makes
+                        await self.more.wait()
                 except TimeoutError:
                     return [], []
             arrived, self.arrived = self.arrived, []

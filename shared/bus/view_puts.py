@@ -1,16 +1,15 @@
 """Many views put at once: each put is one publish to the bucket's subject with a reply subject
 of this connection's own, and a window of puts is awaited as one (a `kv.put` costs a request
-of its own: a future, a timer and a decoded reply)."""
+of its own: a future, a timer and a decoded reply); the acknowledgements are taken as the
+connection reads them (`FastClient.takers`), without nats-py's message object and queue."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
 
-from nats.aio.msg import Msg
-
 from shared.bus.event_store import TRANSIENT
-from shared.bus.nats_internals import FastClient
+from shared.bus.nats_internals import FastClient, subscription_id
 from shared.messages import subjects
 
 
@@ -52,12 +51,15 @@ class PipelinedPuts:
             prefix = self.nc.new_inbox()
             waiting: dict[str, _PutWindow] = {}
 
-            async def on_ack(msg: Msg) -> None:
-                window = waiting.pop(msg.subject, None)
+            def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+                # as the connection reads it: an acknowledgement (or a status: empty data)
+                to = subject.decode()
+                window = waiting.pop(to, None)
                 if window is not None:
-                    window.acknowledged(msg.subject, msg.data)
+                    window.acknowledged(to, data)
 
-            await self.nc.subscribe(f"{prefix}.*", cb=on_ack)
+            sub = await self.nc.subscribe(f"{prefix}.*")
+            self.nc.takers[subscription_id(sub)] = arrived
             self._waiting, self._prefix = waiting, prefix
         return self._waiting
 
@@ -65,7 +67,8 @@ class PipelinedPuts:
         """The keys of `window` not acknowledged as stored."""
         window.close()
         try:
-            await asyncio.wait_for(window.done, timeout)
+            async with asyncio.timeout(timeout):
+                await window.done
         except TimeoutError:
             if self._waiting is not None:  # forget the puts that will not be answered
                 for reply in window.keys:
