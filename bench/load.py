@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import msgspec
 from raw_responder import request_subject
 
-from shared.bus.nats_internals import FastClient, request_with_headers, subscription_id
+from shared.bus.nats_internals import FastClient, request_with_headers
 from shared.messages import subjects
 
 # The five games and the players seated at each: two for Naishi (its only count), four for the
@@ -269,8 +269,7 @@ class Run:
         seen.changed.set()
 
     async def follow(self, subject: str) -> None:
-        sub = await self.nc.subscribe(subject)
-        self.nc.takers[subscription_id(sub)] = self.on_push
+        await self.nc.subscribe_taking(subject, self.on_push)
         await self.nc.flush()
 
     def push_delays(self) -> list[float]:

@@ -47,7 +47,7 @@ import msgspec
 import nats
 from nats.aio.msg import Msg
 
-from shared.bus.nats_internals import FastClient, request_with_headers, subscription_id
+from shared.bus.nats_internals import FastClient, request_with_headers
 
 STREAM = "BENCH_RAW"
 APPEND = "bench.raw.*.*"  # bench.raw.<game>.<table>, as the log's tabletop.evt.<game>.<table>
@@ -126,8 +126,7 @@ async def serve_lean(url: str, user: str, password: str) -> None:
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
 
-    sub = await nc.subscribe("bench.lean.cmd.>")
-    nc.takers[subscription_id(sub)] = arrived
+    await nc.subscribe_taking("bench.lean.cmd.>", arrived)
     await nc.flush()
 
 

@@ -14,7 +14,7 @@ from nats.aio.subscription import Subscription
 from shared.bus.connecting import Connected, Watch
 from shared.bus.errors import Forbidden, Unavailable
 from shared.bus.event_store import TRANSIENT
-from shared.bus.nats_internals import FastClient, drop_taker, forget_subscription, subscription_id
+from shared.bus.nats_internals import FastClient, drop_taker, forget_subscription
 from shared.bus.replies import Handler, Incoming, Misdirected, incoming, is_reply_inbox
 from shared.messages import subjects
 from shared.settings import Settings
@@ -71,8 +71,7 @@ class Messaging(Connected):
                 return
             start(Incoming(subject.decode(), data, to, partial(publish, to)))
 
-        sub = await self.nc.subscribe(subject, queue=queue)
-        self.nc.takers[subscription_id(sub)] = arrived
+        sub = await self.nc.subscribe_taking(subject, arrived, queue=queue)
         try:
             await self.nc.flush()  # the server knows of it on return: nothing published after is missed
         except BaseException:

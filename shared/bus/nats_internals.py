@@ -39,6 +39,12 @@ class FastClient(Client):
         super().__init__()
         self.takers: dict[int, Taker] = {}
 
+    async def subscribe_taking(self, subject: str, take: Taker, *, queue: str = "") -> Subscription:
+        """A subscription whose messages go to `take` as the connection reads them."""
+        sub = await self.subscribe(subject, queue=queue)
+        self.takers[subscription_id(sub)] = take
+        return sub
+
     async def _process_msg(self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: bytes) -> None:
         take = self.takers.get(sid)
         if take is None:

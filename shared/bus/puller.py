@@ -60,8 +60,7 @@ class Puller:
             puller.arrived.append((subject, reply, data, headers))
             puller.more.set()
 
-        puller.sub = await nc.subscribe(puller.inbox)
-        nc.takers[subscription_id(puller.sub)] = arrived
+        puller.sub = await nc.subscribe_taking(puller.inbox, arrived)
         return puller
 
     async def _ask(self) -> None:

@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Iterable
 
 from shared.bus.event_store import TRANSIENT
-from shared.bus.nats_internals import FastClient, subscription_id
+from shared.bus.nats_internals import FastClient
 from shared.messages import subjects
 
 
@@ -58,8 +58,7 @@ class PipelinedPuts:
                 if window is not None:
                     window.acknowledged(to, data)
 
-            sub = await self.nc.subscribe(f"{prefix}.*")
-            self.nc.takers[subscription_id(sub)] = arrived
+            await self.nc.subscribe_taking(f"{prefix}.*", arrived)
             self._waiting, self._prefix = waiting, prefix
         return self._waiting
 
