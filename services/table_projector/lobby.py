@@ -29,7 +29,7 @@ class GameLobby:
         if (
             before is not None
             and before.get("status") == entry.get("status")
-            and before.get("created_at") == entry.get("created_at")
+            and cursor_of(before) == cursor_of(entry)
         ):  # the same place in each order (nearly every move of a table): the entry alone
             self.entries[table] = entry
             return
