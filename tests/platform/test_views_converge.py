@@ -166,6 +166,21 @@ async def test_a_consumer_closes_at_its_position_only_after_an_opening_that_went
     async def closed(acknowledged: int) -> None:
         closed_at.append(acknowledged)
 
+    async def consume(handle, opened, stop: asyncio.Event) -> None:
+        await asyncio.wait_for(
+            bus.consume(
+                name,
+                partition,
+                handle,
+                stop=stop,
+                stream=subjects.STREAM,
+                ack_all=True,
+                opened=opened,
+                closed=closed,
+            ),
+            30,
+        )
+
     try:
         stop = asyncio.Event()
 
@@ -176,20 +191,10 @@ async def test_a_consumer_closes_at_its_position_only_after_an_opening_that_went
         async def handle(messages):
             raise AssertionError("nothing is delivered before an opening went through")
 
-        consumer = bus.consume(
-            name,
-            partition,
-            handle,
-            stop=stop,
-            stream=subjects.STREAM,
-            ack_all=True,
-            opened=opened_fails,
-            closed=closed,
-        )
-        await asyncio.wait_for(consumer, 30)
+        await consume(handle, opened_fails, stop)
         assert closed_at == []
 
-        stop = asyncio.Event()
+        stop_all = asyncio.Event()
         handled: list[int] = []
 
         async def opened(floor: int) -> None:
@@ -198,20 +203,10 @@ async def test_a_consumer_closes_at_its_position_only_after_an_opening_that_went
         async def handle_all(messages):
             handled.extend(m.seq for m in messages if m.subject.endswith(f".{table}"))
             if seqs[-1] in handled:
-                stop.set()
+                stop_all.set()
             return set()
 
-        consumer = bus.consume(
-            name,
-            partition,
-            handle_all,
-            stop=stop,
-            stream=subjects.STREAM,
-            ack_all=True,
-            opened=opened,
-            closed=closed,
-        )
-        await asyncio.wait_for(consumer, 30)
+        await consume(handle_all, opened, stop_all)
         assert handled == seqs and closed_at and closed_at[-1] >= seqs[-1]
     finally:
         await bus.delete_consumer(name, stream=subjects.STREAM)
