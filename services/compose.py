@@ -244,7 +244,8 @@ def run_alone(
     service: Service, settings: Settings | None = None, url: str | None = None, parent: int | None = None
 ) -> None:
     """A service's process (a single-service command, or one of `tabletop up`'s): run
-    `service` until SIGTERM or Ctrl-C, or until process `parent` ends, then let it drain.
+    `service` until SIGTERM or Ctrl-C (SIGTERM only under `parent`, which stops it), or until
+    process `parent` ends, then let it drain.
     Settings from the environment and the NATS of `nats_url` unless given. Its Prometheus
     metrics are served on `TABLETOP_METRICS_PORT` when set (one port per process)."""
     if settings is None:
@@ -255,7 +256,7 @@ def run_alone(
 
     async def main() -> None:
         stop = asyncio.Event()
-        stop_on_signals(stop)
+        stop_on_signals(stop, ctrl_c=parent is None)  # supervised: stopped by its supervisor
         if parent is not None:
             stop_when_ended(parent, stop)
         if service.holds_tables:

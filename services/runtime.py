@@ -59,9 +59,15 @@ def service_credentials(settings: Settings, role: str) -> Credentials:
     )
 
 
-def stop_on_signals(stop: asyncio.Event) -> None:
+def stop_on_signals(stop: asyncio.Event, *, ctrl_c: bool = True) -> None:
+    """Set `stop` on SIGTERM, and on SIGINT (Ctrl-C) unless `ctrl_c` is False: then SIGINT is
+    ignored, for a process whose supervisor stops it (a terminal's Ctrl-C reaches the whole
+    process group, and the supervisor must not see its services end before it knows it is
+    stopping)."""
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    if not ctrl_c:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM) if ctrl_c else (signal.SIGTERM,):
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not the main thread, or Windows

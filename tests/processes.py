@@ -70,7 +70,9 @@ class Up:
             self.env.pop(name, None)
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> Up:
+    def start(self, *, own_group: bool = False) -> Up:
+        """`own_group`: in a process group of its own, as a terminal's foreground command is
+        (see `stop`)."""
         self.data.mkdir(parents=True, exist_ok=True)
         url_file = self.data / "nats.url"
         url_file.unlink(missing_ok=True)
@@ -80,6 +82,7 @@ class Up:
                 env=self.env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
+                process_group=0 if own_group else None,
             )
         # `up` writes the file once every service answers, or after 60 s with a warning naming
         # those that do not (in up.log): past that, it did not come up at all
@@ -95,9 +98,14 @@ class Up:
         self.url = url_file.read_text().strip()  # written once every service answers
         return self
 
-    def stop(self) -> int:
+    def stop(self, *, whole_group: bool = False) -> int:
+        """Ctrl-C: to `up` alone, or (`whole_group`, after `start(own_group=True)`) to its whole
+        process group, as a terminal sends it."""
         assert self.process is not None
-        self.process.send_signal(signal.SIGINT)  # Ctrl-C
+        if whole_group:
+            os.killpg(self.process.pid, signal.SIGINT)
+        else:
+            self.process.send_signal(signal.SIGINT)
         code = self.process.wait(30)
         self.process = None
         return code

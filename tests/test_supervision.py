@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +133,22 @@ def test_a_killed_nats_server_is_started_again_and_play_goes_on(up):
     assert "ok" in up.run("start", table, "--as", "dee").stdout  # the services reconnected
     view = json.loads(up.run("view", table, "--as", "dee", "--json").stdout)
     assert view["view"]["status"] == "running" and view["view"]["seats"] == ["dee", "eve"]
+
+
+def test_ctrl_c_at_a_terminal_stops_every_service_without_taking_it_for_a_failure(tmp_path):
+    """A terminal sends Ctrl-C to its whole foreground process group: the services ignore it
+    and leave the stop to `up`, so none ends before `up` knows it is stopping (which it would
+    log as a failure and start again)."""
+    up = Up(tmp_path / "up").start(own_group=True)
+    try:
+        pids = {name: p["pid"] for name, p in processes_of(up).items() if name != "nats-server"}
+        for name, pid in pids.items():
+            status = Path(f"/proc/{pid}/status").read_text().splitlines()
+            ignored = int(next(line for line in status if line.startswith("SigIgn:")).split()[1], 16)
+            assert ignored & (1 << (signal.SIGINT - 1)), f"{name} stops on a Ctrl-C meant for up"
+    finally:
+        code = up.stop(whole_group=True)
+    assert code == 0
+    said = (up.data / "up.log").read_text()
+    assert "service_failed" not in said and "service_restarted" not in said, said[-3000:]
+    assert all(gone(pid) for pid in pids.values())
