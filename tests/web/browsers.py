@@ -57,8 +57,8 @@ class Up(processes.Up):
     def nats_url(self) -> str:
         return self.url
 
-    def start(self) -> Up:
-        super().start()
+    def start(self, *, own_group: bool = False) -> Up:
+        super().start(own_group=own_group)
         log = self.data / "up.log"
         deadline = time.monotonic() + 90
         while not (found := re.search(r"play in a browser at (http://\S+)", log.read_text())):
