@@ -37,6 +37,7 @@ from load import GAME_SEATS, CpuMeter, Generator, rss_mib
 
 import bench
 from shared.bus.connection import Bus
+from shared.games import builtin_games
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -65,7 +66,7 @@ async def log_bytes(bus: Bus) -> int:
 
 
 async def one(root: Path, tables: int, args: argparse.Namespace) -> Run:
-    cluster = Cluster(root / f"t{tables}", mappings={subjects.CMD_MAPPING[0]: subjects.CMD_MAPPING[1]})
+    cluster = Cluster(root / f"t{tables}", mappings=subjects.cmd_mappings(g.name for g in builtin_games()))
     await asyncio.to_thread(cluster.start)
     env = {**cluster.env(), "TABLETOP_LOG_STREAMS": str(LOG_STREAMS), "TABLETOP_GAMES": ""}
     services = Services(env, root / f"t{tables}-logs")

@@ -38,6 +38,7 @@ from load import CpuMeter
 
 import bench
 from services.client import Client
+from services.registry import games
 from shared.bus.connection import Bus
 from shared.bus.errors import Unavailable
 from shared.bus.nats_internals import request_with_headers
@@ -119,7 +120,7 @@ async def idle_cpu(pids: dict[str, list[int]], seconds: float = 3.0) -> dict[str
 async def one(
     root: Path, streams: int, workers: int, shards: int, args: argparse.Namespace
 ) -> dict[str, Any]:
-    mapping = {subjects.CMD_MAPPING[0]: subjects.CMD_MAPPING[1]}
+    mapping = subjects.cmd_mappings(games())
     cluster = Cluster(root / f"s{streams}-w{workers}-p{shards}", mappings=mapping)
     await asyncio.to_thread(cluster.start)
     env = {**cluster.env(), "TABLETOP_LOG_STREAMS": str(streams)}

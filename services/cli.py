@@ -265,7 +265,7 @@ def cmd_credentials(args: argparse.Namespace) -> int:
         raise SystemExit(f"--routes: {'; '.join(problems)}")
     folder = Path(args.folder)
     secrets_ = ServerSecrets.load_or_create(folder)
-    write_secret(folder / "auth.conf", auth_config(secrets_))
+    write_secret(folder / "auth.conf", auth_config(secrets_, games=games()))
     write_secret(folder / ROUTES_CONF, route_config(secrets_, routes))
     write_secret(folder / HELM_ROUTE_VALUES, helm_route_values(secrets_))
     print(

@@ -190,6 +190,7 @@ def embedded_server(
         secrets=ServerSecrets.load_or_create(settings.credentials_folder),
         websocket_port=websocket_port,
         web_origins=web_origins(settings, http_port) if websocket_port is not None else (),
+        games=games(),
     )
 
 

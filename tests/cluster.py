@@ -106,7 +106,7 @@ class Cluster:
         self, data_dir: str | Path | None = None, size: int = 3, mappings: dict[str, str] | None = None
     ) -> None:
         """`mappings`: subject mappings of the (only) account, as `auth.conf` has the command
-        partitions' (`subjects.CMD_MAPPING`)."""
+        partitions' (`subjects.cmd_mappings`)."""
         self._tmp = None if data_dir else tempfile.TemporaryDirectory(prefix="tabletop-cluster-")
         root = Path(data_dir or self._tmp.name)  # type: ignore[union-attr]
         self.nodes = {name: Node(name, root / name) for name in (f"n{i}" for i in range(1, size + 1))}

@@ -1,14 +1,18 @@
 """Commands for a game that no worker serves, answered `unknown_game` rather than left to
 the client's "no responders" or timeout.
 
-Every worker replica, of every game, also joins one queue group on every command subject (as
-sent, and as the account maps it to a partition), so each command reaches one replica of that
-group besides its game's worker: one delivery more a command (see docs/performance.md), taken
-as the connection reads it and dropped after one look at its subject. The group's replica
-answers only a command whose game is neither one its process offers nor one whose workers
-spoke lately (`tabletop.workers.<game>`, which only workers may publish), so it never answers
-a command its game's workers answer, even for a game its own process does not know. It keeps
-nothing a client sends: only when each game's workers last spoke.
+Every worker replica, of every game, also joins one queue group on commands as they are sent
+(`tabletop.cmd.<game>.<table>.<player>`). The account maps the commands of every game offered
+where the server's config was made to their partitions (`subjects.cmd_mappings`), so this
+group sees only the commands of the games it does not map: unknown ones, and any game added
+since. The group's replica answers only a command whose game is neither one its process offers
+nor one whose workers spoke lately (`tabletop.workers.<game>`, which only workers may publish),
+so it never answers a command its game's workers answer, even for a game its own process does
+not know. It keeps nothing a client sends: only when each game's workers last spoke.
+
+Under an older config, with one mapping for every game's commands, every command reaches a
+partition and none this group: a command for an unknown game then gets "no responders" (run
+`tabletop credentials` again, docs/operations.md).
 """
 
 from __future__ import annotations
@@ -48,11 +52,7 @@ class UnknownGames:
         self.heard[message.subject.rsplit(".", 1)[-1]] = time.monotonic()
 
     def on_command(self, message: Incoming) -> None:
-        """Taken as the connection reads it (`Bus.take`): nearly every command is for a game
-        that is served, and costs only this look at its game's token (`tabletop.cmd.<game>...`
-        or `tabletop.cmdp.<game>...`)."""
-        if self.served(message.subject.split(".", 3)[2]):
-            return
+        """Taken as the connection reads it (`Bus.take`)."""
         parsed = subjects.parse_cmd(message.subject)
         if parsed is not None and not self.served(parsed[0]):
             answer = asyncio.create_task(message.respond(unknown_game_body(message.subject, parsed[0])))
@@ -77,8 +77,7 @@ async def answer_unknown_games(
         try:
             await asyncio.wait_for(stop.wait(), listen_first)
         except TimeoutError:
-            for subject in subjects.CMD_ANY:
-                subscriptions.append(await bus.take(subject, games.on_command, queue=QUEUE))
+            subscriptions.append(await bus.take(subjects.CMD_UNMAPPED, games.on_command, queue=QUEUE))
             await stop.wait()
     finally:
         for subscription in subscriptions:

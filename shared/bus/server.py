@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO, NamedTuple, Protocol
 from urllib.parse import quote
@@ -255,6 +255,7 @@ def _quoted_list(items: tuple[str, ...]) -> str:
 def auth_config(
     secrets: ServerSecrets,
     *,
+    games: Iterable[str],
     websocket_host: str = "",
     websocket_port: int = 0,
     web_origins: Sequence[str] = (),
@@ -268,15 +269,17 @@ def auth_config(
     as services (the server gives each reply a subject of its own in APP, so a reply subject a
     client names can never reach the log, a bucket or the JetStream API) and the updates as a
     stream; and AUTH through its session requests (shared: the auth service is told who asks).
+    `games`: those whose commands APP maps to their partitions (`subjects.cmd_mappings`).
     `store_limits`: an account's limit of file storage in bytes, which JetStream's account
     info shows (`tabletop status`); none for an account not named."""
 
     def user(role: str) -> str:
         grant = GRANTS.get(role)  # none: the operators' admin, the whole services' account
-        # A worker's connection may take a command twice: in its game's partition and in the
-        # queue group that answers commands for unknown games (services/game_worker/
-        # unknown_games.py). The server counts the second delivery of a request against the
-        # answers it allows to its reply subject, so a worker is allowed two (it sends one).
+        # A worker's connection may take a command twice: a game this config does not map
+        # reaches its workers as sent and the queue group that answers commands for unknown
+        # games (services/game_worker/unknown_games.py). The server counts the second delivery
+        # of a request against the answers it allows to its reply subject, so a worker is
+        # allowed two (it sends one).
         responses = "{ max: 2 }" if role == "worker" else "true"
         permissions = (
             f", permissions: {{ publish: {{ allow: [{_quoted_list(grant.publish)}] }}, "
@@ -306,6 +309,14 @@ def auth_config(
         f"{{ service: {{ account: {AUTH_ACCOUNT}, subject: {_quoted(subjects.SESSION_ALL)} }}, "
         "share: true }",
     ]
+    command_mappings = subjects.cmd_mappings(games)
+    commands = (
+        "    mappings: {\n"
+        + "".join(f"      {_quoted(k)}: {_quoted(v)},\n" for k, v in command_mappings.items())
+        + "    }\n"
+        if command_mappings
+        else ""
+    )
     misdirected = ", ".join(f"{_quoted(k)}: {_quoted(v)}" for k, v in subjects.MISDIRECTED.items())
     # Browsers only from the web client's pages (`web_origins`): a page elsewhere cannot have
     # a visitor's browser connect. Plain on loopback only; TLS for anything else
@@ -323,8 +334,7 @@ def auth_config(
         f"    exports: [ {{ service: {_quoted(subjects.SESSION_ALL)} }} ]\n  }}\n"
         f"  {APP_ACCOUNT} {{\n    jetstream: {jetstream(APP_ACCOUNT)}\n    users: [ {services} ]\n"
         # each table's commands to one partition, so that one worker replica answers them
-        f"    mappings: {{ {_quoted(subjects.CMD_MAPPING[0])}: "
-        f"{_quoted(subjects.CMD_MAPPING[1])} }}\n"
+        f"{commands}"
         f"    exports: {listed(exports)}\n  }}\n"
         f"  {PLAYERS_ACCOUNT} {{\n"
         f"    imports: {listed(imports)}\n"
@@ -413,7 +423,10 @@ class EmbeddedServer:
         web_origins: Sequence[str] = (),
         max_store: int | None = None,
         usage: Callable[[Path], DiskUsage] = disk_usage,
+        games: Iterable[str] | None = None,
     ) -> None:
+        """`games`: those whose commands the services' account maps to their partitions (the
+        games that come with tabletop unless given)."""
         if websocket_port is not None and not web_origins:
             raise ValueError(
                 "a WebSocket listener takes browsers of the web client's origins only: give them"
@@ -431,6 +444,11 @@ class EmbeddedServer:
             secrets = secrets or ServerSecrets.load_or_create(settings.credentials_folder)
             max_store = settings.max_store if max_store is None else max_store
         self.secrets = secrets
+        if games is None:
+            from shared.games import builtin_games
+
+            games = [game.name for game in builtin_games()]
+        self.games = tuple(games)
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")
         self.web_origins = tuple(web_origins)
@@ -477,6 +495,7 @@ class EmbeddedServer:
             f'jetstream {{\n  store_dir: "{store}"{sync}\n  max_file_store: {self.server_store_limit}\n}}\n'
         ) + auth_config(
             self.secrets,
+            games=self.games,
             websocket_host=websocket_host,
             websocket_port=websocket_port,
             web_origins=self.web_origins,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # ids are the games' as much as the subjects': defined with the games, named here too
@@ -25,15 +27,28 @@ def cmd_all(game: str) -> str:
 
 
 # Commands are cut into partitions by table too, so that each table's commands reach one worker
-# replica: the account maps what clients send, `tabletop.cmd.<game>.<table>.<player>`, to
-# `tabletop.cmdp.<game>.<partition>.<table>.<player>` (the server's `partition` function, as
-# for the log), and each replica answers the partitions it owns (services/game_worker/app.py).
+# replica: the account maps what clients send for each game it knows,
+# `tabletop.cmd.<game>.<table>.<player>`, to `tabletop.cmdp.<game>.<partition>.<table>.<player>`
+# (the server's `partition` function of the table id), and each replica answers the partitions
+# it owns (services/game_worker/app.py). One mapping a game, never a catch-all beside them: the
+# server takes the first of two wildcard mappings that match, in an order its config does not
+# keep. A game the account does not map keeps the subject it was sent on: that is how the
+# commands of unknown games reach the group that answers them, and only them
+# (services/game_worker/unknown_games.py).
 CMD_PARTITIONS = 16
-CMD_MAPPING = (
-    f"{PREFIX}.cmd.*.*.*",
-    f"{PREFIX}.cmdp.{{{{wildcard(1)}}}}.{{{{partition({CMD_PARTITIONS},1,2)}}}}"
-    ".{{wildcard(2)}}.{{wildcard(3)}}",
-)
+_GAME_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def cmd_mappings(games: Iterable[str]) -> dict[str, str]:
+    """The account's subject mappings of the commands of `games` to their partitions."""
+    mappings = {}
+    for game in sorted(set(games)):
+        if not _GAME_TOKEN.fullmatch(game):
+            raise ValueError(f"{game!r} is not a game name a subject can carry")
+        mappings[f"{PREFIX}.cmd.{game}.*.*"] = (
+            f"{PREFIX}.cmdp.{game}.{{{{partition({CMD_PARTITIONS},1)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}"
+        )
+    return mappings
 
 
 def cmd_mapped(game: str, index: str, table: str, player: str) -> str:
@@ -42,17 +57,23 @@ def cmd_mapped(game: str, index: str, table: str, player: str) -> str:
     return f"{PREFIX}.cmdp.{game}.{index}.{table}.{player}"
 
 
+def cmd_partition_of(table: str) -> int:
+    """The partition of a table's commands, as the account's mapping computes it."""
+    return fnv1a(table) % CMD_PARTITIONS
+
+
 def as_mapped(subject: str) -> str:
-    """A command subject as the account's mapping turns it (any other subject unchanged)."""
+    """A command subject as the account's mapping turns it, its game being mapped (any other
+    subject unchanged)."""
     tokens = parse(subject, "cmd")
     if tokens is None or len(tokens) != 3:
         return subject
     game, table, player = tokens
-    return cmd_mapped(game, str(partition(game, table, CMD_PARTITIONS)), table, player)
+    return cmd_mapped(game, str(cmd_partition_of(table)), table, player)
 
 
-# Every command, as sent and as the account maps it (`services/game_worker/unknown_games.py`).
-CMD_ANY = (f"{PREFIX}.cmd.*.*.*", f"{PREFIX}.cmdp.*.*.*.*")
+# Every command as sent: for a game the account maps, none arrives so
+CMD_UNMAPPED = f"{PREFIX}.cmd.*.*.*"
 
 
 def cmd_partition(game: str, index: int) -> str:
@@ -146,13 +167,19 @@ class LogLayout:
         return cls(PARTITIONS // len(stored))
 
 
-def partition(game: str, table: str, count: int = PARTITIONS) -> int:
-    """The table's partition: FNV-1a (32 bits) of the game and table ids, as nats-server's
-    `partition(n, 1, 2)` mapping computes it."""
+def fnv1a(text: str) -> int:
+    """FNV-1a (32 bits) of `text`: the hash of nats-server's `partition` mapping function, of
+    its wildcards' tokens one after the other."""
     h = 0x811C9DC5
-    for byte in (game + table).encode():
+    for byte in text.encode():
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return h % count
+    return h
+
+
+def partition(game: str, table: str, count: int = PARTITIONS) -> int:
+    """The table's partition of the log: FNV-1a of the game and table ids, as nats-server's
+    `partition(n, 1, 2)` mapping computes it."""
+    return fnv1a(game + table) % count
 
 
 def evt(game: str, table: str) -> str:

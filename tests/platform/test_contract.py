@@ -131,6 +131,36 @@ async def test_a_command_for_an_unknown_game_is_answered_unknown_game(ann, servi
     assert (await ann.command(unique("t"), {"type": "create", "options": {}}))["ok"]
 
 
+async def test_the_account_maps_each_offered_games_commands_to_their_partition_and_only_those(bus):
+    """A command of an offered game reaches the partition `subjects.cmd_partition_of` names,
+    and never the subject it was sent on, where the unknown-games group listens: that group
+    sees the commands of unknown games only."""
+    mapped: list[str] = []
+    unmapped: list[str] = []
+
+    async def into(found: list[str], message: Incoming) -> None:
+        found.append(message.subject)
+
+    subscriptions = [
+        await bus.subscribe(subjects.cmd_mapped(GAME, "*", "*", "*"), lambda m: into(mapped, m)),
+        await bus.subscribe(subjects.CMD_UNMAPPED, lambda m: into(unmapped, m)),
+    ]
+    try:
+        tables = [unique("t") for _ in range(48)]
+        for table in tables:  # not a command (no JSON): its worker answers `bad_command`
+            await bus.publish(subjects.cmd(GAME, table, "ann"), b"not json")
+        await bus.publish(subjects.cmd("nosuchgame", "t1", "ann"), b"not json")
+        await until(lambda: len(mapped) == len(tables) and unmapped)
+        assert unmapped == [subjects.cmd("nosuchgame", "t1", "ann")]  # the last one sent
+        assert mapped == [
+            subjects.cmd_mapped(GAME, str(subjects.cmd_partition_of(t)), t, "ann") for t in tables
+        ]
+        assert len({subjects.cmd_partition_of(t) for t in tables}) > 8  # tables spread
+    finally:
+        for subscription in subscriptions:
+            await subscription.unsubscribe()
+
+
 @pytest.mark.parametrize(
     "subject",
     [
@@ -328,7 +358,8 @@ async def test_a_game_served_elsewhere_is_left_to_its_workers(bus, ann, services
     async def own_word(message: Incoming) -> None:
         heard.set()
 
-    await bus.subscribe(f"tabletop.cmdp.{game}.>", worker_of_that_game)
+    # a game the server's config does not map: its workers take its commands as sent
+    await bus.subscribe(subjects.cmd_all(game), worker_of_that_game)
     await bus.subscribe(subjects.workers(game), own_word)
     speaking = asyncio.Event()
 

@@ -21,11 +21,13 @@ import structlog
 
 from services import cli
 from services.compose import web_origins
+from services.registry import games
 from shared.bus import connecting
 from shared.bus.connection import MIN_SERVER_VERSION, Bus
 from shared.bus.credentials import ServerSecrets
 from shared.bus.errors import ServerTooOld
 from shared.bus.server import EmbeddedServer, free_port, route_config, server_binary
+from shared.messages import subjects
 from shared.settings import load_settings
 from tests.conftest import ROOT, websocket_handshake
 from tests.nats_container import server_version
@@ -228,6 +230,10 @@ def test_the_compose_server_config_is_accepted_by_nats_server(tmp_path):
         env={**os.environ, **origins},
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    accounts = (etc / "auth.conf").read_text()
+    for game in games():  # each offered game's commands to their partitions, no catch-all
+        assert f'"tabletop.cmd.{game}.*.*": "tabletop.cmdp.{game}.{{{{partition(16,1)}}}}.' in accounts
+    assert '"tabletop.cmd.*.*.*"' not in accounts
     routes = (etc / "routes.conf").read_text()
     password = (tmp_path / "secrets" / "route").read_text().strip()
     for host in ("nats-1", "nats-2", "nats-3"):
@@ -236,6 +242,12 @@ def test_the_compose_server_config_is_accepted_by_nats_server(tmp_path):
     assert json.loads(values.partition("\n")[2]) == {
         "config": {"cluster": {"routeURLs": {"user": "route", "password": password}}}
     }
+
+
+def test_a_game_name_no_subject_can_carry_gets_no_mapping():
+    for name in ("two.tokens", "any*", "rest>", "with space", ""):
+        with pytest.raises(ValueError, match="not a game name a subject can carry"):
+            subjects.cmd_mappings(["dozito", name])
 
 
 def test_credentials_refuse_a_malformed_route_and_write_nothing(tmp_path):

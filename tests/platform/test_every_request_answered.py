@@ -173,8 +173,8 @@ async def test_a_handler_that_raises_answers_internal_error_in_the_askers_shape(
         version="0.0.1",
         description="fails on purpose",
         endpoints=[
-            # the server maps commands onto partition subjects, as the workers take them
-            ("commands", "tabletop.cmdp.brokengame.>", "broken-commands", broken),
+            # a game the server's config does not map: its commands arrive as sent
+            ("commands", subjects.cmd_all("brokengame"), "broken-commands", broken),
             ("views", "tabletop.view.brokengame.>", "broken-views", broken),
         ],
     )
