@@ -426,7 +426,7 @@ class EmbeddedServer:
         games: Iterable[str] | None = None,
     ) -> None:
         """`games`: those whose commands the services' account maps to their partitions (the
-        games that come with tabletop unless given)."""
+        games this machine offers unless given)."""
         if websocket_port is not None and not web_origins:
             raise ValueError(
                 "a WebSocket listener takes browsers of the web client's origins only: give them"
@@ -445,9 +445,9 @@ class EmbeddedServer:
             max_store = settings.max_store if max_store is None else max_store
         self.secrets = secrets
         if games is None:
-            from shared.games import builtin_games
+            from shared.offered import offered_games
 
-            games = [game.name for game in builtin_games()]
+            games = [game.name for game in offered_games()]
         self.games = tuple(games)
         # Browsers connect over WebSocket, on loopback (0: a free port, None: no listener).
         self.websocket_port = None if websocket_port is None else free_port(websocket_port, "127.0.0.1")

@@ -1,6 +1,6 @@
 """The games that come with tabletop, one package each under `shared/games/`. Which games a
 running service offers (these, plus installed or configured ones) is the shell's choice:
-`services/registry.py`."""
+`shared/offered.py`."""
 
 from __future__ import annotations
 
