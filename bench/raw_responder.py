@@ -47,6 +47,7 @@ import msgspec
 import nats
 from nats.aio.msg import Msg
 
+from shared.background import Background
 from shared.bus.nats_internals import FastClient, request_with_headers
 
 STREAM = "BENCH_RAW"
@@ -102,7 +103,7 @@ async def serve_lean(url: str, user: str, password: str) -> None:
     nc = FastClient()
     await nc.connect(url, user=user, password=password, name="bench-raw-lean")
     tables = Tables()
-    in_flight: set[asyncio.Task[None]] = set()
+    in_flight = Background()
 
     async def handle(subject: str, reply: str, data: bytes) -> None:
         size, game, table = parse(subject)
@@ -122,9 +123,7 @@ async def serve_lean(url: str, user: str, password: str) -> None:
         await nc.publish(reply, answer(ack.seq, ack.error))
 
     def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
-        task = asyncio.create_task(handle(subject.decode(), reply.decode(), data))
-        in_flight.add(task)
-        task.add_done_callback(in_flight.discard)
+        in_flight.start(handle(subject.decode(), reply.decode(), data))
 
     await nc.subscribe_taking("bench.lean.cmd.>", arrived)
     await nc.flush()
@@ -134,7 +133,7 @@ async def serve_api(url: str, user: str, password: str) -> None:
     nc = await nats.connect(url, user=user, password=password, name="bench-raw-api")
     js = nc.jetstream()
     tables = Tables()
-    in_flight: set[asyncio.Task[None]] = set()
+    in_flight = Background()
 
     async def handle(msg: Msg) -> None:
         size, game, table = parse(msg.subject)
@@ -161,9 +160,7 @@ async def serve_api(url: str, user: str, password: str) -> None:
         await msg.respond(answer(seq, error))
 
     async def on_request(msg: Msg) -> None:
-        task = asyncio.create_task(handle(msg))
-        in_flight.add(task)
-        task.add_done_callback(in_flight.discard)
+        in_flight.start(handle(msg))
 
     await nc.subscribe("bench.api.cmd.>", cb=on_request)
     await nc.flush()

@@ -30,6 +30,7 @@ from services.auth.admission import (
 from services.auth.claims import AuthorizationRequest, BadToken, read_request, response_jwt, user_jwt
 from services.auth.permissions import guest_permissions, player_permissions
 from services.auth.sessions import SESSIONS_BUCKET, TOKEN_USER_SUFFIX, SessionDesk, Sessions
+from shared.background import Background
 from shared.bus.connection import Bus, Incoming
 from shared.bus.credentials import GUEST, PLAYERS_ACCOUNT
 from shared.bus.errors import Unavailable
@@ -77,7 +78,7 @@ class Callout:
         self.accounts = accounts
         self.sessions = sessions
         self.signer = nkeys.from_seed(issuer_seed.encode())
-        self.pending: set[asyncio.Task[None]] = set()
+        self.pending = Background()
         self.tally = tally or RefusalTally()
         self.metrics = SignInMetrics()
 
@@ -145,9 +146,7 @@ class Callout:
     async def on_request(self, message: Incoming) -> None:
         # Each request in its own task: hashing takes a while, and a throttled name must not
         # hold up anyone else's sign-in.
-        task = asyncio.create_task(self.answer(message, time.monotonic()))
-        self.pending.add(task)
-        task.add_done_callback(self.pending.discard)
+        self.pending.start(self.answer(message, time.monotonic()))
 
 
 async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session_key: str) -> Callout:
@@ -191,8 +190,7 @@ async def serve_auth(bus: Bus, stop: asyncio.Event, *, issuer_seed: str, session
     finally:
         await service.stop()
         await sub.unsubscribe()
-        if callout.pending:
-            await asyncio.wait(callout.pending, timeout=5)
+        await callout.pending.finish(timeout=5)
         tallying.cancel()
         tally.flush()
         pool.close()

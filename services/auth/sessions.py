@@ -17,7 +17,6 @@ Requests on `tabletop.session.<player>` (the broker lets a player publish only i
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
@@ -34,6 +33,7 @@ import structlog
 
 from services.auth.accounts import Accounts
 from services.auth.admission import Attempt, Refused
+from shared.background import Background
 from shared.bus.connection import Incoming, answering_failures
 from shared.messages import subjects
 from shared.messages.envelopes import duplicate_key
@@ -199,14 +199,12 @@ class SessionDesk:
     def __init__(self, sessions: Sessions, accounts: Accounts) -> None:
         self.sessions = sessions
         self.accounts = accounts
-        self.pending: set[asyncio.Task[None]] = set()
+        self.pending = Background()
 
     async def handle(self, message: Incoming) -> None:
         # each request in its own task: a password change hashes twice, and must not hold up
         # the requests behind it
-        task = asyncio.create_task(answering_failures(self._respond, message))
-        self.pending.add(task)
-        task.add_done_callback(self.pending.discard)
+        self.pending.start(answering_failures(self._respond, message))
 
     async def _respond(self, message: Incoming) -> None:
         await message.respond(await self.answer(message))

@@ -25,6 +25,7 @@ import structlog
 from services import VERSION
 from services.client import Client, RequestFailed
 from services.registry import games
+from shared.background import Background
 from shared.bus.connection import Bus, Incoming
 from shared.bus.errors import Unavailable
 from shared.games.bot_levels import ZOMBIE_LEVEL, Level, bot_move
@@ -164,12 +165,10 @@ class Bots:
 async def serve_bots(bus: Bus, stop: asyncio.Event) -> None:
     """Play the bot and zombie seats of every game's tables until `stop` is set."""
     bots = Bots(bus, games(), random.Random(secrets.randbits(64)), load_settings().bot_budget_ms / 1000)
-    moving: set[asyncio.Task[None]] = set()
+    moving = Background()
 
     async def on_push(message: Incoming) -> None:
-        task = asyncio.create_task(bots.on_push(message))
-        moving.add(task)
-        task.add_done_callback(moving.discard)
+        moving.start(bots.on_push(message))
 
     service = await bus.add_service(
         name=SERVICE_NAME,
@@ -187,6 +186,5 @@ async def serve_bots(bus: Bus, stop: asyncio.Event) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), SWEEP)
     await service.stop()
-    if moving:
-        await asyncio.wait(moving, timeout=10)
+    await moving.finish(timeout=10)
     log.info("bots_stopped", **bots.counts)

@@ -26,6 +26,7 @@ from services import VERSION
 from services.game_worker.handler import CommandHandler
 from services.game_worker.unknown_games import answer_unknown_games
 from services.registry import games, get
+from shared.background import Background
 from shared.bus.connection import Bus, Delivered, Incoming, answering_failures
 from shared.bus.messaging import release
 from shared.bus.snapshots import Snapshots
@@ -174,7 +175,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         metrics=counted,
         snapshots=snapshots,
     )
-    in_flight: set[asyncio.Task[None]] = set()
+    in_flight = Background()
 
     async def run(message: Incoming, received: float) -> None:
         reply = await handler.handle(message.subject, message.data)
@@ -187,9 +188,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     def start_command(message: Incoming) -> None:
         # One task per command: tables are handled concurrently, each under its own lock.
         answer = functools.partial(run, received=time.perf_counter())
-        task = asyncio.create_task(answering_failures(answer, message))
-        in_flight.add(task)
-        task.add_done_callback(in_flight.discard)
+        in_flight.start(answering_failures(answer, message))
 
     async def on_command(message: Incoming) -> None:
         start_command(message)
@@ -233,8 +232,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await unknown
     await partitions.leave()
     await service.stop()  # no new commands; answer the ones already taken
-    if in_flight:
-        await asyncio.wait(in_flight, timeout=10)
+    await in_flight.finish(timeout=10)
     if snapshots is not None:
         await snapshots.drain()
     log.info("worker_stopped", game=game, **handler.counts)

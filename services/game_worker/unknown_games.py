@@ -23,6 +23,7 @@ import time
 from collections.abc import Collection
 from typing import Any
 
+from shared.background import Background
 from shared.bus.connection import Bus, Incoming
 from shared.messages import subjects
 from shared.messages.envelopes import unknown_game_body
@@ -38,7 +39,7 @@ class UnknownGames:
         self.offered = frozenset(offered)
         self.silence = silence
         self.heard: dict[str, float] = {}  # game -> when one of its workers last spoke
-        self.answering: set[asyncio.Task[None]] = set()  # answers on their way
+        self.answering = Background()  # answers on their way
 
     def served(self, game: str) -> bool:
         if game in self.offered:
@@ -55,9 +56,7 @@ class UnknownGames:
         """Taken as the connection reads it (`Bus.take`)."""
         parsed = subjects.parse_cmd(message.subject)
         if parsed is not None and not self.served(parsed[0]):
-            answer = asyncio.create_task(message.respond(unknown_game_body(message.subject, parsed[0])))
-            self.answering.add(answer)
-            answer.add_done_callback(self.answering.discard)
+            self.answering.start(message.respond(unknown_game_body(message.subject, parsed[0])))
 
 
 async def answer_unknown_games(

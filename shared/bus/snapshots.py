@@ -14,7 +14,6 @@ whole log's read.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import sys
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ import structlog
 
 import shared.games
 import shared.messages
+from shared.background import Background
 from shared.games.table import TableDecider
 from shared.messages.folding import (
     Admitted,
@@ -91,7 +91,7 @@ class Snapshots:
         self.rules = rules_fingerprint(decider)
         # the version of each table's newest snapshot this worker wrote or read
         self.covered: Bounded[str, int] = Bounded(2 * cache_size)
-        self.writing: set[asyncio.Task[None]] = set()
+        self.writing = Background()
         self.counts: dict[str, int] = {}
 
     def _count(self, what: str) -> None:
@@ -176,9 +176,7 @@ class Snapshots:
         # encoded now: the fold's ids dict is shared with the table's next version
         data = write_snapshot(folded, game=self.game, table=table, rules=self.rules)
         self.covered.put(table, folded.version)
-        task = asyncio.create_task(self._put(table, data))
-        self.writing.add(task)
-        task.add_done_callback(self.writing.discard)
+        self.writing.start(self._put(table, data))
 
     async def _put(self, table: str, data: bytes) -> None:
         try:
@@ -192,5 +190,4 @@ class Snapshots:
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait for the writes in flight (a worker stopping)."""
-        if self.writing:
-            await asyncio.wait(set(self.writing), timeout=timeout)
+        await self.writing.finish(timeout)
