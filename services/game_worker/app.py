@@ -190,7 +190,19 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
         answer = functools.partial(run, received=time.perf_counter())
         in_flight.start(answering_failures(answer, message))
 
+    unmapped = 0  # commands taken as sent: the server's config maps no partitions for the game
+
     async def on_command(message: Incoming) -> None:
+        nonlocal unmapped
+        if not unmapped:
+            log.warning(
+                "commands_not_partitioned",
+                game=game,
+                why="the NATS account does not map this game's commands to partitions, so "
+                "its replicas share every table and may conflict: run `tabletop credentials` "
+                "again where the game is offered and give the servers the new auth.conf",
+            )
+        unmapped += 1
         start_command(message)
 
     partitions = Partitions(bus, game, start_command)
@@ -218,6 +230,7 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
             **handler.counts,
             **(snapshots.counts if snapshots is not None else {}),
             "in_flight": len(in_flight),
+            "unmapped_commands": unmapped,
             "cached_tables": len(handler.cache),
             "cached_mb": round(handler.cache.weight / (1 << 20), 1),
             "replica": partitions.me,

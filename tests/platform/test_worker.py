@@ -10,6 +10,7 @@ from structlog.testing import capture_logs
 
 from services.client import Client, new_id
 from services.table_projector import maintenance
+from shared.bus.server import EmbeddedServer
 from shared.messages import subjects
 from shared.messages.envelopes import encoder
 from tests.platform.stack import stack
@@ -267,3 +268,29 @@ async def test_two_replicas_each_answer_their_own_tables_and_a_stopped_one_hands
         for table in tables:
             log = await log_of(bus, table)
             assert [b["version"] for b in log] == list(range(1, 7))
+
+
+async def test_a_worker_whose_game_the_server_does_not_map_says_so_and_answers(tmp_path, secure_server):
+    """A server whose config has no mapping for the game (an older auth.conf, a game added
+    since): its commands arrive as sent, the worker still answers them, and says once in its
+    log, and in its counts, that its replicas get no partitions."""
+    if secure_server.secrets is None:
+        pytest.skip("this needs a NATS of its own")
+    secrets = secure_server.secrets
+    with EmbeddedServer(tmp_path, sync_always=False, secrets=secrets, max_store=0, games=()) as server:
+        with capture_logs() as logs:
+            async with stack(server.url, "worker:highcard") as s:
+                client, table = Client(s.probe), table_id()
+                await started_table(client, table)
+                (replica,) = (await maintenance.service_stats(s.probe))["tabletop-worker-highcard"]
+        counts = replica["endpoints"][0]["data"]
+        assert counts["unmapped_commands"] == 3 and counts["partitions"] == list(range(16))
+        said = [e for e in logs if e["event"] == "commands_not_partitioned"]
+        assert len(said) == 1 and "tabletop credentials" in said[0]["why"], said
+
+
+async def test_a_worker_takes_no_command_as_sent_where_the_server_maps_its_game(bus, worker):
+    client, table = Client(bus), table_id()
+    await started_table(client, table)
+    replicas = (await maintenance.service_stats(bus))["tabletop-worker-highcard"]
+    assert replicas and sum(r["endpoints"][0]["data"]["unmapped_commands"] for r in replicas) == 0
