@@ -136,6 +136,7 @@ class TableProjector:
         cache_bytes: int | None = None,
         open_table_ttl: float = 6 * 3600.0,
         idle_table_ttl: float = 24 * 3600.0,
+        metrics: ProjectorMetrics | None = None,
     ) -> None:
         self.bus = bus
         self.games: dict[str, TableDecider] = games()
@@ -157,7 +158,8 @@ class TableProjector:
         # game -> table -> lobby entry, of every partition (kept from the bucket by a watch)
         self.lobby: dict[str, GameLobby] = {}
         self.counts: dict[str, int] = {}
-        self.metrics = ProjectorMetrics()
+        # counted only where a port serves them (`serve_table_projector`), as the workers do
+        self.metrics = metrics
         # partition -> the connection's disconnect count when its consumer was last opened
         self._opened_on: dict[int, int] = {}
 
@@ -200,8 +202,8 @@ class TableProjector:
         for key, done in rendered.items():
             if key not in not_stored:
                 await self._push(key, done)
-                if done.pushes:  # (none for the last good views of a table whose views fail)
-                    self._pushed(key[0], by_key[key])
+                if done.pushes and self.metrics is not None:  # (none: the last good views)
+                    self._pushed(self.metrics, key[0], by_key[key])
         if len(rendered) > len(not_stored):
             await self._notify_stored()
         for key in failed:
@@ -216,12 +218,15 @@ class TableProjector:
         progress.caught_up = not retry and progress.pending == 0
         return retry
 
-    def _pushed(self, game: str, steps: list[tuple[Folded, EventBatch[Any] | None]] | None) -> None:
+    @staticmethod
+    def _pushed(
+        metrics: ProjectorMetrics, game: str, steps: list[tuple[Folded, EventBatch[Any] | None]] | None
+    ) -> None:
         """Each step just pushed, timed from its command's `at` stamp."""
         now = time.time()
         for _, batch in steps or ():
             if batch is not None:
-                self.metrics.pushed(game, batch.at, now)
+                metrics.pushed(game, batch.at, now)
 
     def _by_table(self, messages: list[Delivered]) -> dict[tuple[str, str], list[Delivered]]:
         """A batch's messages by (game, table), in order; one whose subject names no table of
@@ -319,9 +324,10 @@ class TableProjector:
                     failed.add(key)
         second = ((k, body) for k, (key, body) in last.items() if key not in failed)
         failed |= {last[k][0] for k in await self.bus.put_views(second)}
-        for key, done in rendered.items():
-            if key not in failed:
-                self.metrics.views_written[key[0]].inc(len(done.views))
+        if self.metrics is not None:
+            for key, done in rendered.items():
+                if key not in failed:
+                    self.metrics.views_written[key[0]].inc(len(done.views))
         return failed
 
     async def _push(self, key: tuple[str, str], done: Rendered) -> None:
@@ -851,6 +857,8 @@ async def serve_table_projector(
         cache_bytes=settings.projector_cache_mb << 20,
         open_table_ttl=settings.open_table_ttl,
         idle_table_ttl=settings.idle_table_ttl,
+        # a count takes a lock: 3-6% of the projector's CPU (docs/performance.md)
+        metrics=ProjectorMetrics() if settings.metrics_port else None,
     )
     serving = until is None
     # Every loop here ends on `halted`: set with `stop`, and as soon as one partition's loop
