@@ -22,7 +22,6 @@ from tests.nats_container import IMAGE_REPOSITORY, OWNER_LABEL, docker_problem, 
 # The module run on the container, and how many tests it has: a run that passes fewer did not
 # run them all.
 MODULE = "tests/platform/test_contract.py"
-MODULE_TESTS = 37  # the tests of MODULE (its own summary line says how many passed)
 THIS_SESSIONS_SERVER = "tests/test_nats_container.py::test_the_sessions_server_is_the_container_when_asked"
 # Left out of a pytest run's environment, to be its own: its server, credentials and sessions.
 OUTER = (
@@ -48,6 +47,15 @@ def pytest_process(*args: str, **env: str) -> subprocess.Popen[str]:
         text=True,
         start_new_session=True,
     )
+
+
+def tests_in(module: str) -> int:
+    """How many tests pytest collects in `module`: all of them must pass on the container."""
+    listing = pytest_process(module, "--collect-only", "-q")
+    out, err = listing.communicate(timeout=120)
+    found = re.search(r"^(\d+) tests? collected", out, re.MULTILINE)
+    assert listing.returncode == 0 and found, out[-3000:] + err[-3000:]
+    return int(found.group(1))
 
 
 def owned_containers(owner: int) -> list[str]:
@@ -88,13 +96,14 @@ def test_the_sessions_server_is_the_container_when_asked(request):
 @pytest.mark.slow
 @pytest.mark.usefixtures("docker_engine")
 def test_a_platform_module_passes_on_nats_in_a_container():
+    expected = tests_in(MODULE) + 1  # and this session's server check
     started = time.monotonic()
     run = pytest_process(MODULE, THIS_SESSIONS_SERVER, "-n", "0", "-q", TABLETOP_TEST_NATS="container")
     out, err = run.communicate(timeout=900)
     seconds = time.monotonic() - started
     summary = out.strip().splitlines()[-1] if out.strip() else ""
     assert run.returncode == 0, out[-6000:] + err[-3000:]
-    assert re.fullmatch(rf"=* ?{MODULE_TESTS + 1} passed in [0-9.]+s( =*)?", summary), summary
+    assert re.fullmatch(rf"=* ?{expected} passed in [0-9.]+s( =*)?", summary), summary
     assert owned_containers(run.pid) == []  # its container went with its server
     print(f"{MODULE} on NATS in a container: {summary} ({seconds:.0f} s in all)")
 
