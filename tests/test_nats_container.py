@@ -49,7 +49,7 @@ def pytest_process(*args: str, **env: str) -> subprocess.Popen[str]:
     )
 
 
-def tests_in(module: str) -> int:
+def collected_in(module: str) -> int:
     """How many tests pytest collects in `module`: all of them must pass on the container."""
     listing = pytest_process(module, "--collect-only", "-q")
     out, err = listing.communicate(timeout=120)
@@ -96,7 +96,7 @@ def test_the_sessions_server_is_the_container_when_asked(request):
 @pytest.mark.slow
 @pytest.mark.usefixtures("docker_engine")
 def test_a_platform_module_passes_on_nats_in_a_container():
-    expected = tests_in(MODULE) + 1  # and this session's server check
+    expected = collected_in(MODULE) + 1  # and this session's server check
     started = time.monotonic()
     run = pytest_process(MODULE, THIS_SESSIONS_SERVER, "-n", "0", "-q", TABLETOP_TEST_NATS="container")
     out, err = run.communicate(timeout=900)
