@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -36,14 +35,13 @@ def cmd_all(game: str) -> str:
 # commands of unknown games reach the group that answers them, and only them
 # (services/game_worker/unknown_games.py).
 CMD_PARTITIONS = 16
-_GAME_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def cmd_mappings(games: Iterable[str]) -> dict[str, str]:
     """The account's subject mappings of the commands of `games` to their partitions."""
     mappings = {}
     for game in sorted(set(games)):
-        if not _GAME_TOKEN.fullmatch(game):
+        if not is_id(game):  # as `parse` reads every token of a subject
             raise ValueError(f"{game!r} is not a game name a subject can carry")
         mappings[f"{PREFIX}.cmd.{game}.*.*"] = (
             f"{PREFIX}.cmdp.{game}.{{{{partition({CMD_PARTITIONS},1)}}}}.{{{{wildcard(1)}}}}.{{{{wildcard(2)}}}}"
