@@ -23,7 +23,7 @@ from shared.bus.connection import Bus
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT
 from shared.messages import subjects
-from shared.messages.envelopes import OUTCOME_UNKNOWN, EventBatch, ViewReply, normalize
+from shared.messages.envelopes import OUTCOME_UNKNOWN, EventBatch, ViewReply, normalize, read_table_views
 from shared.messages.folding import CorruptLog, Folded, decode_batch, empty
 
 TableKey = tuple[str, str]  # (game, table)
@@ -220,13 +220,11 @@ def expected_lobby(game: str, table: str, folded: Folded) -> Any:
     return normalize({"table": table, "version": folded.version, **decider.lobby_entry(folded.state)})
 
 
-def _split_key(key: str) -> tuple[str, str, str, str | None] | None:
-    """`view.<game>.<table>.<viewer>` or `lobby.<game>.<table>` as (kind, game, table, viewer)."""
+def _split_key(key: str) -> tuple[str, str, str] | None:
+    """`views.<game>.<table>` or `lobby.<game>.<table>` as (kind, game, table)."""
     parts = key.split(".")
-    if parts[0] == "view" and len(parts) == 4:
-        return "view", parts[1], parts[2], parts[3]
-    if parts[0] == "lobby" and len(parts) == 3:
-        return "lobby", parts[1], parts[2], None
+    if parts[0] in ("views", "lobby") and len(parts) == 3:
+        return parts[0], parts[1], parts[2]
     return None
 
 
@@ -252,70 +250,57 @@ class ViewFigures:
 
 
 def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -> ViewFigures:
-    """Every view and lobby key against the fold of its table's log.
-
-    A seated player's and the spectator's view must be the newest version's. A player who
-    left keeps the view of some version at which it was seated (the projector writes only the
-    seated): that view must be exactly the fold at the version it says.
-    """
+    """Every table's views and lobby entry against the fold of its log: the views of every
+    seat and of spectators at the newest version, none of a player without a seat."""
     figures = ViewFigures()
     differ = figures.different.append
     keys_of: dict[TableKey, dict[str, bytes]] = defaultdict(dict)
     for key, value in bucket.items():
         split = _split_key(key)
-        if split is None:
-            continue
-        kind, game, table, viewer = split
-        keys_of[(game, table)][key] = value
+        if split is not None:
+            keys_of[split[1:]][key] = value
     for (game, table), messages in log.items():
         if game not in games():
             continue
         stored = keys_of.pop((game, table), {})
+        views_key = subjects.views_key(game, table)
         try:
             versions = fold_versions(game, messages)
         except CorruptLog as err:
-            differ(ViewDifference(subjects.view_key(game, table, "*"), f"log does not fold: {err}"))
+            differ(ViewDifference(views_key, f"log does not fold: {err}"))
             continue
         newest = versions[-1]
-        current = {subjects.view_key(game, table, v): v for v in (*newest.state.players, subjects.SPECTATOR)}
-        for key, viewer in current.items():
-            figures.keys += 1
-            if key not in stored:
-                differ(ViewDifference(key, f"missing (log at v{newest.version})"))
-                continue
-            body = msgspec.json.decode(stored[key])
-            if body != expected_view(game, newest, viewer):
-                differ(ViewDifference(key, f"holds v{body.get('version')}, log at v{newest.version}"))
-        for key, value in stored.items():
-            kind, _, _, viewer = _split_key(key)  # type: ignore[misc]
-            if key in current:
-                continue
-            figures.keys += 1
-            body = msgspec.json.decode(value)
-            if kind == "lobby":
-                expected = expected_lobby(game, table, newest)
-                if (
-                    expected is None
-                    or not isinstance(body, dict)
-                    or any(body.get(name) != value for name, value in expected.items())
-                ):
-                    differ(
-                        ViewDifference(
-                            key,
-                            f"lobby entry at v{body.get('version')}, log at "
-                            f"v{newest.version} ({newest.state.status})",
-                        )
-                    )
-                continue
-            version = body.get("version") if isinstance(body, dict) else None
-            if not isinstance(version, int) or not 1 <= version < newest.version:
-                differ(ViewDifference(key, f"a left player's view at v{version}, log at v{newest.version}"))
-            elif viewer not in versions[version - 1].state.players or body != expected_view(
-                game, versions[version - 1], viewer
-            ):
-                differ(ViewDifference(key, f"a left player's view differs from the fold at v{version}"))
+        figures.keys += 1
+        views = read_table_views(stored[views_key]) if views_key in stored else None
+        viewers = {*newest.state.players, subjects.SPECTATOR}
+        if views is None:
+            differ(ViewDifference(views_key, f"missing or unreadable (log at v{newest.version})"))
+        elif views.version != newest.version:
+            differ(ViewDifference(views_key, f"holds v{views.version}, log at v{newest.version}"))
+        elif set(views.views) != viewers:
+            differ(ViewDifference(views_key, f"views of {sorted(views.views)}, not of {sorted(viewers)}"))
+        else:
+            for viewer in sorted(viewers):
+                if msgspec.json.decode(views.of(viewer) or b"null") != expected_view(game, newest, viewer):
+                    differ(ViewDifference(views_key, f"{viewer}'s view differs from the log's"))
         lobby_key = subjects.lobby_key(game, table)
-        if lobby_key not in stored and expected_lobby(game, table, newest) is not None:
+        expected = expected_lobby(game, table, newest)
+        if lobby_key in stored:
+            figures.keys += 1
+            body = msgspec.json.decode(stored[lobby_key])
+            if (
+                expected is None
+                or not isinstance(body, dict)
+                or any(body.get(name) != value for name, value in expected.items())
+            ):
+                differ(
+                    ViewDifference(
+                        lobby_key,
+                        f"lobby entry at v{body.get('version')}, log at "
+                        f"v{newest.version} ({newest.state.status})",
+                    )
+                )
+        elif expected is not None:
             figures.keys += 1
             differ(ViewDifference(lobby_key, f"missing from the lobby ({newest.state.status})"))
     for table_keys in keys_of.values():  # views of tables the log does not have
@@ -326,12 +311,10 @@ def compare_views(log: dict[TableKey, list[Logged]], bucket: dict[str, bytes]) -
 
 
 def keys_to_read(log: dict[TableKey, list[Logged]]) -> set[str]:
-    """Every key a table's views may have: a view for each player who ever sent an accepted
-    command (seats are only taken by their own player), the spectator's, the lobby entry."""
+    """Every key a table may have in the views bucket: its views and its lobby entry."""
     keys = set()
-    for (game, table), messages in log.items():
-        for viewer in {m.player for m in messages} | {subjects.SPECTATOR}:
-            keys.add(subjects.view_key(game, table, viewer))
+    for game, table in log:
+        keys.add(subjects.views_key(game, table))
         keys.add(subjects.lobby_key(game, table))
     return keys
 

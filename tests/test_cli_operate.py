@@ -13,6 +13,7 @@ import pytest
 from services.client import Client, play_with_bots
 from services.table_projector import maintenance
 from shared.messages import subjects
+from shared.messages.envelopes import table_views_body
 from tests.platform.stack import stack
 from tests.platform.test_views_exact import until_exact
 from tests.processes import TABLETOP, cli_env
@@ -36,8 +37,11 @@ async def test_verify_finds_a_wrong_view_and_rebuild_of_one_table_repairs_it(bus
         await play_with_bots(client, "highcard", table, ["a", "b"], random.Random(5))
         await until_exact(bus, [table])
         assert (await tabletop(nats_url, "verify", "--table", table)).returncode == 0
-        key = subjects.view_key("highcard", table, "a")
-        await bus.view_put(key, b'{"version": 1, "view": {"hand": ["every", "card"]}}')
+        key = subjects.views_key("highcard", table)
+        stored = await bus.table_views("highcard", table)
+        views = {viewer: stored.of(viewer) for viewer in stored.views}
+        views["a"] = b'{"version": 1, "view": {"hand": ["every", "card"]}}'
+        await bus.view_put(key, table_views_body(stored.version, views))
         found = await tabletop(nats_url, "verify")
         assert found.returncode == 1
         assert f"highcard {table}: {key}" in found.stdout

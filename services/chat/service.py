@@ -168,9 +168,10 @@ class Chat:
     async def seats(self, game: str, table: str) -> list[str] | bytes:
         """Who is seated at the table, from its spectator view; or the error body to answer."""
         try:
-            stored = await self.bus.view_get(subjects.view_key(game, table, subjects.SPECTATOR))
-            if stored is not None:
-                seats = msgspec.json.decode(stored, type=ViewReply).view.get("seats", [])
+            stored = await self.bus.table_views(game, table)
+            spectator = None if stored is None else stored.of(subjects.SPECTATOR)
+            if spectator is not None:
+                seats = msgspec.json.decode(spectator, type=ViewReply).view.get("seats", [])
                 return [s for s in seats if isinstance(s, str)]
             known = await self.bus.events.last(game, table) is not None
         except Unavailable:

@@ -21,12 +21,11 @@ from services.table_projector.projector import (
     lobby_entry,
     store_views,
     view_bodies,
-    view_puts,
 )
 from shared.bus.connection import Bus
 from shared.games.table import TableDecider
 from shared.messages import subjects
-from shared.messages.envelopes import encoder
+from shared.messages.envelopes import encoder, read_table_views, table_views_body
 from shared.messages.folding import Folded, admit, empty, fold_log
 
 log = structlog.get_logger("tabletop.table_projector")
@@ -71,8 +70,7 @@ async def verify(bus: Bus, only: tuple[str, str] | None = None) -> list[Differen
     the differences, none when the views are exact."""
     deciders = games()
     tables = [only] if only else await logged_tables(bus)
-    pattern = "view.>" if only is None else f"view.{only[0]}.{only[1]}.>"
-    stored = await bus.view_entries(pattern)
+    stored = await bus.view_entries("views.>" if only is None else subjects.views_key(*only))
     lobby = await bus.view_entries("lobby.>" if only is None else subjects.lobby_key(*only))
     differences: list[Difference] = []
     for game, table in tables:
@@ -83,9 +81,9 @@ async def verify(bus: Bus, only: tuple[str, str] | None = None) -> list[Differen
         differences += _compare(game, table, decider, folded, stored, lobby)
     logged = set(tables)
     for key in stored:
-        _, game, table, _viewer = key.split(".", 3)
+        _, game, table = key.split(".", 2)
         if (game, table) not in logged:
-            differences.append(Difference(game, table, key, "a view of a table with no log"))
+            differences.append(Difference(game, table, key, "views of a table with no log"))
     return differences
 
 
@@ -98,30 +96,31 @@ def _compare(
     lobby: dict[str, bytes],
 ) -> list[Difference]:
     found = []
+    key = subjects.views_key(game, table)
     try:
         expected = view_bodies(decider, folded) if folded.version else {}
     except Exception as err:  # noqa: BLE001 - a bug in the game's views: report the table
-        return [
-            Difference(
-                game,
-                table,
-                subjects.view_key(game, table, "*"),
-                f"the game's views fail at v{folded.version}: {err!r}",
-            )
-        ]
-    for viewer, body in expected.items():
-        key = subjects.view_key(game, table, viewer)
-        have = stored.get(key)
-        if have is None:
+        return [Difference(game, table, key, f"the game's views fail at v{folded.version}: {err!r}")]
+    have = stored.get(key)
+    views = None if have is None else read_table_views(have)
+    if have is not None and views is None:
+        found.append(Difference(game, table, key, "not a table's views"))
+    elif views is None:
+        if expected:
             found.append(Difference(game, table, key, f"missing (log at v{folded.version})"))
-        elif have != body and msgspec.json.decode(have) != msgspec.json.decode(body):
+    else:
+        if views.version != folded.version:
             found.append(
-                Difference(game, table, key, f"v{_version(have)} differs from the log's v{folded.version}")
+                Difference(game, table, key, f"v{views.version} differs from the log's v{folded.version}")
             )
-    prefix = subjects.view_key(game, table, "")
-    for key, have in stored.items():  # players who left keep an older view, never a newer one
-        if key.startswith(prefix) and key[len(prefix) :] not in expected and _version(have) >= folded.version:
-            found.append(Difference(game, table, key, "a view of a player with no seat"))
+        for viewer, body in expected.items():
+            own = views.of(viewer)
+            if own is None:
+                found.append(Difference(game, table, key, f"{viewer}'s view missing"))
+            elif own != body and msgspec.json.decode(own) != msgspec.json.decode(body):
+                found.append(Difference(game, table, key, f"{viewer}'s view differs from the log's"))
+        for viewer in sorted(views.views.keys() - expected.keys()):
+            found.append(Difference(game, table, key, f"a view of {viewer}, who has no seat"))
     entry = lobby_entry(decider, table, folded) if folded.version else None
     have = lobby.get(subjects.lobby_key(game, table))
     if (have is None) != (entry is None) or (
@@ -143,12 +142,12 @@ async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
     folded = await fold_table(bus, decider, game, table)
     if not folded.version:
         return folded
-    await store_views(bus, game, table, view_bodies(decider, folded))
-    entry = lobby_entry(decider, table, folded)
+    entry = lobby_entry(decider, table, folded)  # before the views, as the projector stores them
     if entry is None:
         await bus.view_delete(subjects.lobby_key(game, table))
     else:
         await bus.view_put(subjects.lobby_key(game, table), encoder.encode(entry))
+    await store_views(bus, game, table, folded, view_bodies(decider, folded))
     return folded
 
 
@@ -158,7 +157,7 @@ async def rebuild_views(
 ) -> tuple[int, int]:
     """Every table's views and lobby entry made again from the whole log, the projectors
     stopped: the log read in order once, each table folded in memory and written once at the
-    end (seats, then spectators and the lobby, many puts in flight), then each partition's
+    end (the lobby entries, then the tables' views, many puts in flight), then each partition's
     consumer made to go on after the last message read. Returns (tables, messages read);
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
@@ -205,8 +204,8 @@ async def rebuild_views(
     finally:
         if collecting:
             gc.enable()
-    seats: list[tuple[str, bytes]] = []
-    rest: list[tuple[str, bytes]] = []  # the spectators' wave, with the lobby: see `view_puts`
+    entries: list[tuple[str, bytes]] = []
+    views: list[tuple[str, bytes]] = []  # after the lobby entries, as the projector stores them
     for (game, table), folded in tables.items():
         if not folded.version:
             continue
@@ -216,14 +215,12 @@ async def rebuild_views(
         except Exception:  # a bug in a game's views: that table only, as the projector does
             log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
             continue
-        seat_puts, spectator_put = view_puts(game, table, bodies)
-        seats += seat_puts
-        rest.append(spectator_put)
+        views.append((subjects.views_key(game, table), table_views_body(folded.version, bodies)))
         entry = lobby_entry(decider, table, folded)
         if entry is not None:
-            rest.append((subjects.lobby_key(game, table), encoder.encode(entry)))
-    await bus.view_put_many(seats)
-    await bus.view_put_many(rest)
+            entries.append((subjects.lobby_key(game, table), encoder.encode(entry)))
+    await bus.view_put_many(entries)
+    await bus.view_put_many(views)
     # A projector running beside the rebuild makes its consumer again as soon as it is
     # deleted, from the first message, and forgets what it held: that one is kept
     # (`Bus.start_consumer_after`), and the projector reads the log again from its start.

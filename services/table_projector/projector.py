@@ -1,6 +1,7 @@
 """The table projector: the event log folded into views, one per seat and one for spectators,
-kept in a JetStream KV bucket, plus the lobby; it answers view and lobby requests and pushes
-each viewer its new view, with the steps since its previous push, to `tabletop.update.*`.
+kept together under the table's one key of a JetStream KV bucket, plus the lobby; it answers
+view and lobby requests and pushes each viewer its new view, with the steps since its
+previous push, to `tabletop.update.*`.
 
 Of each fetched batch, a table's views are rendered and stored once, at its newest version,
 and the writes of all the batch's tables are in flight together; one push per viewer follows.
@@ -54,6 +55,7 @@ from shared.messages.envelopes import (
     BadRequest,
     EventBatch,
     LobbyRequest,
+    TableViews,
     ViewReply,
     ViewRequest,
     decode_request,
@@ -61,6 +63,7 @@ from shared.messages.envelopes import (
     error_body,
     push_body,
     step_of,
+    table_views_body,
     unknown_game_body,
 )
 from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log, weigh_folded
@@ -111,10 +114,11 @@ def owned_partitions(shard: tuple[int, int]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """What a batch makes of one table: each viewer's stored view reply and push, and the
-    lobby entry (None once ended)."""
+    """What a batch makes of one table: each viewer's view reply and push, what the bucket
+    stores of them (`TableViews`), and the lobby entry (None once ended)."""
 
     views: dict[str, bytes]
+    stored: bytes
     pushes: dict[str, bytes]
     lobby: dict[str, Any] | None
 
@@ -179,8 +183,8 @@ class TableProjector:
         """Fold a batch of one partition's messages, then store each changed table's newest
         views once, and push each viewer one update with the steps of the batch. Tables are
         folded side by side (a table not held reads its log meanwhile), and the views of all
-        the batch's tables are written together, many puts in flight: every seat's and lobby
-        entry, then every spectator's (see `_store`). Returns the sequences of the
+        the batch's tables are written together, many puts in flight: every lobby entry, then
+        every table's views (see `_store`). Returns the sequences of the
         messages to deliver again (their table's views could not be stored): no message is
         acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
@@ -298,32 +302,36 @@ class TableProjector:
             self._count("failed")
             self.tables.pop(key)
             return _last_good(decider, key[1], [folded for folded, _ in steps[:-1]])
-        return Rendered(views, pushes, lobby_entry(decider, key[1], newest))
+        return Rendered(
+            views, table_views_body(newest.version, views), pushes, lobby_entry(decider, key[1], newest)
+        )
 
     async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
-        """The views of these tables in the two waves of `view_puts` (the lobby entries with
-        the seats' wave), on one server (`Bus.on_one_server`); a table whose first wave failed
-        gets no second. Returns the tables whose views could not all be stored."""
+        """These tables' lobby entries, then their views (one put a table), each wave many
+        puts in flight, on one server (`Bus.on_one_server`); a table whose lobby entry failed
+        gets no views. So a table whose views are at a version has its lobby entry of that
+        version stored: what a redelivered message is checked against (`_fold`) is the views
+        alone. Returns the tables whose views could not be stored."""
         return await self.bus.on_one_server(functools.partial(self._store_waves, rendered))
 
     async def _store_waves(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
-        first: dict[str, tuple[tuple[str, str], bytes]] = {}
-        last: dict[str, tuple[tuple[str, str], bytes]] = {}
+        entries = {subjects.lobby_key(*key): key for key, done in rendered.items() if done.lobby is not None}
+        failed = {
+            entries[k]
+            for k in await self.bus.put_views(
+                (k, encoder.encode(rendered[key].lobby)) for k, key in entries.items()
+            )
+        }
         for key, done in rendered.items():
-            seats, (spectator_key, spectator) = view_puts(*key, done.views)
-            first.update((view_key, (key, body)) for view_key, body in seats)
-            last[spectator_key] = key, spectator
-            if done.lobby is not None:
-                first[subjects.lobby_key(*key)] = key, encoder.encode(done.lobby)
-        failed = {first[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in first.items())}
-        for key, done in rendered.items():
-            if done.lobby is None and key not in failed:  # ended: it has no later message
+            if done.lobby is None:  # ended: it has no later message
                 try:
                     await self.bus.view_delete(subjects.lobby_key(*key))
                 except Unavailable:
                     failed.add(key)
-        second = ((k, body) for k, (key, body) in last.items() if key not in failed)
-        failed |= {last[k][0] for k in await self.bus.put_views(second)}
+        views = {subjects.views_key(*key): key for key in rendered if key not in failed}
+        failed |= {
+            views[k] for k in await self.bus.put_views((k, rendered[key].stored) for k, key in views.items())
+        }
         if self.metrics is not None:
             for key, done in rendered.items():
                 if key not in failed:
@@ -382,7 +390,7 @@ class TableProjector:
                 on_admitted=note,
             )
         folded = self.tables.put(key, folded)
-        stored = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
+        stored = await self.bus.view_get(subjects.views_key(*key))
         # a predecessor that stopped before acknowledging may have stored newer views already
         if stored is not None and _version(stored) >= folded.version:
             return None
@@ -424,8 +432,8 @@ class TableProjector:
         restart, an error, the consumer deleted under it by a rebuild): forget what is held of
         the partition's tables, then check the tables of its recent messages (those among the
         log's last `RECONCILE_SPAN` messages up to the ack floor) against the bucket, and
-        write again the views of each one behind: its spectator view missing or older than
-        its last message, or its lobby entry not the one that view implies. Messages after
+        write again the views of each one behind: its views missing or older than its last
+        message, or its lobby entry not the one they imply. Messages after
         the ack floor come next anyway, and are checked as they come (`_fold`). Skipped when
         the partition's last owner stopped cleanly exactly at the ack floor (`stopped`).
 
@@ -461,14 +469,14 @@ class TableProjector:
 
         async def stored(key: tuple[str, str]) -> tuple[bytes | None, bytes | None]:
             async with limit:
-                spectator = await self.bus.view_get(subjects.view_key(*key, subjects.SPECTATOR))
-                return spectator, await self.bus.view_get(subjects.lobby_key(*key))
+                views = await self.bus.view_get(subjects.views_key(*key))
+                return views, await self.bus.view_get(subjects.lobby_key(*key))
 
         keys = list(said)
         written = 0
-        for key, (spectator, entry) in zip(keys, await asyncio.gather(*map(stored, keys)), strict=True):
-            if _behind(said[key], spectator, entry):
-                written += await self._write_again(key, spectator, entry)
+        for key, (views, entry) in zip(keys, await asyncio.gather(*map(stored, keys)), strict=True):
+            if _behind(said[key], views, entry):
+                written += await self._write_again(key, views, entry)
         if written:
             await self._notify_stored()
             log.warning("views_written_again", partition=partition, tables=written, checked=len(keys))
@@ -507,12 +515,12 @@ class TableProjector:
         except BusError as err:
             log.info("stop_not_marked", partition=partition, error=str(err))
 
-    async def _write_again(self, key: tuple[str, str], spectator: bytes | None, entry: bytes | None) -> int:
+    async def _write_again(self, key: tuple[str, str], views: bytes | None, entry: bytes | None) -> int:
         """One table's views and lobby entry as its whole log has them, unless the stored
         ones already go with it (its last message was one skipped); pushed with no steps (a
         client sees a gap and asks the replay for what it missed). Returns 1 if written."""
         folded = self.tables.put(key, await self._fold_whole(key))
-        if not folded.version or not _behind(folded.version, spectator, entry):
+        if not folded.version or not _behind(folded.version, views, entry):
             return 0
         done = self._render(key, [(folded, None)])
         if done is None:
@@ -602,16 +610,16 @@ class TableProjector:
             await message.respond(error_body("bad_request", str(err)))
             return
         try:
-            body = await self._spectator_view(game, table)
-            if viewer != subjects.SPECTATOR and body is not None:
-                own = await self.bus.view_get(subjects.view_key(game, table, viewer))
-                # a seat's view falls behind the spectator's only once its player has left
-                if own is not None and _version(own) >= _version(body):
-                    body = own
+            stored = await self._stored_views(game, table)
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
             return
-        await message.respond(body if body is not None else await self._no_view(game, table))
+        if stored is None:
+            await message.respond(await self._no_view(game, table))
+            return
+        # a viewer without a seat (never seated, or left) sees what spectators see
+        body = stored.of(viewer) or stored.of(subjects.SPECTATOR)
+        await message.respond(body if body is not None else _not_ready(game, table))
 
     async def on_bot_seat_view(self, message: Incoming, game: str, table: str) -> None:
         """The view of the seat `{"seat": ...}` for the bot service (only it may ask as
@@ -622,26 +630,25 @@ class TableProjector:
             await message.respond(error_body("bad_request", str(err)))
             return
         try:
-            spectator = await self._spectator_view(game, table)
-            own = await self.bus.view_get(subjects.view_key(game, table, seat))
+            stored = await self._stored_views(game, table)
         except Unavailable as err:
             await message.respond(error_body("unavailable", f"Views are unavailable: {err}."))
             return
-        if spectator is None:
+        spectator = None if stored is None else stored.of(subjects.SPECTATOR)
+        if stored is None or spectator is None:
             await message.respond(await self._no_view(game, table))
             return
         shown = msgspec.json.decode(spectator, type=_BotsSeats).view
-        if seat not in (*shown.bots, *shown.zombies):
+        own = stored.of(seat)
+        if seat not in (*shown.bots, *shown.zombies) or own is None:
             await message.respond(error_body("not_allowed", f"No bot plays {seat} at table {table}."))
             return
-        # a seat's views are stored before the spectator's (`view_puts`)
-        await message.respond(own if own is not None else _not_ready(game, table))
+        await message.respond(own)
 
-    async def _spectator_view(self, game: str, table: str) -> bytes | None:
-        """The table's stored spectator view; when there is none yet but the table has a log
-        (a table just created, views being written again), waited for up to `VIEW_WAIT`."""
-        key = subjects.view_key(game, table, subjects.SPECTATOR)
-        body = await self.bus.view_get(key)
+    async def _stored_views(self, game: str, table: str) -> TableViews | None:
+        """The table's stored views; when there are none yet but the table has a log (a table
+        just created, views being written again), waited for up to `VIEW_WAIT`."""
+        body = await self.bus.table_views(game, table)
         if body is not None or await self.bus.events.last(game, table) is None:
             return body
         deadline = asyncio.get_running_loop().time() + VIEW_WAIT
@@ -653,7 +660,7 @@ class TableProjector:
                     await asyncio.wait_for(self.stored.wait(), min(left, 0.1))
                 except TimeoutError:
                     pass
-            body = await self.bus.view_get(key)
+            body = await self.bus.table_views(game, table)
         return body
 
     async def _no_view(self, game: str, table: str) -> bytes:
@@ -701,31 +708,9 @@ def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
     }
 
 
-def view_puts(
-    game: str, table: str, bodies: dict[str, bytes]
-) -> tuple[list[tuple[str, bytes]], tuple[str, bytes]]:
-    """A table's views as bucket puts, in the two waves they are stored in: every seat's, then
-    the spectator's once those are stored. So a table whose spectator view is at a version has
-    every view of that version stored (what a redelivered message is checked against, see
-    `TableProjector._fold`), and a seat's view is never older than the spectator's while it is
-    seated, which is how a view request tells who has left (see `on_view`)."""
-    seats = [
-        (subjects.view_key(game, table, viewer), body)
-        for viewer, body in bodies.items()
-        if viewer != subjects.SPECTATOR
-    ]
-    return seats, (subjects.view_key(game, table, subjects.SPECTATOR), bodies[subjects.SPECTATOR])
-
-
-async def store_views(bus: Bus, game: str, table: str, bodies: dict[str, bytes]) -> None:
-    """One table's views, in the order of `view_puts`, on one server."""
-    seats, spectator = view_puts(game, table, bodies)
-
-    async def write() -> None:
-        await bus.view_put_many(seats)
-        await bus.view_put(*spectator)
-
-    await bus.on_one_server(write)
+async def store_views(bus: Bus, game: str, table: str, folded: Folded, bodies: dict[str, bytes]) -> None:
+    """One table's views (`view_bodies` of `folded`), in the one key they are kept under."""
+    await bus.view_put(subjects.views_key(game, table), table_views_body(folded.version, bodies))
 
 
 def _last_good(decider: TableDecider, table: str, earlier: list[Folded]) -> Rendered | None:
@@ -734,7 +719,9 @@ def _last_good(decider: TableDecider, table: str, earlier: list[Folded]) -> Rend
     a batch of its own or with the steps before it; None when none renders."""
     for folded in reversed(earlier):
         try:
-            return Rendered(view_bodies(decider, folded), {}, lobby_entry(decider, table, folded))
+            views = view_bodies(decider, folded)
+            stored = table_views_body(folded.version, views)
+            return Rendered(views, stored, {}, lobby_entry(decider, table, folded))
         except Exception:  # noqa: BLE001 - the bug logged above, earlier: look further back
             continue
     return None
@@ -800,30 +787,39 @@ class _StatusView(msgspec.Struct):
     status: str = ""
 
 
+class _ShownView(msgspec.Struct):
+    view: _StatusView
+
+
+class _ShownViewers(msgspec.Struct):
+    spectator: _ShownView
+
+
 class _Shown(msgspec.Struct):
-    """What reconciling reads of a stored spectator view."""
+    """What reconciling reads of a table's stored views: their version, and the status the
+    spectator's view shows."""
 
     version: int
-    view: _StatusView
+    views: _ShownViewers
 
 
 _shown = msgspec.json.Decoder(_Shown)
 
 
-def _behind(said: int, spectator: bytes | None, entry: bytes | None) -> bool:
+def _behind(said: int, views: bytes | None, entry: bytes | None) -> bool:
     """Whether a table's stored views lag its log, whose last message says version `said`:
-    no spectator view or an older one, or a lobby entry that does not go with the spectator
-    view (an open or running table is listed at the view's version; an ended one is not)."""
-    if spectator is None:
+    none stored or older ones, or a lobby entry that does not go with them (an open or
+    running table is listed at the views' version; an ended one is not)."""
+    if views is None:
         return True
     try:
-        shown = _shown.decode(spectator)
+        shown = _shown.decode(views)
         listed = None if entry is None else _versioned.decode(entry).version
     except (msgspec.DecodeError, msgspec.ValidationError):
         return True
     if shown.version < said:
         return True
-    if shown.view.status in ("open", "running"):
+    if shown.views.spectator.view.status in ("open", "running"):
         return listed != shown.version
     return listed is not None
 
@@ -846,6 +842,7 @@ async def serve_table_projector(
     """Project this shard's partitions of the log until `stop` is set (or, for a rebuild,
     until `until(projector)` holds)."""
     await bus.ensure_streams()
+    await bus.carry_over_former_views()
     # the consumer of the whole log, before partitions
     await bus.delete_consumer(DURABLE, stream=subjects.STREAM)
     layout = await bus.events.layout()

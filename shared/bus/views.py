@@ -1,4 +1,5 @@
-"""The views bucket (`TABLETOP_VIEWS`): one view per viewer of each table, and the lobby."""
+"""The views bucket (`TABLETOP_VIEWS`): each table's views (every viewer's, one key), and the
+lobby."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
+import msgspec
 import nats.js.errors
 import structlog
 from nats.aio.subscription import Subscription
@@ -20,12 +22,16 @@ from shared.bus.messaging import release
 from shared.bus.nats_internals import FastClient
 from shared.bus.view_puts import PipelinedPuts
 from shared.messages import subjects
+from shared.messages.envelopes import TableViews, read_table_views, table_views_body
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 WATCH_RETRY_DELAY = 0.5  # seconds before a watch that failed starts again
 WATCH_LOOK_EVERY = 1.0  # seconds between looks at whether the connection came back
 T = TypeVar("T")
+# The key that says which layout the views bucket has: one key a table's views
+LAYOUT_KEY = "layout"
+LAYOUT = b"views by table"
 
 
 class Views(Connected):
@@ -83,10 +89,10 @@ class Views(Connected):
         """`write()`, done again whole until the connection stays on one server from its start
         to its end. On one node the bucket acknowledges a put before it reaches the disk, so a
         server killed loses a suffix of what it acknowledged: of puts made in order (a table's
-        seats, then its spectator), a later one kept means every earlier one kept, which is
+        lobby entry, then its views), a later one kept means every earlier one kept, which is
         what the projector trusts. That holds only if the server did not change between the
-        acknowledgements: the old one may have lost the seats while the new one keeps the
-        spectator."""
+        acknowledgements: the old one may have lost the lobby entry while the new one keeps
+        the views."""
         while True:
             since = self.watch.disconnects
             done = await write()
@@ -96,6 +102,44 @@ class Views(Connected):
 
     async def view_get(self, key: str) -> bytes | None:
         return await Bucket(self.js, subjects.VIEWS_BUCKET, await self.views()).get(key)
+
+    async def table_views(self, game: str, table: str) -> TableViews | None:
+        """A table's stored views; None when there are none (or the value is not such a
+        record: written again by the projector's checks)."""
+        stored = await self.view_get(subjects.views_key(game, table))
+        return None if stored is None else read_table_views(stored)
+
+    async def carry_over_former_views(self) -> int:
+        """Views stored one key a viewer (`subjects.former_view_key`, before a table's views
+        were one key) made into the table's one key, then dropped; returns the tables carried
+        over. Each is the spectator's view's version with the seat views of that version (a
+        player who left kept an older one, and sees the spectator's now). Written only where
+        the table has no views of the new kind, so a projector that wrote newer ones meanwhile
+        keeps them; several replicas doing it at once write each table once. Done once a
+        bucket: it is marked (`LAYOUT_KEY`) when done."""
+        if await self.view_get(LAYOUT_KEY) == LAYOUT:
+            return 0
+        former = await self.view_entries("view.>")
+        by_table: dict[tuple[str, str], dict[str, bytes]] = {}
+        for key, body in former.items():
+            parts = key.split(".")
+            if len(parts) == 4:
+                by_table.setdefault((parts[1], parts[2]), {})[parts[3]] = body
+        bucket = Bucket(self.js, subjects.VIEWS_BUCKET, await self.views())
+        carried = 0
+        for (game, table), bodies in by_table.items():
+            version = _version_of(bodies.get(subjects.SPECTATOR))
+            if version is not None:
+                current = {viewer: body for viewer, body in bodies.items() if _version_of(body) == version}
+                carried += await bucket.create(
+                    subjects.views_key(game, table), table_views_body(version, current)
+                )
+            for viewer in bodies:
+                await self.view_delete(subjects.former_view_key(game, table, viewer))
+        if former:
+            log.info("views_carried_over", tables=carried, keys=len(former))
+        await self.view_put(LAYOUT_KEY, LAYOUT)
+        return carried
 
     async def view_put(self, key: str, value: bytes) -> None:
         kv = await self.views()
@@ -177,3 +221,14 @@ class Views(Connected):
             pass
         self._kv = None
         await self.ensure_views()
+
+
+class _Versioned(msgspec.Struct):
+    version: int
+
+
+def _version_of(body: bytes | None) -> int | None:
+    try:
+        return None if body is None else msgspec.json.decode(body, type=_Versioned).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None

@@ -227,6 +227,38 @@ class ViewReply(msgspec.Struct, frozen=True, kw_only=True):
     view: dict[str, Any]
 
 
+class TableViews(msgspec.Struct, frozen=True):
+    """Every view of one table at one version, as the views bucket keeps them under the
+    table's one key (`subjects.views_key`): each viewer's view reply as it is sent (seats by
+    player id, and `spectator`). One put stores them all, so a reader never finds one viewer's
+    view at another version than the others'."""
+
+    version: int
+    views: dict[str, msgspec.Raw]
+
+    def of(self, viewer: str) -> bytes | None:
+        """The view reply of `viewer`, None when it has no seat here (nor is `spectator`)."""
+        found = self.views.get(viewer)
+        return None if found is None else bytes(found)
+
+
+def table_views_body(version: int, bodies: dict[str, bytes]) -> bytes:
+    """What the views bucket stores for a table: its view replies (`bodies`, by viewer), at
+    `version`, written as they are (not encoded again)."""
+    return encoder.encode(TableViews(version, {viewer: msgspec.Raw(body) for viewer, body in bodies.items()}))
+
+
+_table_views = msgspec.json.Decoder(TableViews)
+
+
+def read_table_views(stored: bytes) -> TableViews | None:
+    """A table's stored views, None when the value is not such a record."""
+    try:
+        return _table_views.decode(stored)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
 class ViewRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A view request: `{}` (or an empty body), nothing more."""
 

@@ -379,8 +379,14 @@ def parse(subject: str, kind: str) -> tuple[str, ...] | None:
     return tokens if all(is_id(t) for t in tokens) else None
 
 
-def view_key(game: str, table: str, viewer: str) -> str:
-    """The key of a table's view for one viewer in the views bucket."""
+def views_key(game: str, table: str) -> str:
+    """The key of a table's views (every viewer's, `envelopes.TableViews`) in the views bucket."""
+    return f"views.{game}.{table}"
+
+
+def former_view_key(game: str, table: str, viewer: str) -> str:
+    """Where the views bucket kept one viewer's view of a table before a table's views were
+    one key (`views_key`): read once, to carry them over (`migrate_views`)."""
     return f"view.{game}.{table}.{viewer}"
 
 

@@ -19,7 +19,9 @@ from services.table_projector import maintenance
 from services.table_projector.projector import VIEW_RETRY_AFTER_MS, durable, view_bodies
 from shared.bus.errors import Unavailable
 from shared.bus.nats_internals import drop_socket
+from shared.bus.views import LAYOUT, LAYOUT_KEY
 from shared.messages import subjects
+from shared.messages.envelopes import table_views_body
 from shared.messages.folding import empty, fold_messages
 from tests.platform.stack import stack
 from tests.platform.test_views_exact import until_exact
@@ -35,11 +37,11 @@ def table_id(partitions: tuple[int, ...] = tuple(range(subjects.PARTITIONS))) ->
             return table
 
 
-async def spectator_at(bus, table: str, version: int) -> bytes:
-    """The spectator view the projector stored when the table was at `version`."""
+async def views_at(bus, table: str, version: int) -> bytes:
+    """The views the projector stored when the table was at `version`."""
     messages = (await bus.events.read("highcard", table))[:version]
     folded = fold_messages(HIGHCARD, empty(HIGHCARD), "highcard", table, messages)
-    return view_bodies(HIGHCARD, folded)[subjects.SPECTATOR]
+    return table_views_body(folded.version, view_bodies(HIGHCARD, folded))
 
 
 async def test_views_the_bucket_lost_are_written_again_when_the_projector_starts(bus, nats_url):
@@ -59,18 +61,15 @@ async def test_views_the_bucket_lost_are_written_again_when_the_projector_starts
         last = (await client.view("highcard", one_behind))["version"]
         await s.stop("table-projector")
 
-        await bus.view_put(
-            subjects.view_key("highcard", one_behind, subjects.SPECTATOR),
-            await spectator_at(bus, one_behind, last - 1),
-        )
-        lost = await bus.view_entries(f"view.highcard.{all_lost}.>")
-        for key in [*lost, subjects.lobby_key("highcard", all_lost)]:
+        behind = await views_at(bus, one_behind, last - 1)
+        await bus.view_put(subjects.views_key("highcard", one_behind), behind)
+        for key in [subjects.views_key("highcard", all_lost), subjects.lobby_key("highcard", all_lost)]:
             await bus.view_delete(key)
         await bus.view_delete(subjects.lobby_key("highcard", unlisted))
         # the projector's marks of its clean stop were its last writes: lost first
         for key in await bus.view_entries("stopped.>"):
             await bus.view_delete(key)
-        ended = msgspec.json.decode(await bus.view_get(subjects.view_key("highcard", still_listed, "a")))
+        ended = msgspec.json.decode(await bus.view_get(subjects.views_key("highcard", still_listed)))
         await bus.view_put(  # the entry an ended table had while it ran
             subjects.lobby_key("highcard", still_listed),
             msgspec.json.encode({"table": still_listed, "version": ended["version"] - 1}),
@@ -127,8 +126,7 @@ async def test_a_projector_stopped_cleanly_starts_without_checking_and_one_that_
         # a crash: no mark, the views lost meanwhile come back
         await s.kill("table-projector")
         assert await bus.view_entries("stopped.>") == {}
-        for key in await bus.view_entries(f"view.highcard.{tables[1]}.>"):
-            await bus.view_delete(key)
+        await bus.view_delete(subjects.views_key("highcard", tables[1]))
         await s.start("table-projector")
         await until_exact(bus, tables, within=15)
         assert (await opened_counts(bus)).get("reconciled", 0) >= 1
@@ -138,8 +136,7 @@ async def test_a_projector_stopped_cleanly_starts_without_checking_and_one_that_
         for key, value in (await bus.view_entries("stopped.>")).items():
             mark = msgspec.json.decode(value)
             await bus.view_put(key, msgspec.json.encode({**mark, "acknowledged": mark["acknowledged"] - 1}))
-        for key in await bus.view_entries(f"view.highcard.{tables[2]}.>"):
-            await bus.view_delete(key)
+        await bus.view_delete(subjects.views_key("highcard", tables[2]))
         await s.start("table-projector")
         await until_exact(bus, tables, within=15)
         counts = await opened_counts(bus)
@@ -221,8 +218,7 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
         await client.command("highcard", table, "ann", {"type": "create"})
         await client.command("highcard", table, "bob", {"type": "join"})
         await until_exact(bus, [table])
-        for key in await bus.view_entries(f"view.highcard.{table}.>"):
-            await bus.view_delete(key)
+        await bus.view_delete(subjects.views_key("highcard", table))
         projector_bus = s.buses["table-projector"]
         reconnects = projector_bus.watch.reconnects
         drop_socket(projector_bus.nc)  # nats-py reconnects
@@ -231,15 +227,14 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
 
 
 async def test_views_acknowledged_by_a_server_that_then_went_away_are_written_again_whole(bus, nats_url):
-    """A server killed between a table's two waves of puts: it acknowledged the seats' views
-    and lost them, the next server stores the spectator's. The spectator view alone would
-    then vouch for seats that are missing; the projector writes the whole table again on the
-    server it ends on. The fault: the seats' puts acknowledged, then deleted (the loss; the
-    lobby entry kept, as when the table's end removed it on the next server) and the
-    connection cut before the spectator's put."""
+    """A server killed between a table's two waves of puts: it acknowledged the lobby entry
+    and lost it, the next server stores the views. The views alone would then vouch for a
+    lobby entry that is missing; the projector writes the whole table again on the server it
+    ends on. The fault: the lobby entry's put acknowledged, then deleted (the loss) and the
+    connection cut before the views' put."""
     client = Client(bus, timeout=5, attempts=20)
     table = table_id()
-    lost_seat = subjects.view_key("highcard", table, "bob")
+    lost_entry = subjects.lobby_key("highcard", table)
     async with stack(nats_url, "worker:highcard", "table-projector") as s:
         await client.command("highcard", table, "ann", {"type": "create"})
         await until_exact(bus, [table])
@@ -250,11 +245,9 @@ async def test_views_acknowledged_by_a_server_that_then_went_away_are_written_ag
         async def seats_lost_then_server_gone(items, **kwargs):
             items = list(items)
             failed = await put_views(items, **kwargs)
-            if not faults and any(key == lost_seat for key, _ in items):
+            if not faults and any(key == lost_entry for key, _ in items):
                 faults.append(projector_bus.watch.disconnects)
-                for key, _ in items:
-                    if key.startswith(f"view.highcard.{table}."):  # its lobby entry kept
-                        await bus.view_delete(key)
+                await bus.view_delete(lost_entry)
                 drop_socket(projector_bus.nc)  # nats-py reconnects
                 while projector_bus.watch.disconnects == faults[0]:
                     await asyncio.sleep(0.01)
@@ -263,8 +256,8 @@ async def test_views_acknowledged_by_a_server_that_then_went_away_are_written_ag
         projector_bus.put_views = seats_lost_then_server_gone  # type: ignore[method-assign]
         await client.command("highcard", table, "bob", {"type": "join"})
         await until_exact(bus, [table], within=15)
-        assert faults, "the fault never happened: no seat view of the table was put"
-        assert await bus.view_get(lost_seat) is not None
+        assert faults, "the fault never happened: no lobby entry of the table was put"
+        assert await bus.view_get(lost_entry) is not None
 
 
 async def test_a_full_rebuild_beside_a_running_projector_ends_exact(bus, nats_url):
@@ -309,3 +302,44 @@ async def test_a_view_of_a_table_whose_views_are_not_stored_is_not_ready_never_u
             fresh = table_id(served)
             await client.command("highcard", fresh, "ann", {"type": "create"})
             assert (await client.view("highcard", fresh, "ann"))["version"] == 1
+
+
+async def test_views_kept_one_key_a_viewer_are_carried_over_to_one_key_a_table(bus, nats_url):
+    """A views bucket of the former layout (one key a viewer) when the projector starts: each
+    table's views become its one key, at the spectator's version with the seats of that
+    version (a player who left sees the spectator's), the former keys go, and viewers are
+    answered without any command. Views of the new layout already there are kept; the carry
+    over is done once a bucket."""
+    client = Client(bus)
+    table, newer = table_id(), table_id()
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        for player in ("ann", "bob", "cat"):
+            await client.command("highcard", table, player, {"type": "create" if player == "ann" else "join"})
+        await client.command("highcard", table, "cat", {"type": "leave"})
+        await client.command("highcard", newer, "ann", {"type": "create"})
+        await until_exact(bus, [table, newer])
+        await s.stop("table-projector")
+
+        logged = await bus.events.read("highcard", table)
+        versions = [fold_messages(HIGHCARD, empty(HIGHCARD), "highcard", table, logged[:v]) for v in (3, 4)]
+        await bus.view_delete(subjects.views_key("highcard", table))
+        formerly = {  # as the former projector left them: cat's view of when it sat
+            "cat": view_bodies(HIGHCARD, versions[0])["cat"],
+            **view_bodies(HIGHCARD, versions[1]),
+        }
+        for viewer, body in formerly.items():
+            await bus.view_put(subjects.former_view_key("highcard", table, viewer), body)
+        kept = await bus.view_get(subjects.views_key("highcard", newer))
+        await bus.view_put(subjects.former_view_key("highcard", newer, subjects.SPECTATOR), b'{"version":0}')
+        await bus.view_delete(LAYOUT_KEY)
+
+        await s.start("table-projector")
+        bob, cat = [await client.view("highcard", table, viewer) for viewer in ("bob", "cat")]
+        assert bob["view"] == HIGHCARD.player_view(versions[1].state, "bob")
+        assert cat["view"] == HIGHCARD.player_view(versions[1].state, None)
+        await until_exact(bus, [table, newer])
+        assert (await opened_counts(bus)).get("reconciled", 0) == 0  # the carry over wrote them
+        assert await bus.view_entries("view.>") == {}
+        assert await bus.view_get(subjects.views_key("highcard", newer)) == kept
+        assert await bus.view_get(LAYOUT_KEY) == LAYOUT
+        assert await bus.carry_over_former_views() == 0
