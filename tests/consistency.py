@@ -236,7 +236,7 @@ class ViewDifference:
 
 @dataclass
 class ViewFigures:
-    keys: int = 0  # keys compared (view and lobby keys in the bucket, plus the missing ones)
+    keys: int = 0  # keys compared (views and lobby keys in the bucket, plus the missing ones)
     different: list[ViewDifference] = field(default_factory=list)
 
     @property

@@ -39,7 +39,7 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
         assert figures.acknowledged >= 300
         assert (figures.lost, figures.misplaced, figures.doubled, figures.forked) == (0, 0, 0, 0)
         views = await settled_views(rig.bus, log, timeout=60)
-        assert views.keys >= 2 * len(log)  # a seat and the spectator at least
+        assert views.keys >= len(log)  # every table's views
         assert views.different == [], (
             f"{len(views.different)} keys on {len(views.tables)} tables differ from the log, e.g. "
             + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3])
