@@ -183,10 +183,9 @@ class TableProjector:
         """Fold a batch of one partition's messages, then store each changed table's newest
         views once, and push each viewer one update with the steps of the batch. Tables are
         folded side by side (a table not held reads its log meanwhile), and the views of all
-        the batch's tables are written together, many puts in flight: every lobby entry, then
-        every table's views (see `_store`). Returns the sequences of the
-        messages to deliver again (their table's views could not be stored): no message is
-        acknowledged before its table's views are stored."""
+        the batch's tables are written together, many puts in flight (see `_store`). Returns
+        the sequences of the messages to deliver again (their table's views could not be
+        stored): no message is acknowledged before its table's views are stored."""
         progress = self.partitions[partition]
         by_table = self._by_table(messages)
         keys = list(by_table)
@@ -307,31 +306,27 @@ class TableProjector:
         )
 
     async def _store(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
-        """These tables' lobby entries, then their views (one put a table), each wave many
-        puts in flight, on one server (`Bus.on_one_server`); a table whose lobby entry failed
-        gets no views. So a table whose views are at a version has its lobby entry of that
-        version stored: what a redelivered message is checked against (`_fold`) is the views
-        alone. Returns the tables whose views could not be stored."""
-        return await self.bus.on_one_server(functools.partial(self._store_waves, rendered))
+        """These tables' lobby entries and views (one put a table, every viewer's), all in
+        flight together (the entry of an ended table deleted first), on one server
+        (`Bus.on_one_server`). Returns the tables whose entry or views could not be stored:
+        their messages come again, and `_stored_already` looks at both."""
+        return await self.bus.on_one_server(functools.partial(self._store_together, rendered))
 
-    async def _store_waves(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
-        entries = {subjects.lobby_key(*key): key for key, done in rendered.items() if done.lobby is not None}
-        failed = {
-            entries[k]
-            for k in await self.bus.put_views(
-                (k, encoder.encode(rendered[key].lobby)) for k, key in entries.items()
-            )
-        }
+    async def _store_together(self, rendered: dict[tuple[str, str], Rendered]) -> set[tuple[str, str]]:
+        failed = set()
         for key, done in rendered.items():
             if done.lobby is None:  # ended: it has no later message
                 try:
                     await self.bus.view_delete(subjects.lobby_key(*key))
                 except Unavailable:
                     failed.add(key)
-        views = {subjects.views_key(*key): key for key in rendered if key not in failed}
-        failed |= {
-            views[k] for k in await self.bus.put_views((k, rendered[key].stored) for k, key in views.items())
-        }
+        puts: dict[str, tuple[tuple[str, str], bytes]] = {}
+        for key, done in rendered.items():
+            if key not in failed:
+                if done.lobby is not None:
+                    puts[subjects.lobby_key(*key)] = key, encoder.encode(done.lobby)
+                puts[subjects.views_key(*key)] = key, done.stored
+        failed |= {puts[k][0] for k in await self.bus.put_views((k, body) for k, (_, body) in puts.items())}
         if self.metrics is not None:
             for key, done in rendered.items():
                 if key not in failed:
@@ -390,11 +385,23 @@ class TableProjector:
                 on_admitted=note,
             )
         folded = self.tables.put(key, folded)
-        stored = await self.bus.view_get(subjects.views_key(*key))
-        # a predecessor that stopped before acknowledging may have stored newer views already
-        if stored is not None and _version(stored) >= folded.version:
+        if await self._stored_already(key, folded.version):
             return None
         return folded, last[0].batch if last and last[0].folded.last_seq == message.seq else None
+
+    async def _stored_already(self, key: tuple[str, str], version: int) -> bool:
+        """Whether the bucket holds this table's views at `version` with their lobby entry, or
+        newer views (a predecessor that stopped before acknowledging stored them; the messages
+        it did not acknowledge come next). A table's lobby entry and views are put together
+        (`_store`), so views stored at a version do not vouch for the entry: a message whose
+        writes failed comes again, and is written again unless both were stored."""
+        views = await self.bus.view_get(subjects.views_key(*key))
+        stored = -1 if views is None else _version_or_none(views)
+        if stored is None or stored < version:
+            return False
+        if stored > version:
+            return True
+        return not _behind(version, views, await self.bus.view_get(subjects.lobby_key(*key)))
 
     async def _snapshots(self, decider: TableDecider) -> Snapshots | None:
         """The game's snapshots, read only; None while the workers' bucket is not there (it
@@ -771,8 +778,11 @@ class _BotsSeats(msgspec.Struct):
     view: _BotsAndZombies
 
 
-def _version(body: bytes) -> int:
-    return _versioned.decode(body).version
+def _version_or_none(body: bytes) -> int | None:
+    try:
+        return _versioned.decode(body).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def _not_ready(game: str, table: str) -> bytes:

@@ -227,11 +227,11 @@ async def test_a_projector_writes_again_what_the_bucket_lost_when_its_connection
 
 
 async def test_views_acknowledged_by_a_server_that_then_went_away_are_written_again_whole(bus, nats_url):
-    """A server killed between a table's two waves of puts: it acknowledged the lobby entry
-    and lost it, the next server stores the views. The views alone would then vouch for a
-    lobby entry that is missing; the projector writes the whole table again on the server it
-    ends on. The fault: the lobby entry's put acknowledged, then deleted (the loss) and the
-    connection cut before the views' put."""
+    """A server killed while a table's puts were in flight: it acknowledged the lobby entry
+    and lost it, while the views reached the next server. The views alone would then vouch
+    for a lobby entry that is missing; the projector writes the whole table again on the
+    server it ends on. The fault: the puts acknowledged, the lobby entry then deleted (the
+    loss) and the connection cut."""
     client = Client(bus, timeout=5, attempts=20)
     table = table_id()
     lost_entry = subjects.lobby_key("highcard", table)

@@ -382,10 +382,14 @@ async def test_a_running_table_without_clocks_nobody_moves_at_ends_abandoned(bus
 # --- pipelined writes ------------------------------------------------------------------------
 
 
-async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messages_are_acked(bus, nats_url):
+@pytest.mark.parametrize("refused", ["views", "lobby", "views and lobby"])
+async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messages_are_acked(
+    bus, nats_url, refused
+):
     """One fetched batch over six tables: their writes are in flight together; the one table
-    whose views cannot be stored has its messages handed back (and only its), the others are
-    exact at once, and the messages handed back make that table exact when they come again."""
+    whose views or lobby entry cannot be stored has its messages handed back (and only its),
+    the others are exact at once, and the messages handed back make that table exact when
+    they come again (views stored at their version without their lobby entry too)."""
     client = Client(bus, timeout=5)
     async with stack(nats_url, "worker:highcard"):
         tables = await create_tables(client, 6, players=3)
@@ -403,8 +407,12 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
 
     async def put(items: Iterable[tuple[str, bytes]]) -> set[str]:
         items = list(items)
-        refused = {key for key, _ in items if key.split(".")[2] == failing}  # its bucket is away
-        return refused | await real_put([item for item in items if item[0] not in refused])
+        away = {  # kinds of its keys the bucket refuses
+            key
+            for key, _ in items
+            if key.split(".")[2] == failing and key.split(".")[0] in refused.split(" and ")
+        }
+        return away | await real_put([item for item in items if item[0] not in away])
 
     bus.put_views = put
     retry = await projector.apply(0, messages)
@@ -414,7 +422,9 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
     for table in tables:
         differences = await maintenance.verify(bus, ("highcard", table))
         assert bool(differences) == (table == failing), (table, differences)
-    assert await projector.apply(0, [m for m in messages if m.seq in retry]) == set()
+    # the last message handed back comes again alone, to a projector that holds nothing (its
+    # earlier ones acknowledged in an earlier batch, say)
+    assert await TableProjector(bus).apply(0, [m for m in messages if m.seq == max(retry)]) == set()
     await until_exact(bus, tables, within=10)
     for table in tables:
         stored = await bus.table_views("highcard", table)
