@@ -130,10 +130,6 @@ def _compare(
     return found
 
 
-def _version(body: bytes) -> int:
-    return int(msgspec.json.decode(body).get("version", -1))
-
-
 async def rebuild_table(bus: Bus, game: str, table: str) -> Folded:
     """Write one table's views and lobby entry from its log, while the projectors run: they
     are told to forget the table first, so their next message of it folds it from the log."""
