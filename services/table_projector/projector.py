@@ -262,9 +262,10 @@ class TableProjector:
         writing (the newest last), None when the log could not be read."""
         decider = self.games[key[0]]
         steps = []
+        last = messages[-1]
         for message in messages:
             try:
-                step = await self._fold(decider, key, message)
+                step = await self._fold(decider, key, message, weighed=message is last)
             except Unavailable as err:
                 log.warning("projection_retrying", game=key[0], table=key[1], error=str(err))
                 return None
@@ -348,10 +349,13 @@ class TableProjector:
         decider: TableDecider,
         key: tuple[str, str],
         message: Delivered,
+        *,
+        weighed: bool = True,
     ) -> tuple[Folded, EventBatch[Any] | None] | None:
         """The table after `message` and the message's batch (None: skipped, or not read
         here), or None when its views need no writing: a redelivery, a message skipped, or
-        views already stored at this version or later."""
+        views already stored at this version or later. Held by the cache weighed only when
+        `weighed` (the table's last message of the batch: the weighing encodes the state)."""
         folded = self.tables.get(key)
         if folded is not None and message.seq <= folded.last_seq:
             self._count("redelivered")
@@ -359,7 +363,7 @@ class TableProjector:
         if folded is not None:
             admitted = admit(decider, folded, *key, message.seq, message.data, message.writer)
             if admitted.batch is not None or admitted.skipped != "version_gap":
-                self.tables.put(key, admitted.folded)
+                self.tables.put(key, admitted.folded, weighed=weighed)
                 return None if admitted.batch is None else (admitted.folded, admitted.batch)
         # not held, or not following on: the log itself decides
         last: list[Admitted] = []

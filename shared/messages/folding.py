@@ -247,8 +247,11 @@ class Bounded(Generic[K, V]):
             self._entries.move_to_end(key)
         return value
 
-    def put(self, key: K, value: V) -> V:
-        if self.weigh is not None:
+    def put(self, key: K, value: V, *, weighed: bool = True) -> V:
+        """Keep `value` under `key`, the most recently used. `weighed=False` keeps the weight
+        the key had (weighed only when new): for a value put again at once, weighed then (a
+        table's steps within one batch)."""
+        if self.weigh is not None and (weighed or key not in self._weights):
             weight = self.weigh(value)
             self.weight += weight - self._weights.get(key, 0)
             self._weights[key] = weight

@@ -42,6 +42,22 @@ def test_the_least_recently_used_entries_go_once_the_weight_passes_the_budget():
     assert list(cache) == ["d"] and cache.weight == 1
 
 
+def test_a_value_put_unweighed_keeps_the_weight_its_key_had_until_put_weighed():
+    weighed: list[int] = []
+
+    def weigh(value: int) -> int:
+        weighed.append(value)
+        return value
+
+    cache: Bounded[str, int] = Bounded(100, budget=100, weigh=weigh)
+    cache.put("a", 5)
+    cache.put("a", 9, weighed=False)  # a step within a batch
+    cache.put("b", 3, weighed=False)  # new: weighed all the same
+    assert cache.get("a") == 9 and cache.weight == 8 and weighed == [5, 3]
+    cache.put("a", 9)  # the batch's last step
+    assert cache.weight == 12 and weighed == [5, 3, 9]
+
+
 def test_the_count_still_bounds_a_cache_without_a_budget():
     cache: Bounded[int, int] = Bounded(3)
     for i in range(10):

@@ -28,6 +28,7 @@ from shared.bus.event_store import WRITER
 from shared.bus.server import EmbeddedServer
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, encoder
+from shared.messages.folding import weigh_folded
 from shared.settings import load_settings
 from tests.platform.stack import stack
 
@@ -429,6 +430,28 @@ async def test_a_batch_stores_its_tables_together_and_only_a_stored_tables_messa
     for table in tables:
         stored = await bus.table_views("highcard", table)
         assert msgspec.json.decode(stored.of("p2"))["version"] == 3
+
+
+async def test_a_batch_weighs_each_table_it_holds_once_at_its_last_step(bus, nats_url):
+    """A table's steps within a batch are held unweighed but its last (weighing encodes the
+    state): after the batch, the cache weighs exactly what its tables at their newest do."""
+    client = Client(bus, timeout=5)
+    async with stack(nats_url, "worker:highcard"):
+        tables = await create_tables(client, 4, players=3)
+    messages = sorted(
+        [
+            Delivered(m.seq, subjects.evt("highcard", t), m.data, m.writer, 0)
+            for t in tables
+            for m in await bus.events.read("highcard", t)
+        ],
+        key=lambda m: m.seq,
+    )
+    projector = TableProjector(bus, cache_bytes=1 << 30)
+    assert await projector.apply(0, messages[:4]) == set()  # each table held at its first step
+    assert await projector.apply(0, messages[4:]) == set()
+    held = [projector.tables[("highcard", t)] for t in tables]
+    assert [folded.version for folded in held] == [3] * 4
+    assert projector.tables.weight == sum(weigh_folded(folded) for folded in held)
 
 
 async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_message_not_finished(
