@@ -47,9 +47,10 @@ class UnknownGames:
         spoke = self.heard.get(game)
         return spoke is not None and time.monotonic() - spoke < self.silence
 
-    async def on_word(self, message: Incoming) -> None:
+    def on_word(self, message: Incoming) -> None:
         """A worker replica says it is alive (or leaving: it still counts until `silence`,
-        the safe side)."""
+        the safe side). Taken as the connection reads it, as the commands are: a word read
+        before a command is known when that command is looked at."""
         self.heard[message.subject.rsplit(".", 1)[-1]] = time.monotonic()
 
     def on_command(self, message: Incoming) -> None:
@@ -71,7 +72,7 @@ async def answer_unknown_games(
     words for `listen_first` seconds (every live replica speaks within it) before it takes
     commands: until then a command for an unknown game gets "no responders" as before."""
     games = UnknownGames(offered, silence=silence)
-    subscriptions: list[Any] = [await bus.subscribe(subjects.workers("*"), games.on_word)]
+    subscriptions: list[Any] = [await bus.take(subjects.workers("*"), games.on_word)]
     try:
         try:
             await asyncio.wait_for(stop.wait(), listen_first)
