@@ -65,6 +65,7 @@ from shared.messages.envelopes import (
     step_of,
     table_views_body,
     unknown_game_body,
+    version_said,
 )
 from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log, weigh_folded
 from shared.metrics import ProjectorMetrics
@@ -385,7 +386,7 @@ class TableProjector:
                 decider,
                 *key,
                 upto=message.seq,
-                version=_said_version(message.data),
+                version=version_said(message.data),
                 on_admitted=note,
             )
         folded = self.tables.put(key, folded)
@@ -400,7 +401,7 @@ class TableProjector:
         (`_store`), so views stored at a version do not vouch for the entry: a message whose
         writes failed comes again, and is written again unless both were stored."""
         views = await self.bus.view_get(subjects.views_key(*key))
-        stored = -1 if views is None else _version_or_none(views)
+        stored = -1 if views is None else version_said(views)
         if stored is None or stored < version:
             return False
         if stored > version:
@@ -471,7 +472,7 @@ class TableProjector:
                 stream, subjects.evt_partition(partition), after=start, upto=ack_floor
             ):
                 parsed = subjects.parse_evt(message.subject)
-                version = _said_version(message.data)
+                version = version_said(message.data)
                 if parsed is not None and parsed[1] in self.games and version is not None:
                     said[(parsed[1], parsed[2])] = version
         except BusError as err:  # a read refused while the server starts: retried
@@ -752,13 +753,6 @@ def lobby_entry(decider: TableDecider, table: str, folded: Folded) -> dict[str, 
     }
 
 
-class _Versioned(msgspec.Struct):
-    version: int
-
-
-_versioned = msgspec.json.Decoder(_Versioned)
-
-
 class BotSeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The bot service's request for the view of a seat one of its bots plays."""
 
@@ -780,13 +774,6 @@ class _BotsSeats(msgspec.Struct):
     """The seats bots play, as a spectator view says."""
 
     view: _BotsAndZombies
-
-
-def _version_or_none(body: bytes) -> int | None:
-    try:
-        return _versioned.decode(body).version
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
 
 
 def _not_ready(game: str, table: str) -> bytes:
@@ -826,9 +813,11 @@ def _behind(said: int, views: bytes | None, entry: bytes | None) -> bool:
     running table is listed at the views' version; an ended one is not)."""
     if views is None:
         return True
+    listed = None if entry is None else version_said(entry)
+    if entry is not None and listed is None:  # an entry that says no version
+        return True
     try:
         shown = _shown.decode(views)
-        listed = None if entry is None else _versioned.decode(entry).version
     except (msgspec.DecodeError, msgspec.ValidationError):
         return True
     if shown.version < said:
@@ -836,14 +825,6 @@ def _behind(said: int, views: bytes | None, entry: bytes | None) -> bool:
     if shown.views.spectator.view.status in ("open", "running"):
         return listed != shown.version
     return listed is not None
-
-
-def _said_version(data: bytes) -> int | None:
-    """The version a log message's batch says it makes, None when it does not say."""
-    try:
-        return _versioned.decode(data).version
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
 
 
 async def serve_table_projector(

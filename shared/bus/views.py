@@ -8,7 +8,6 @@ import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
-import msgspec
 import nats.js.errors
 import structlog
 from nats.aio.subscription import Subscription
@@ -22,7 +21,7 @@ from shared.bus.messaging import release
 from shared.bus.nats_internals import FastClient
 from shared.bus.view_puts import PipelinedPuts
 from shared.messages import subjects
-from shared.messages.envelopes import TableViews, read_table_views, table_views_body
+from shared.messages.envelopes import TableViews, read_table_views, table_views_body, version_said
 from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
@@ -128,9 +127,10 @@ class Views(Connected):
         bucket = Bucket(self.js, subjects.VIEWS_BUCKET, await self.views())
         carried = 0
         for (game, table), bodies in by_table.items():
-            version = _version_of(bodies.get(subjects.SPECTATOR))
+            spectator = bodies.get(subjects.SPECTATOR)
+            version = None if spectator is None else version_said(spectator)
             if version is not None:
-                current = {viewer: body for viewer, body in bodies.items() if _version_of(body) == version}
+                current = {viewer: body for viewer, body in bodies.items() if version_said(body) == version}
                 carried += await bucket.create(
                     subjects.views_key(game, table), table_views_body(version, current)
                 )
@@ -221,14 +221,3 @@ class Views(Connected):
             pass
         self._kv = None
         await self.ensure_views()
-
-
-class _Versioned(msgspec.Struct):
-    version: int
-
-
-def _version_of(body: bytes | None) -> int | None:
-    try:
-        return None if body is None else msgspec.json.decode(body, type=_Versioned).version
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None

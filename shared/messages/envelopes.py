@@ -251,6 +251,22 @@ def table_views_body(version: int, bodies: dict[str, bytes]) -> bytes:
 _table_views = msgspec.json.Decoder(TableViews)
 
 
+class _Versioned(msgspec.Struct):
+    version: int
+
+
+_versioned = msgspec.json.Decoder(_Versioned)
+
+
+def version_said(body: bytes) -> int | None:
+    """The `version` a JSON body says (a log message's batch, a view reply, a table's stored
+    views, a lobby entry), None when it says none."""
+    try:
+        return _versioned.decode(body).version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
 def read_table_views(stored: bytes) -> TableViews | None:
     """A table's stored views, None when the value is not such a record."""
     try:

@@ -386,7 +386,7 @@ def views_key(game: str, table: str) -> str:
 
 def former_view_key(game: str, table: str, viewer: str) -> str:
     """Where the views bucket kept one viewer's view of a table before a table's views were
-    one key (`views_key`): read once, to carry them over (`migrate_views`)."""
+    one key (`views_key`): read once, to carry them over (`Views.carry_over_former_views`)."""
     return f"view.{game}.{table}.{viewer}"
 
 
