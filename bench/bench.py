@@ -6,9 +6,10 @@ without.
     python bench/bench.py --json out.json # the same, and every figure as JSON
     python bench/bench.py --paced 2000 --every 10   # N tables, a command each every T s
 
-The services run as `tabletop` processes (a worker per game, the table projector, the history
-projector). The raw baseline is a responder process (bench/raw_responder.py) that does on the
-wire what a worker does and nothing of tabletop: each request in a task of its own as the
+The services run as `tabletop` processes (the five games' workers in one, as `tabletop up` runs
+them; the test game's in another; the table projector, the history projector). The raw
+baseline is a responder process (bench/raw_responder.py) that does on the wire what a worker
+does and nothing of tabletop: each request in a task of its own as the
 worker takes them, on uvloop as the services, one append of a body of the size of tabletop's
 log message for the same load, with the worker's headers, to a stream configured as the event
 log. Two loads are measured against it:
@@ -73,7 +74,6 @@ TABLES = 100
 COMMANDS = 3000  # per throughput run
 REPLAY_STEPS = 764
 SERVICES = [("table-projector",), ("history-projector",)]
-WORKERS = ["highcard", *GAME_SEATS]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -313,7 +313,7 @@ class Stage:
         assert self.server.process is not None
         groups = {
             "worker highcard": [s.pid for s in self.services.of("worker", "highcard")],
-            "workers, five games": [s.pid for g in GAME_SEATS for s in self.services.of("worker", g)],
+            "workers, five games": [s.pid for s in self.services.of("worker", *GAME_SEATS)],
             "table projector": [s.pid for s in self.services.of("table-projector")],
             "history projector": [s.pid for s in self.services.of("history-projector")],
             "nats-server": [self.server.process.pid],
@@ -328,8 +328,9 @@ class Stage:
 
 @contextlib.asynccontextmanager
 async def stage(sync_always: bool, scratch: Path, flavours: tuple[str, ...]) -> AsyncIterator[Stage]:
-    """A fresh server with the account config `tabletop up` writes, a worker per game (the
-    five and highcard), the table and history projectors, and a raw responder per flavour."""
+    """A fresh server with the account config `tabletop up` writes, the five games' workers in
+    one process and highcard's in another, the table and history projectors, and a raw
+    responder per flavour."""
     data = scratch / f"run-{uuid.uuid4().hex[:6]}"
     secrets = ServerSecrets.load_or_create(data / "credentials")
     with EmbeddedServer(data / "nats", sync_always=sync_always, secrets=secrets) as server:
@@ -349,8 +350,8 @@ async def stage(sync_always: bool, scratch: Path, flavours: tuple[str, ...]) -> 
             await bus.nc.jetstream().add_stream(raw_stream_config(bus))
             for flavour in flavours:
                 responders[flavour] = start_responder(server.url, flavour, secrets.password("admin"))
-            for game in WORKERS:
-                services.start("worker", game)
+            services.start("worker", "highcard")
+            services.start("worker", *GAME_SEATS)  # one process, as `tabletop up` runs them
             for service in SERVICES:
                 services.start(*service)
             await services.wait_serving(bus)

@@ -291,8 +291,9 @@ def cmd_auth(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    get(args.game)
-    compose.run_alone(compose.worker(args.game))
+    for game in args.games:
+        get(game)
+    compose.run_alone(compose.worker(*dict.fromkeys(args.games)))
     return 0
 
 
@@ -1175,8 +1176,13 @@ def parser() -> argparse.ArgumentParser:
         player=True,
         json_out=False,
     )
-    w = add("worker", cmd_worker, "run the game worker of one game (any number of replicas)", json_out=False)
-    w.add_argument("game")
+    w = add(
+        "worker",
+        cmd_worker,
+        "run the game workers of one game or more in one process (any number of replicas)",
+        json_out=False,
+    )
+    w.add_argument("games", nargs="+", metavar="game")
     tp = add(
         "table-projector",
         cmd_table_projector,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from services.bots.service import SERVICE_NAME as BOTS_SERVICE
 from services.bots.service import serve_bots
 from services.chat.service import SERVICE_NAME as CHAT_SERVICE
 from services.chat.service import serve_chat
-from services.game_worker.app import serve_worker, service_name
+from services.game_worker.app import serve_workers, service_name
 from services.garbage import collect_on_a_schedule
 from services.history_projector.replay import serve_history_projector
 from services.registry import games
@@ -42,15 +42,15 @@ log = structlog.get_logger("tabletop.up")
 
 @dataclass(frozen=True)
 class Service:
-    """One service: its name on NATS (the connection's, and the micro service's that it
-    answers as, if any), the role whose credentials it signs in with, and what it runs until
-    its stop event is set (a module-level function or a partial of one: `tabletop up` hands
-    the service to the process that runs it)."""
+    """One service: its name on NATS (the connection's), the micro services it answers as,
+    the role whose credentials it signs in with, and what it runs until its stop event is set
+    (a module-level function or a partial of one: `tabletop up` hands the service to the
+    process that runs it)."""
 
     name: str
     role: str
     serve: Callable[[Bus, asyncio.Event], Awaitable[object]]
-    answers_as: str | None = None  # the micro service name it registers; None: none
+    answers_as: tuple[str, ...] = ()  # the micro service names it registers
     # it holds tables by the thousand: run alone, its process collects garbage on a schedule
     # (`garbage.collect_on_a_schedule`)
     holds_tables: bool = False
@@ -71,21 +71,23 @@ def auth(issuer_seed: str, session_key: str, replica: int = 1) -> Service:
         name,
         "auth",
         functools.partial(serve_auth, issuer_seed=issuer_seed, session_key=session_key),
-        answers_as=AUTH_SERVICE,
+        answers_as=(AUTH_SERVICE,),
     )
 
 
-async def serve_game(bus: Bus, stop: asyncio.Event, *, game: str) -> None:
-    await serve_worker(bus, game, stop)
+async def serve_games(bus: Bus, stop: asyncio.Event, *, games: Sequence[str]) -> None:
+    await serve_workers(bus, games, stop)
 
 
-def worker(game: str) -> Service:
-    """The game worker of one game (any number of replicas share its queue group)."""
+def worker(game: str, *more: str) -> Service:
+    """The game workers of one game or more in one process (`worker-<game>`, or `workers`):
+    for each game, any number of processes that serve it share its commands."""
+    served = (game, *more)
     return Service(
-        f"worker-{game}",
+        f"worker-{game}" if not more else "workers",
         "worker",
-        functools.partial(serve_game, game=game),
-        answers_as=service_name(game),
+        functools.partial(serve_games, games=served),
+        answers_as=tuple(service_name(g) for g in served),
         holds_tables=True,
     )
 
@@ -96,7 +98,7 @@ def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
         "table-projector",
         "projector",
         functools.partial(serve_table_projector, shard=shard),
-        answers_as="tabletop-table-projector",
+        answers_as=("tabletop-table-projector",),
         holds_tables=True,
     )
 
@@ -104,7 +106,7 @@ def table_projector(shard: tuple[int, int] = (0, 1)) -> Service:
 def history_projector() -> Service:
     """Replays."""
     return Service(
-        "history-projector", "history", serve_history_projector, answers_as="tabletop-history-projector"
+        "history-projector", "history", serve_history_projector, answers_as=("tabletop-history-projector",)
     )
 
 
@@ -115,19 +117,19 @@ def results_projector(replica: int = 1) -> Service:
         "results-projector" if replica == 1 else f"results-projector-{replica}",
         "history",
         functools.partial(serve_results_projector, replica=replica),
-        answers_as=RESULTS_SERVICE,
+        answers_as=(RESULTS_SERVICE,),
     )
 
 
 def bots() -> Service:
     """The bot service: plays bot and zombie seats (any number of replicas share its queue
     group)."""
-    return Service("bots", "bots", serve_bots, answers_as=BOTS_SERVICE)
+    return Service("bots", "bots", serve_bots, answers_as=(BOTS_SERVICE,))
 
 
 def chat() -> Service:
     """The chat of every lobby and table (any number of replicas share the lines)."""
-    return Service("chat", "chat", serve_chat, answers_as=CHAT_SERVICE)
+    return Service("chat", "chat", serve_chat, answers_as=(CHAT_SERVICE,))
 
 
 def issuer_seed(settings: Settings) -> str | None:
@@ -144,15 +146,19 @@ def session_key(settings: Settings) -> str | None:
 
 def everything(settings: Settings) -> list[Service]:
     """What `tabletop up` runs: two replicas of the auth callout (when this machine has its
-    signing key), a worker per game, the three projectors, the bot service and the chat. A new
-    kind of service is a constructor above and one more line here."""
+    signing key), one process with the workers of every game offered (a process less for each
+    game: less memory, and the games' commands share its wake-ups), the three projectors, the
+    bot service and the chat. A new kind of service is a constructor above and one more line
+    here."""
     services = []
     seed, key = issuer_seed(settings), session_key(settings)
     if seed is not None and key is not None:
         services += [auth(seed, key, replica) for replica in range(1, AUTH_REPLICAS + 1)]
     else:
         log.warning("auth_callout_not_run", reason="no issuer seed or session key: it runs elsewhere")
-    services += [worker(game) for game in games()]
+    offered = list(games())
+    if offered:
+        services.append(worker(*offered))
     services += [table_projector(), history_projector(), results_projector(), bots(), chat()]
     return services
 

@@ -119,12 +119,13 @@ class Up:
         return done
 
 
-def service_name(args: tuple[str, ...]) -> str:
-    """The micro-service name the service of `tabletop <args>` registers (`worker dozito` ->
-    `tabletop-worker-dozito`), as the composition root names it."""
+def service_names(args: tuple[str, ...]) -> tuple[str, ...]:
+    """The micro-service names the service of `tabletop <args>` registers (`worker dozito` ->
+    `tabletop-worker-dozito`; one a game for `worker dozito naishi`), as the composition
+    root names them."""
     match args:
-        case ("worker", game, *_):
-            service = compose.worker(game)
+        case ("worker", game, *more):
+            service = compose.worker(game, *more)
         case ("table-projector", *_):
             service = compose.table_projector()
         case ("history-projector", *_):
@@ -137,8 +138,15 @@ def service_name(args: tuple[str, ...]) -> str:
             service = compose.chat()
         case _:
             raise ValueError(f"`tabletop {' '.join(args)}` answers no micro-service ping")
-    assert service.answers_as is not None
+    assert service.answers_as
     return service.answers_as
+
+
+def service_name(args: tuple[str, ...]) -> str:
+    """The micro-service name the service of `tabletop <args>` registers, for a service that
+    registers one."""
+    (name,) = service_names(args)
+    return name
 
 
 @dataclass
@@ -204,8 +212,8 @@ class Services:
         """Until every service has as many instances answering its ping as processes run."""
         expected: dict[str, int] = {}
         for service in self.running.values():
-            name = service_name(service.args)
-            expected[name] = expected.get(name, 0) + 1
+            for name in service_names(service.args):
+                expected[name] = expected.get(name, 0) + 1
         deadline = time.monotonic() + timeout
         for name, count in expected.items():
             while (found := await instances(bus, name, enough=count)) < count:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from services.compose import worker
+from services.game_worker.app import service_name
 from services.supervisor import SERVICE_NAME
 from services.table_projector import maintenance
 from shared.bus.connection import Bus
@@ -67,9 +67,8 @@ def gone(pid: int) -> bool:
 
 
 def test_a_killed_service_answers_again_within_5_s_and_status_shows_the_restart(up):
-    before = processes_of(up)["worker-highcard"]
-    answers_as = worker("highcard").answers_as
-    assert answers_as is not None
+    before = processes_of(up)["workers"]  # every game's worker, in one process
+    answers_as = service_name("highcard")
 
     async def scenario() -> float:
         bus = await admin_bus(up)
@@ -85,11 +84,11 @@ def test_a_killed_service_answers_again_within_5_s_and_status_shows_the_restart(
 
     back_after = asyncio.run(scenario())
     assert back_after < 5.0, f"the worker answered again after {back_after:.1f} s"
-    after = processes_of(up)["worker-highcard"]
+    after = processes_of(up)["workers"]
     assert after["restarts"] == before["restarts"] + 1 and after["pid"] != before["pid"]
     assert after["last_failure"] == "killed by SIGKILL"
     said = up.run("status").stdout  # what an operator reads
-    line = next(line for line in said.splitlines() if line.strip().startswith("worker-highcard "))
+    line = next(line for line in said.splitlines() if line.strip().startswith("workers "))
     assert f"pid {after['pid']}" in line and f"restarts {after['restarts']}" in line, said
     assert "killed by SIGKILL" in line
     table = up.run("new", "highcard", "--as", "ann").stdout.strip()  # it plays again

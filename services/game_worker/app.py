@@ -1,4 +1,6 @@
-"""The game worker service: one game's commands, until SIGTERM.
+"""The game worker service: the commands of one game or of several (`serve_workers`: one
+process, one connection, each game its own micro service, queue groups and cache), until
+SIGTERM.
 
 Replicas share a game's commands by table: the account maps each command to one of
 `subjects.CMD_PARTITIONS` partitions of its table, and each replica answers the partitions it
@@ -17,7 +19,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import structlog
@@ -149,8 +151,23 @@ async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set
     return retry
 
 
+async def serve_workers(bus: Bus, served: Collection[str], stop: asyncio.Event) -> None:
+    """Answer the commands of the games `served` until `stop` is set, then drain what is in
+    flight: each game's worker as if alone (a replica of that game), and one answerer of
+    unknown games for the process. A game's worker that fails ends them all: the process
+    ends and is started again (under `tabletop up`, by its supervisor)."""
+    await bus.ensure_streams()
+    async with asyncio.TaskGroup() as group:
+        group.create_task(
+            answer_unknown_games(bus, games(), stop, listen_first=2 * HEARTBEAT, silence=SILENCE)
+        )
+        for game in served:
+            group.create_task(serve_worker(bus, game, stop))
+
+
 async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
-    """Answer `game`'s commands until `stop` is set, then drain what is in flight."""
+    """Answer `game`'s commands until `stop` is set, then drain what is in flight (unknown
+    games are answered by `serve_workers`, once a process)."""
     decider = get(game)
     # counted only where a port serves the counts: a count takes a lock, 5% of a command
     counted = WorkerMetrics(decider.name) if bus.settings.metrics_port else None
@@ -217,9 +234,6 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
             stream=subjects.TIMERS_STREAM,
         )
     )
-    unknown = asyncio.create_task(
-        answer_unknown_games(bus, games(), stop, listen_first=2 * HEARTBEAT, silence=SILENCE)
-    )
     # the subject as sent, in one queue group: answered where the account maps no partitions
     service = await bus.add_service(
         name=service_name(game),
@@ -242,7 +256,6 @@ async def serve_worker(bus: Bus, game: str, stop: asyncio.Event) -> None:
     await stop.wait()
     await keeping
     await deadlines
-    await unknown
     await partitions.leave()
     await service.stop()  # no new commands; answer the ones already taken
     await in_flight.finish(timeout=10)

@@ -21,12 +21,13 @@ def role_credentials(role: str) -> Credentials | None:
 
 
 def service_of(name: str) -> compose.Service:
-    """`worker:<game>` (`worker:<game>#2` for a second replica), `table-projector`
+    """`worker:<game>` (`worker:<game>#2` for a second replica; `worker:<game>+<game>` for the
+    workers of several games in one service), `table-projector`
     (`table-projector@1/2` for shard 1 of 2), `history-projector`, `results-projector`,
     `chat` or `bots` (`bots#2`)."""
     kind, _, rest = name.partition(":")
     if kind == "worker":
-        return compose.worker(rest.split("#")[0])
+        return compose.worker(*rest.split("#")[0].split("+"))
     kind, _, shard = name.partition("@")
     if kind == "table-projector":
         index, count = map(int, (shard or "0/1").split("/"))
@@ -55,15 +56,15 @@ class Stack:
         is told from the running ones only by answering besides them."""
         pending = list(names)
         while pending:
-            batch: dict[str, str] = {}  # the micro service name each answers as -> service
+            batch: dict[str, str] = {}  # the micro service names each answers as -> service
             for name in list(pending):
                 answers_as = service_of(name).answers_as
-                assert answers_as is not None
-                if answers_as not in batch:
-                    batch[answers_as] = name
+                assert answers_as
+                if not batch.keys() & set(answers_as):
+                    batch.update(dict.fromkeys(answers_as, name))
                     pending.remove(name)
             before = set(await self.probe.service_instances())
-            tasks = [self._run(name) for name in batch.values()]
+            tasks = [self._run(name) for name in dict.fromkeys(batch.values())]
             missing = await compose.until_answering(self.probe, list(batch), besides=before, running=tasks)
             assert not missing, f"{sorted(batch[m] for m in missing)} did not answer"
 

@@ -78,7 +78,7 @@ async def test_a_worker_and_a_projector_export_their_counts_and_latencies(bus, s
     await service_processes.wait_serving(bus)
     # this worker alone answers the game's commands, and the projector has read what earlier
     # tests left in the log: what moves from here on is this test's
-    assert await instances(bus, compose.worker(GAME).answers_as or "") == 1
+    assert await instances(bus, compose.worker(GAME).answers_as[0]) == 1
     await until(lambda: caught_up(bus), timeout=60, every=0.1)
     worker_before, projector_before = await scrape(worker_port), await scrape(projector_port)
 

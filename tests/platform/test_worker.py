@@ -5,10 +5,12 @@ import asyncio
 import uuid
 
 import msgspec
+import nats.errors
 import pytest
 from structlog.testing import capture_logs
 
 from services.client import Client, new_id
+from services.game_worker.app import service_name
 from services.table_projector import maintenance
 from shared.bus.server import EmbeddedServer
 from shared.messages import subjects
@@ -28,9 +30,12 @@ async def send_raw(bus, table, player, body: bytes, game="highcard"):
     return msgspec.json.decode(await bus.request(subjects.cmd(game, table, player), body))
 
 
+BOTH = "worker:highcard+crashy"  # `tabletop worker highcard crashy`: both games, one process
+
+
 @pytest.fixture
 async def worker(nats_url):
-    async with stack(nats_url, "worker:highcard", "worker:crashy") as s:
+    async with stack(nats_url, BOTH) as s:
         yield s
 
 
@@ -154,6 +159,32 @@ async def test_a_crash_in_the_rules_is_answered_and_logged_and_the_worker_serves
     assert (await client.command("crashy", table, "bob", {"type": "leave"}))["error"][
         "code"
     ] == "already_started"
+    other = table_id()  # the other game the process serves plays on
+    await started_table(client, other)
+    assert len(await log_of(bus, other)) == 3
+
+
+async def test_one_process_serves_each_of_its_games_as_a_worker_of_its_own(bus, worker):
+    """Each game its own micro service and commands; one answerer of unknown games for the
+    process (a queue group joined once a game would take five deliveries' worth of work for
+    one answer)."""
+    client = Client(bus)
+    for game in ("highcard", "crashy"):
+        table = table_id()
+        await started_table(client, table, game=game)
+        assert len(await log_of(bus, table, game=game)) == 3
+        (info,) = (await bus.service_instances(service_name(game))).values()
+        assert info["endpoints"][0]["subject"] == subjects.cmd_all(game)
+    unknown = subjects.cmd("nosuchgame", table_id(), "ann")
+    for _ in range(200):  # the answerer takes commands once the workers have heard each other
+        try:
+            answer = msgspec.json.decode((await bus.nc.request(unknown, b"{}", timeout=2)).data)
+            break
+        except nats.errors.NoRespondersError:
+            await asyncio.sleep(0.05)
+    assert answer["error"]["code"] == "unknown_game", answer
+    connection = worker.buses[BOTH].nc
+    assert [s.subject for s in connection._subs.values()].count(subjects.CMD_UNMAPPED) == 1
 
 
 async def test_one_log_line_per_command(bus, worker):
