@@ -53,6 +53,7 @@ from shared.bus.credentials import (
 from shared.bus.errors import Forbidden, ServerTooOld, SignInRefused, StoreInUse, Unavailable
 from shared.bus.server import auth_config, helm_route_values, route_config, route_problem
 from shared.games import fairness
+from shared.games.table import TableDecider
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -290,9 +291,17 @@ def cmd_auth(args: argparse.Namespace) -> int:
     return 0
 
 
+def offered(game: str) -> TableDecider:
+    """The game called `game`, or the command ends saying which games there are."""
+    try:
+        return get(game)
+    except KeyError:
+        raise SystemExit(f"no game is called {game!r} (offered: {', '.join(sorted(games()))})") from None
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     for game in args.games:
-        get(game)
+        offered(game)
     compose.run_alone(compose.worker(*dict.fromkeys(args.games)))
     return 0
 
@@ -676,7 +685,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 
 def cmd_rankings(args: argparse.Namespace) -> int:
-    get(args.game)
+    offered(args.game)
 
     async def action(client: Client) -> int:
         page = await client.rankings(args.game, after=args.after, limit=args.limit)
@@ -718,7 +727,7 @@ def cmd_lobby(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     credentials, player = identity(args)
-    get(args.game)
+    offered(args.game)
     table = args.table or f"{args.game}-{uuid.uuid4().hex[:12]}"
     body: dict[str, Any] = {
         "type": "create",
@@ -947,7 +956,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    decider = get(args.game)
+    decider = offered(args.game)
     game = decider.game
     if not game.min_players <= args.bots <= game.max_players:
         raise SystemExit(f"{game.title} takes {game.min_players} to {game.max_players} players")

@@ -83,6 +83,24 @@ def test_every_command_has_help(capsys):
         assert f"usage: tabletop {command}" in capsys.readouterr().out, command
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("worker", "nosuchgame"),
+        ("worker", "highcard", "nosuchgame"),
+        ("rankings", "nosuchgame"),
+        ("play", "nosuchgame", "--bots", "1"),
+    ],
+)
+def test_a_game_not_offered_is_named_with_the_games_that_are(args):
+    """No traceback: the command ends before it connects, saying what it was given and what
+    it could have been."""
+    with pytest.raises(SystemExit) as done:
+        cli.main(list(args))
+    said = str(done.value.code)
+    assert said.startswith("no game is called 'nosuchgame' (offered: ") and "highcard" in said, said
+
+
 async def test_the_websocket_takes_the_page_up_serves_and_no_other(up):
     """`tabletop up` lets browsers connect to its NATS from the web client it serves only."""
     said = ""
