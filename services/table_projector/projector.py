@@ -709,14 +709,11 @@ def _epoch(instant: str) -> float | None:
 def view_bodies(decider: TableDecider, folded: Folded) -> dict[str, bytes]:
     """The encoded view reply (what the bucket stores) of every seat and of spectators,
     spectator last."""
+    players = folded.state.players
+    views = decider.player_views(folded.state, [*players, None])
     return {
-        viewer: encoder.encode(
-            ViewReply(
-                version=folded.version,
-                view=decider.player_view(folded.state, None if viewer == subjects.SPECTATOR else viewer),
-            )
-        )
-        for viewer in (*folded.state.players, subjects.SPECTATOR)
+        viewer: encoder.encode(ViewReply(version=folded.version, view=view))
+        for viewer, view in zip((*players, subjects.SPECTATOR), views, strict=True)
     }
 
 

@@ -239,6 +239,10 @@ class Game(Generic[S, Opts]):
     players_to_act: Callable[[S], Sequence[PlayerId]]
     legal_commands: Callable[[S, PlayerId], Sequence[Command]]
     player_view: Callable[[S, PlayerId | None], View]
+    # Several viewers' views at once, each exactly `player_view`'s (the conformance suite
+    # checks it): for a game whose views share most of their parts, made once. None:
+    # `player_view` for each.
+    player_views: Callable[[S, Sequence[PlayerId | None]], Sequence[View]] | None = None
     redact: Callable[[Event, PlayerId | None], Event | None]
     result: Callable[[S], Result]
     # Checks that depend on the seat count (a bad option -> its message, else None).

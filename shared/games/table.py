@@ -267,6 +267,10 @@ class TableDecider:
     def player_view(self, table: Table, viewer: PlayerId | None) -> View:
         return table_views.player_view(self.game, table, viewer)
 
+    def player_views(self, table: Table, viewers: Sequence[PlayerId | None]) -> list[View]:
+        """Each viewer's `player_view`, what they see alike made once."""
+        return table_views.player_views(self.game, table, viewers)
+
     def redact(self, event: Event, viewer: PlayerId | None) -> Event | None:
         if isinstance(event, TABLE_EVENTS):
             return seeding.redacted(event)

@@ -3,6 +3,7 @@ its seat may make, its lobby entry, and the table's own events in words for the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -51,36 +52,54 @@ def legal(game: Game[Any, Any], table: Table, player: PlayerId, to_act: list[Pla
 
 def player_view(game: Game[Any, Any], table: Table, viewer: PlayerId | None) -> View:
     """What `viewer` (a seated player, else a spectator) sees of the table."""
-    seat = viewer if viewer in table.players else None
-    view: View = {}
+    (view,) = player_views(game, table, [viewer])
+    return view
+
+
+def player_views(game: Game[Any, Any], table: Table, viewers: Sequence[PlayerId | None]) -> list[View]:
+    """What each of `viewers` sees of the table (`player_view` of each), what they all see
+    alike made once: the table's part, and the game's where it gives `player_views`. The
+    views may share the values under their keys: they are read, encoded, never changed."""
+    seats = [viewer if viewer in table.players else None for viewer in viewers]
+    own: Sequence[View] = [{} for _ in seats]
     if table.status in ("running", "ended") and table.game is not None:
-        view.update(game.player_view(table.game, seat))
+        if game.player_views is not None and len(seats) > 1:
+            own = game.player_views(table.game, seats)
+        else:
+            own = [game.player_view(table.game, seat) for seat in seats]
     to_act = players_to_act(game, table)
-    view.update(
-        game=game.name,
-        status="open" if table.status == "new" else table.status,
-        seats=list(table.players),
-        seat_count=table.seat_count,
-        creator=table.creator,
-        options=table.options,
-        to_act=to_act,
-    )
+    alike: View = {
+        "game": game.name,
+        "status": "open" if table.status == "new" else table.status,
+        "seats": list(table.players),
+        "seat_count": table.seat_count,
+        "creator": table.creator,
+        "options": table.options,
+        "to_act": to_act,
+    }
     if table.clock is not None:
-        view["clock"] = _clock_view(game, table)
-    view.update(_stand_ins(table))
-    if seat is not None:
-        moves = legal(game, table, seat, to_act)  # the game asked once per seat
-        if moves:
-            view["legal"] = msgspec.to_builtins(moves)
+        alike["clock"] = _clock_view(game, table)
+    alike.update(_stand_ins(table))
+    after: View = {}
     if table.result is not None:
-        view["result"] = msgspec.to_builtins(table.result)
+        after["result"] = msgspec.to_builtins(table.result)
     if table.rematch:
-        view["rematch"] = {
+        after["rematch"] = {
             "table": table.rematch,
             "by": table.rematch_by,
             "declined": list(table.rematch_declined),
         }
-    return view
+    views = []
+    for seat, game_view in zip(seats, own, strict=True):
+        view: View = dict(game_view)
+        view.update(alike)
+        if seat is not None:
+            moves = legal(game, table, seat, to_act)  # the game asked once per seat
+            if moves:
+                view["legal"] = msgspec.to_builtins(moves)
+        view.update(after)
+        views.append(view)
+    return views
 
 
 def _clock_view(game: Game[Any, Any], table: Table) -> dict[str, Any]:

@@ -240,8 +240,13 @@ class Run:
         to_act = decider.players_to_act(table)
         if table.status == "running":
             assert to_act, "a running table with nobody to act"
-        for viewer in self.viewers(table):
-            view = decider.player_view(table, viewer)
+        viewers = list(self.viewers(table))
+        together = decider.player_views(table, viewers)  # as the table projector makes them
+        for viewer, view in zip(viewers, together, strict=True):
+            assert msgspec.json.encode(view) == msgspec.json.encode(decider.player_view(table, viewer)), (
+                "the views made together differ from the viewer's own",
+                viewer,
+            )
             assert msgspec.json.decode(msgspec.json.encode(view)) == view, "view not JSON-native"
             secret = self.secrets(table, viewer)
             self.tally.secrets += bool(secret)

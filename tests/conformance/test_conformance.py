@@ -66,6 +66,22 @@ def test_a_planted_leak_is_caught():
     assert play(TableDecider(HIGHCARD), 3, {}, 3) is not None  # the real game: none
 
 
+def test_views_made_together_that_differ_from_each_viewers_own_are_caught():
+    """A game's `player_views` must give each viewer exactly its `player_view`: one that
+    shows every seat the spectator's view (a seat's own cards are missing) is caught."""
+
+    def all_alike(state, viewers):
+        return [HIGHCARD.player_view(state, None) for _ in viewers]
+
+    with pytest.raises(AssertionError, match="views made together"):
+        play(TableDecider(dataclasses.replace(HIGHCARD, player_views=all_alike)), 3, {}, 3)
+
+    def each_own(state, viewers):
+        return [HIGHCARD.player_view(state, viewer) for viewer in viewers]
+
+    assert play(TableDecider(dataclasses.replace(HIGHCARD, player_views=each_own)), 3, {}, 3) is not None
+
+
 def test_a_legal_command_refused_or_an_illegal_one_accepted_is_caught():
     """legal <=> accepted can fail both ways: a `legal` list offering a card not in hand, and
     rules that accept any card."""

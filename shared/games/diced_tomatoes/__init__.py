@@ -32,7 +32,15 @@ from shared.games.diced_tomatoes.rules import (
 )
 from shared.games.diced_tomatoes.search import SEARCH
 from shared.games.diced_tomatoes.state import State, evolve
-from shared.games.diced_tomatoes.view import describe, describe_fr, drawn, player_view, redact, secrets
+from shared.games.diced_tomatoes.view import (
+    describe,
+    describe_fr,
+    drawn,
+    player_view,
+    player_views,
+    redact,
+    secrets,
+)
 
 GAME: Game[State, DicedTomatoesOptions] = Game(
     name="diced_tomatoes",
@@ -50,6 +58,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     players_to_act=players_to_act,
     legal_commands=legal_commands,
     player_view=player_view,
+    player_views=player_views,
     redact=redact,
     drawn=drawn,
     secrets=secrets,

@@ -6,7 +6,7 @@ it lives in no state or event before it is rolled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.games.decider import Event, Language, Phrase, PlayerId, View, describe_with, spoken_list
@@ -81,6 +81,15 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "scores": {p: score_breakdown(state, p) for p in state.players},
         "end_reason": state.end_reason,
     }
+
+
+def player_views(state: State, viewers: Sequence[PlayerId | None]) -> list[View]:
+    """Every viewer's `player_view` at once: the table is made once, as all dice are public,
+    and only `you` differs."""
+    if not state.players:
+        return [player_view(state, viewer) for viewer in viewers]
+    public = player_view(state, None)
+    return [{**public, "you": viewer} if viewer in state.players else public for viewer in viewers]
 
 
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
