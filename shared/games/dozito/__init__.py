@@ -31,7 +31,7 @@ from shared.games.dozito.rules import (
 )
 from shared.games.dozito.search import SEARCH
 from shared.games.dozito.state import State, evolve
-from shared.games.dozito.view import describe, describe_fr, drawn, player_view, redact, secrets
+from shared.games.dozito.view import describe, describe_fr, drawn, player_view, player_views, redact, secrets
 
 GAME: Game[State, DozitoOptions] = Game(
     name="dozito",
@@ -50,6 +50,7 @@ GAME: Game[State, DozitoOptions] = Game(
     players_to_act=players_to_act,
     legal_commands=legal_commands,
     player_view=player_view,
+    player_views=player_views,
     redact=redact,
     drawn=drawn,
     secrets=secrets,

@@ -7,7 +7,7 @@ flipped), the top card of each discard pile and the size of every pile.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -81,6 +81,12 @@ def player_view(state: State, viewer: PlayerId | None) -> View:
         "totals": state.totals() if state.players else {},
         "one_colour_winner": state.one_colour_winner,
     }
+
+
+def player_views(state: State, viewers: Sequence[PlayerId | None]) -> list[View]:
+    """Every viewer's `player_view` at once: made once, as it differs only in `you`."""
+    public = player_view(state, None)
+    return [{**public, "you": viewer} for viewer in viewers]
 
 
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
