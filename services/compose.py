@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,10 +75,6 @@ def auth(issuer_seed: str, session_key: str, replica: int = 1) -> Service:
     )
 
 
-async def serve_games(bus: Bus, stop: asyncio.Event, *, games: Sequence[str]) -> None:
-    await serve_workers(bus, games, stop)
-
-
 def worker(game: str, *more: str) -> Service:
     """The game workers of one game or more in one process (`worker-<game>`, or `workers`):
     for each game, any number of processes that serve it share its commands."""
@@ -86,7 +82,7 @@ def worker(game: str, *more: str) -> Service:
     return Service(
         f"worker-{game}" if not more else "workers",
         "worker",
-        functools.partial(serve_games, games=served),
+        functools.partial(serve_workers, served=served),
         answers_as=tuple(service_name(g) for g in served),
         holds_tables=True,
     )

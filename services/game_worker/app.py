@@ -151,7 +151,7 @@ async def handle_deadlines(handler: CommandHandler, due: list[Delivered]) -> set
     return retry
 
 
-async def serve_workers(bus: Bus, served: Collection[str], stop: asyncio.Event) -> None:
+async def serve_workers(bus: Bus, stop: asyncio.Event, *, served: Collection[str]) -> None:
     """Answer the commands of the games `served` until `stop` is set, then drain what is in
     flight: each game's worker as if alone (a replica of that game), and one answerer of
     unknown games for the process. A game's worker that fails ends them all: the process

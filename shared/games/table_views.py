@@ -61,12 +61,13 @@ def player_views(game: Game[Any, Any], table: Table, viewers: Sequence[PlayerId 
     alike made once: the table's part, and the game's where it gives `player_views`. The
     views may share the values under their keys: they are read, encoded, never changed."""
     seats = [viewer if viewer in table.players else None for viewer in viewers]
-    own: Sequence[View] = [{} for _ in seats]
-    if table.status in ("running", "ended") and table.game is not None:
-        if game.player_views is not None and len(seats) > 1:
-            own = game.player_views(table.game, seats)
-        else:
-            own = [game.player_view(table.game, seat) for seat in seats]
+    own: Sequence[View]
+    if table.status not in ("running", "ended") or table.game is None:
+        own = [{} for _ in seats]
+    elif game.player_views is not None and len(seats) > 1:
+        own = game.player_views(table.game, seats)
+    else:
+        own = [game.player_view(table.game, seat) for seat in seats]
     to_act = players_to_act(game, table)
     alike: View = {
         "game": game.name,
