@@ -257,6 +257,10 @@ class Game(Generic[S, Opts]):
     describe: Callable[[Event, PlayerId | None], str | None] = describe_by_type
     # The same in French (the log's `log_fr`); None: the French log repeats the English.
     describe_fr: Callable[[Event, PlayerId | None], str | None] | None = None
+    # The event types every viewer sees and is told alike: `redact` leaves them the same for
+    # every seat and for spectators, and `describe` names no viewer (the conformance suite
+    # checks both). Each such event of a message is redacted and said once for all viewers.
+    seen_alike: frozenset[type[Event]] = frozenset()
     # The game events a seat's move may consist of and still be taken back (`undo`) until
     # someone else acts: those that reveal nothing to anyone and draw nothing at random.
     take_back: frozenset[type[Event]] = frozenset()

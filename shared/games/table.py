@@ -278,8 +278,12 @@ class TableDecider:
 
     def seen_alike(self, event: Event) -> bool:
         """Whether every viewer sees `event` and says it alike: the table's own events (their
-        redaction and words name no viewer), not the game's."""
-        return isinstance(event, TABLE_EVENTS)
+        redaction and words name no viewer), and those the game says so of (`Game.seen_alike`)."""
+        return isinstance(event, self._seen_alike)
+
+    @cached_property
+    def _seen_alike(self) -> tuple[type[Event], ...]:
+        return (*TABLE_EVENTS, *self.game.seen_alike)
 
     def describe(self, event: Event, viewer: PlayerId | None, language: Language = "en") -> str | None:
         """One event in words for the game log: the table's own, the game's by the game."""

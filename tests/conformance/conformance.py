@@ -220,6 +220,8 @@ class Run:
         if not isinstance(event, TABLE_EVENTS) or isinstance(event, TableCreated):
             self.batch.append(event)
         before, self.before = self.before, table
+        if not isinstance(event, TABLE_EVENTS) and decider.seen_alike(event):
+            self.check_seen_alike(event, self.viewers(table))
         for viewer in self.viewers(table):
             seen = decider.redact(event, viewer)
             if seen is None:
@@ -233,6 +235,19 @@ class Run:
             # shown on the way in or out of sight is seen by this viewer
             hidden = set(self.secrets(before, viewer)) & set(self.secrets(table, viewer))
             check_no_secret(body, hidden, (type(event).__name__, viewer))
+
+    def check_seen_alike(self, event: Event, viewers: list[PlayerId | None]) -> None:
+        """An event the game says every viewer sees alike (`Game.seen_alike`) is redacted and
+        said the same for each of them, in every language: the projector says it once."""
+        decider = self.decider
+        told = [
+            (msgspec.json.encode(seen), *(decider.describe(seen, viewer, lang) for lang in ("en", "fr")))
+            if (seen := decider.redact(event, viewer)) is not None
+            else None
+            for viewer in viewers
+        ]
+        for viewer, each in zip(viewers, told, strict=True):
+            assert each == told[-1], ("an event said to be seen alike is not", type(event).__name__, viewer)
 
     def after_command(self, table: Table, rng: random.Random) -> None:
         decider = self.decider

@@ -82,6 +82,18 @@ def test_views_made_together_that_differ_from_each_viewers_own_are_caught():
     assert play(TableDecider(dataclasses.replace(HIGHCARD, player_views=each_own)), 3, {}, 3) is not None
 
 
+def test_events_said_to_be_seen_alike_that_are_not_are_caught():
+    """`Game.seen_alike` lets the projector redact and say an event once for every viewer:
+    claimed of the deal (each seat sees its own hand), it is caught; of the trick taken (face
+    up, for everyone), it holds."""
+    from tests.highcard import HandsDealt, TrickTaken
+
+    with pytest.raises(AssertionError, match="seen alike"):
+        play(TableDecider(dataclasses.replace(HIGHCARD, seen_alike=frozenset({HandsDealt}))), 3, {}, 3)
+    kept = play(TableDecider(dataclasses.replace(HIGHCARD, seen_alike=frozenset({TrickTaken}))), 3, {}, 3)
+    assert kept is not None
+
+
 def test_a_legal_command_refused_or_an_illegal_one_accepted_is_caught():
     """legal <=> accepted can fail both ways: a `legal` list offering a card not in hand, and
     rules that accept any card."""

@@ -32,7 +32,7 @@ from shared.games.decrypto.rules import (
 )
 from shared.games.decrypto.state import State, evolve
 from shared.games.decrypto.strong_bot import strong_bot
-from shared.games.decrypto.view import describe, describe_fr, drawn, player_view, redact, secrets
+from shared.games.decrypto.view import SEEN_ALIKE, describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, DecryptoOptions] = Game(
     name="decrypto",
@@ -52,6 +52,7 @@ GAME: Game[State, DecryptoOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    seen_alike=SEEN_ALIKE,
     drawn=drawn,
     secrets=secrets,
     result=result,

@@ -16,6 +16,7 @@ import msgspec
 
 from shared.games.decider import Event, Language, PlayerId, View, describe_with, spoken_list
 from shared.games.decrypto.messages import (
+    EVENTS,
     CluesGiven,
     CluesRevealed,
     CodeRevealed,
@@ -115,6 +116,16 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case KeywordsGuessed() if viewer not in event.visible_to:
             return replace(event, words=None)
     return event
+
+
+# All but the events that show a team its own keywords, code, clues or guesses (`redact`).
+SEEN_ALIKE: frozenset[type[Event]] = frozenset(EVENTS) - {
+    GameSetUp,
+    RoundStarted,
+    CluesGiven,
+    GuessSubmitted,
+    KeywordsGuessed,
+}
 
 
 def drawn(event: Event) -> list[Any]:

@@ -33,6 +33,7 @@ from shared.games.diced_tomatoes.rules import (
 from shared.games.diced_tomatoes.search import SEARCH
 from shared.games.diced_tomatoes.state import State, evolve
 from shared.games.diced_tomatoes.view import (
+    SEEN_ALIKE,
     describe,
     describe_fr,
     drawn,
@@ -60,6 +61,7 @@ GAME: Game[State, DicedTomatoesOptions] = Game(
     player_view=player_view,
     player_views=player_views,
     redact=redact,
+    seen_alike=SEEN_ALIKE,
     drawn=drawn,
     secrets=secrets,
     result=result,

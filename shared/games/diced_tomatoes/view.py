@@ -12,6 +12,7 @@ from typing import Any
 from shared.games.decider import Event, Language, Phrase, PlayerId, View, describe_with, spoken_list
 from shared.games.diced_tomatoes import data
 from shared.games.diced_tomatoes.messages import (
+    EVENTS,
     DiceRolled,
     DieChanged,
     DiePlaced,
@@ -95,6 +96,10 @@ def player_views(state: State, viewers: Sequence[PlayerId | None]) -> list[View]
 def redact(event: Event, viewer: PlayerId | None) -> Event | None:
     """Every event is public."""
     return event
+
+
+# Every event: all of them are public, and the log names no viewer.
+SEEN_ALIKE: frozenset[type[Event]] = frozenset(EVENTS)
 
 
 def drawn(event: Event) -> list[Any]:

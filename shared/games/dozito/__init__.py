@@ -31,7 +31,16 @@ from shared.games.dozito.rules import (
 )
 from shared.games.dozito.search import SEARCH
 from shared.games.dozito.state import State, evolve
-from shared.games.dozito.view import describe, describe_fr, drawn, player_view, player_views, redact, secrets
+from shared.games.dozito.view import (
+    SEEN_ALIKE,
+    describe,
+    describe_fr,
+    drawn,
+    player_view,
+    player_views,
+    redact,
+    secrets,
+)
 
 GAME: Game[State, DozitoOptions] = Game(
     name="dozito",
@@ -52,6 +61,7 @@ GAME: Game[State, DozitoOptions] = Game(
     player_view=player_view,
     player_views=player_views,
     redact=redact,
+    seen_alike=SEEN_ALIKE,
     drawn=drawn,
     secrets=secrets,
     result=result,

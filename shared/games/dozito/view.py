@@ -15,6 +15,7 @@ import msgspec
 from shared.games.decider import Event, Language, PlayerId, View, describe_with, spoken_list
 from shared.games.dozito.cards import DECKS, GRID_COLUMNS, GRID_ROWS, Card
 from shared.games.dozito.messages import (
+    EVENTS,
     CardDiscarded,
     CardDrawn,
     CardPlaced,
@@ -101,6 +102,10 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case DrawPileRebuilt():
             return msgspec.structs.replace(event, draw=[None] * len(event.draw))
     return event
+
+
+# Every event: `redact` hides the same of a deal from every viewer, and the log names none.
+SEEN_ALIKE: frozenset[type[Event]] = frozenset(EVENTS)
 
 
 def drawn(event: Event) -> list[Any]:

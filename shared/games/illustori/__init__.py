@@ -35,7 +35,7 @@ from shared.games.illustori.rules import (
 )
 from shared.games.illustori.state import State, evolve
 from shared.games.illustori.strong_bot import strong_bot
-from shared.games.illustori.view import describe, describe_fr, drawn, player_view, redact, secrets
+from shared.games.illustori.view import SEEN_ALIKE, describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, IllustoriOptions] = Game(
     name="illustori",
@@ -55,6 +55,7 @@ GAME: Game[State, IllustoriOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    seen_alike=SEEN_ALIKE,
     drawn=drawn,
     secrets=secrets,
     result=result,

@@ -13,6 +13,7 @@ from shared.games.decider import Event, Language, PlayerId, View, describe_with
 from shared.games.illustori.chaining import allowed_letters, forced_end
 from shared.games.illustori.data import CARDS, CARDS_FR
 from shared.games.illustori.messages import (
+    EVENTS,
     CardPenalised,
     CardPlayed,
     CardsDrawn,
@@ -101,6 +102,10 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
         case VoteCast(player=p) if p != viewer:
             return replace(event, yes=None)
     return event
+
+
+# All but the events that show a seat its own cards or vote (`redact`, and the deal's words).
+SEEN_ALIKE: frozenset[type[Event]] = frozenset(EVENTS) - {GameSetUp, CardsDrawn, VoteCast}
 
 
 def drawn(event: Event) -> list[Any]:

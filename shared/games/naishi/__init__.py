@@ -38,7 +38,7 @@ from shared.games.naishi.rules import (
 )
 from shared.games.naishi.search import SEARCH
 from shared.games.naishi.state import State, evolve
-from shared.games.naishi.view import describe, describe_fr, drawn, player_view, redact, secrets
+from shared.games.naishi.view import SEEN_ALIKE, describe, describe_fr, drawn, player_view, redact, secrets
 
 GAME: Game[State, NaishiOptions] = Game(
     name="naishi",
@@ -57,6 +57,7 @@ GAME: Game[State, NaishiOptions] = Game(
     legal_commands=legal_commands,
     player_view=player_view,
     redact=redact,
+    seen_alike=SEEN_ALIKE,
     drawn=drawn,
     secrets=secrets,
     result=result,

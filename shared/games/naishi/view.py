@@ -18,6 +18,7 @@ import msgspec
 from shared.games.decider import Event, Language, PlayerId, View, describe_with, spoken_list
 from shared.games.naishi.components import CARD_KINDS, COURT_SPOTS, MOUNTAIN, kind_of
 from shared.games.naishi.messages import (
+    EVENTS,
     CardGiven,
     CardsSwapped,
     DecreeImposed,
@@ -119,6 +120,11 @@ def redact(event: Event, viewer: PlayerId | None) -> Event | None:
                 hands={p: (h if p == viewer else [None] * len(h)) for p, h in hands.items()},
             )
     return event
+
+
+# All but the events that show a seat its own cards (`redact`, and the deal's and the
+# shuffle's words).
+SEEN_ALIKE: frozenset[type[Event]] = frozenset(EVENTS) - {GameSetUp, CardGiven, HandsShuffled}
 
 
 def drawn(event: Event) -> list[Any]:
