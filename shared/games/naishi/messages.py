@@ -193,7 +193,7 @@ class NinjaCopied(Event, frozen=True, kw_only=True):
     automatic: bool
 
 
-EVENTS = (
+EVENTS: tuple[type[Event], ...] = (
     GameSetUp,
     CardsDealtLogged,
     CardGiven,
