@@ -159,17 +159,67 @@ async def rebuild_views(
     end the consumers do not exist, so a projector started meanwhile reads the whole log."""
     layout = await bus.events.layout()
     lasts = await bus.events.last_seqs()
-    last = sum(lasts.values())  # what `progress` counts to: the streams one after another
+
+    async def clear() -> None:
+        await asyncio.gather(
+            *(
+                bus.delete_consumer(name(p), stream=layout.stream_of_partition(p))
+                for p in range(subjects.PARTITIONS)
+                for name in (durable, former_durable)
+            )
+        )
+        await bus.reset_views()
+
+    # the consumers deleted and the views emptied while the log is read: neither touches it
+    tables, read = (await asyncio.gather(clear(), _fold_whole_log(bus, lasts, progress)))[1]
+    deciders = games()
+    entries: list[tuple[str, bytes]] = []
+    views: list[tuple[str, bytes]] = []  # after the lobby entries, as the projector stores them
+    for (game, table), folded in tables.items():
+        if not folded.version:
+            continue
+        decider = deciders[game]
+        try:
+            bodies = view_bodies(decider, folded)
+        except Exception:  # a bug in a game's views: that table only, as the projector does
+            log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
+            continue
+        views.append((subjects.views_key(game, table), table_views_body(folded.version, bodies)))
+        entry = lobby_entry(decider, table, folded)
+        if entry is not None:
+            entries.append((subjects.lobby_key(game, table), encoder.encode(entry)))
+    await bus.view_put_many(entries)
+    await bus.view_put_many(views)
+    # A projector running beside the rebuild makes its consumer again as soon as it is
+    # deleted, from the first message, and forgets what it held: that one is kept
+    # (`Bus.start_consumer_after`), and the projector reads the log again from its start.
     await asyncio.gather(
         *(
-            bus.delete_consumer(name(p), stream=layout.stream_of_partition(p))
+            bus.start_consumer_after(
+                durable(p),
+                subjects.evt_partition(p),
+                lasts[layout.stream_of_partition(p)],
+                stream=layout.stream_of_partition(p),
+                ack_all=True,
+                deleted=True,
+            )
             for p in range(subjects.PARTITIONS)
-            for name in (durable, former_durable)
         )
     )
-    await bus.reset_views()
+    if progress is not None:
+        last = sum(lasts.values())
+        progress(last, last)
+    return len(tables), read
+
+
+async def _fold_whole_log(
+    bus: Bus, lasts: dict[str, int], progress: Callable[[int, int], None] | None
+) -> tuple[dict[tuple[str, str], Folded], int]:
+    """Every table of the log up to `lasts` (each stream's last sequence) folded in memory, and
+    the messages read."""
     deciders = games()
     tables: dict[tuple[str, str], Folded] = {}
+    last = sum(lasts.values())  # what `progress` counts to: the streams one after another
     # a stored subject -> (game, table, decider), () if it is none of a known game's
     of_subject: dict[str, tuple[str, str, TableDecider] | tuple[()]] = {}
     read = 0
@@ -200,41 +250,7 @@ async def rebuild_views(
     finally:
         if collecting:
             gc.enable()
-    entries: list[tuple[str, bytes]] = []
-    views: list[tuple[str, bytes]] = []  # after the lobby entries, as the projector stores them
-    for (game, table), folded in tables.items():
-        if not folded.version:
-            continue
-        decider = deciders[game]
-        try:
-            bodies = view_bodies(decider, folded)
-        except Exception:  # a bug in a game's views: that table only, as the projector does
-            log.exception("projection_failed", game=game, table=table, seq=folded.last_seq)
-            continue
-        views.append((subjects.views_key(game, table), table_views_body(folded.version, bodies)))
-        entry = lobby_entry(decider, table, folded)
-        if entry is not None:
-            entries.append((subjects.lobby_key(game, table), encoder.encode(entry)))
-    await bus.view_put_many(entries)
-    await bus.view_put_many(views)
-    # A projector running beside the rebuild makes its consumer again as soon as it is
-    # deleted, from the first message, and forgets what it held: that one is kept
-    # (`Bus.start_consumer_after`), and the projector reads the log again from its start.
-    await asyncio.gather(
-        *(
-            bus.start_consumer_after(
-                durable(p),
-                subjects.evt_partition(p),
-                lasts[layout.stream_of_partition(p)],
-                stream=layout.stream_of_partition(p),
-                ack_all=True,
-            )
-            for p in range(subjects.PARTITIONS)
-        )
-    )
-    if progress is not None:
-        progress(last, last)
-    return len(tables), read
+    return tables, read
 
 
 async def partition_lag(bus: Bus) -> dict[int, tuple[int, int] | None]:

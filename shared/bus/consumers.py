@@ -92,10 +92,18 @@ class Consumers(Connected):
             await reader.close()  # else draining the connection waits for it
 
     async def start_consumer_after(
-        self, durable: str, subject: str, seq: int, *, stream: str, ack_all: bool = False
+        self,
+        durable: str,
+        subject: str,
+        seq: int,
+        *,
+        stream: str,
+        ack_all: bool = False,
+        deleted: bool = False,
     ) -> bool:
         """The durable consumer `durable` of `subject` (see `consume`), made again to deliver
-        what comes after stream sequence `seq` (a rebuild read the log up to there itself).
+        what comes after stream sequence `seq` (a rebuild read the log up to there itself);
+        `deleted`: the caller deleted it already, so it is only made.
 
         Deleting and making a consumer are two requests: its reader, running meanwhile, may
         make it again between them (`consume` makes a missing consumer, from the first
@@ -104,7 +112,7 @@ class Consumers(Connected):
         whenever its consumer is opened again, reads the log from there."""
         try:
             config = _consumer_config(durable, subject, ack_all=ack_all)
-            await _start_consumer_at(self.js, config, seq + 1, stream)
+            await _start_consumer_at(self.js, config, seq + 1, stream, deleted=deleted)
         except nats.js.errors.APIError:
             if await _consumer_info(self.js, stream, durable) is None:
                 raise Unavailable(f"consumer {durable} not made") from None
@@ -242,10 +250,14 @@ async def _consumer_info(js: JetStreamContext, stream: str, durable: str) -> Con
     return info
 
 
-async def _start_consumer_at(js: JetStreamContext, config: ConsumerConfig, seq: int, stream: str) -> None:
-    """The durable consumer of `config` made (again) to deliver from stream sequence `seq`."""
+async def _start_consumer_at(
+    js: JetStreamContext, config: ConsumerConfig, seq: int, stream: str, *, deleted: bool = False
+) -> None:
+    """The durable consumer of `config` made (again) to deliver from stream sequence `seq`
+    (deleted first unless the caller did)."""
     assert config.durable_name is not None
-    await _delete_consumer(js, config.durable_name, stream)
+    if not deleted:
+        await _delete_consumer(js, config.durable_name, stream)
     await js.add_consumer(
         stream,
         config=dataclasses.replace(

@@ -19,10 +19,10 @@ import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
 
 from shared.bus.errors import ConcurrencyConflict, OutcomeUnknown, StorageFull, TableBusy, Unavailable
-from shared.bus.nats_internals import request_with_headers
+from shared.bus.nats_internals import FastClient, request_with_headers
 from shared.messages import subjects
 from shared.messages.subjects import LogLayout
 
@@ -42,7 +42,8 @@ ACCOUNT_STORE_FULL = 10002
 STORE_FAILED = 10077
 STORAGE_RESERVATION_REFUSED = 10047
 PAGE = 512  # messages per batched direct get
-REPLAY_AHEAD = 4096  # messages a replay holds that its reader has not taken yet
+REPLAY_PULL = 4096  # messages a replay asks the server for at once
+REPLAY_FORGOTTEN = 60.0  # seconds after which the server drops a replay's consumer left behind
 READ_ATTEMPTS = 5  # reads of a table before a replica that is behind makes it `Unavailable`
 # Who appended a message (`subjects.writer`): readers skip any message on a table's subject
 # that its game's worker did not write.
@@ -119,23 +120,15 @@ def stream_seq(msg: Msg) -> int:
 
 class Arrivals:
     """Messages a subscription's callback gathers for a reader that takes them a run at a time (a
-    `next_msg` per message costs a future and a timer each: most of the time of a read). With
-    `ahead`, the callback waits once that many are untaken, which holds an ordered consumer's
-    server back (flow control)."""
+    `next_msg` per message costs a future and a timer each: most of the time of a read)."""
 
-    def __init__(self, ahead: int | None = None) -> None:
-        self.ahead = ahead
+    def __init__(self) -> None:
         self.arrived: list[Msg] = []
         self.more = asyncio.Event()  # something arrived
-        self.room = asyncio.Event()  # the reader took what had arrived
-        self.room.set()
 
     async def on_message(self, msg: Msg) -> None:
         self.arrived.append(msg)
         self.more.set()
-        if self.ahead is not None and len(self.arrived) >= self.ahead:
-            self.room.clear()
-            await self.room.wait()
 
     async def take(self, timeout: float) -> list[Msg]:
         """What arrived since the last take, waiting up to `timeout` seconds for something
@@ -145,12 +138,7 @@ class Arrivals:
             async with asyncio.timeout(timeout):  # no task a wait, as wait_for makes
                 await self.more.wait()
         taken, self.arrived = self.arrived, []
-        self.room.set()
         return taken
-
-    def release(self) -> None:
-        """The reader is gone: a callback waiting for room goes on."""
-        self.room.set()
 
 
 async def direct_reads(
@@ -212,7 +200,7 @@ class EventStore:
 
     def __init__(
         self,
-        nc: Client,
+        nc: FastClient,
         js: JetStreamContext,
         *,
         replicas: int = 1,
@@ -394,39 +382,53 @@ class EventStore:
 
     async def replay(self, stream: str, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
         """Every message of a log stream on `subject` (wildcards allowed) up to its sequence
-        `upto`, in order, in runs, through an ordered consumer: the server pushes them with flow control
-        instead of answering a request per batch, which is what reading the whole log wants.
-        Each run is what arrived meanwhile (a `next_msg` per message costs a future and a
-        timer: three quarters of the time of a replay)."""
+        `upto`, in order, in runs: what arrived meanwhile. Read through a consumer of its own
+        that acknowledges nothing, pulled `REPLAY_PULL` messages at a time and taken as the
+        connection reads them (`puller.Puller`: no message object, queue or task hop a
+        message, and of the headers only the writer's line read), which is what reading the
+        whole log wants. Unavailable when the log stops sending, or a message goes missing."""
+        from shared.bus.puller import Puller, consumer_seq  # it reads this module's headers
+
         if upto <= 0:
             return
-        arrivals = Arrivals(ahead=REPLAY_AHEAD)
-        sub = await self.js.subscribe(
-            subject,
-            ordered_consumer=True,
-            stream=stream,
+        config = ConsumerConfig(
+            ack_policy=AckPolicy.NONE,
             deliver_policy=DeliverPolicy.ALL,
-            cb=arrivals.on_message,
+            filter_subject=subject,
+            inactive_threshold=REPLAY_FORGOTTEN,
+            mem_storage=True,
         )
         try:
+            name = (await self.js.add_consumer(stream, config)).name
+            assert name is not None
+            puller = await Puller.open(self.nc, name, REPLAY_PULL, stream)
+        except TRANSIENT as err:
+            raise Unavailable(f"the log did not open a replay: {err}") from err
+        loop = asyncio.get_running_loop()
+        try:
+            counted = 0  # the consumer's own count of what it delivered
+            quiet_since = loop.time()
             while True:
-                try:
-                    taken = await arrivals.take(self.timeout)
-                except TimeoutError as err:
-                    raise Unavailable("the log stopped sending during a replay") from err
-                run = []
-                for msg in taken:
-                    seq = stream_seq(msg)
-                    if seq > upto:
-                        break
-                    run.append(StoredBatch(seq, msg.data, (msg.headers or {}).get(WRITER, ""), msg.subject))
+                messages, replies = await puller.take()
+                if not messages:
+                    if loop.time() - quiet_since > self.timeout:
+                        raise Unavailable("the log stopped sending during a replay")
+                    continue
+                quiet_since = loop.time()
+                first, counted = counted + 1, counted + len(replies)
+                if consumer_seq(replies[0]) != first or consumer_seq(replies[-1]) != counted:
+                    raise Unavailable("a message went missing during a replay")
+                run = [StoredBatch(m.seq, m.data, m.writer, m.subject) for m in messages if m.seq <= upto]
                 if run:
                     yield run
-                if not run or run[-1].seq >= upto or len(run) < len(taken):
+                if len(run) < len(messages) or run[-1].seq >= upto or messages[-1].pending == 0:
                     return
         finally:
-            arrivals.release()
-            await sub.unsubscribe()
+            await puller.close()
+            try:
+                await self.js.delete_consumer(stream, name)
+            except (*TRANSIENT, nats.js.errors.NotFoundError):
+                pass  # it goes by itself once idle (`REPLAY_FORGOTTEN`)
 
     async def replay_log(self, upto: dict[str, int]) -> AsyncIterator[tuple[str, list[StoredBatch]]]:
         """Every message of the log up to `upto` (a stream's last sequence to read, as

@@ -110,25 +110,35 @@ async def test_a_read_nobody_answers_is_unavailable_and_no_read_leaves_its_subsc
     assert len(bus.nc._subs) == subscriptions
 
 
-async def test_a_replay_hands_over_every_message_in_order_holding_the_server_back(bus, monkeypatch):
-    """The whole-log replay takes messages by callback, at most REPLAY_AHEAD waiting for its
-    reader: every message comes, once, in order, up to the bound."""
+async def test_a_replay_hands_over_every_message_in_order_and_leaves_nothing_behind(bus, monkeypatch):
+    """The whole-log replay pulls REPLAY_PULL messages at a time through a consumer of its own:
+    every message comes, once, in order, up to the bound; a bound past the subject's last
+    message ends the replay when the log has nothing more for it (not `Unavailable` once it
+    waited in vain); its consumer and
+    subscription are gone afterwards."""
     from shared.bus import event_store
 
-    monkeypatch.setattr(event_store, "REPLAY_AHEAD", 3)
-    table = table_id()
+    monkeypatch.setattr(event_store, "REPLAY_PULL", 3)
+    table, other = table_id(), table_id()
     seqs, last = [], 0
     for i in range(25):
         last = (await bus.events.append(GAME, table, b"%d" % i, command_id=f"c{i}", expected_seq=last)).seq
         seqs.append(last)
-    got = [
-        m
-        async for run in bus.events.replay(subjects.STREAM, subjects.evt(GAME, table), upto=seqs[19])
-        for m in run
-    ]
+    after = (await bus.events.append(GAME, other, b"o", command_id="o", expected_seq=0)).seq
+    consumers = (await bus.js.stream_info(subjects.STREAM)).state.consumer_count
+    subscriptions = len(bus.nc._subs)
+
+    async def replayed(upto: int) -> list:
+        runs = bus.events.replay(subjects.STREAM, subjects.evt(GAME, table), upto=upto)
+        return [m async for run in runs for m in run]
+
+    got = await replayed(seqs[19])
     assert [m.seq for m in got] == seqs[:20]
     assert [m.data for m in got] == [b"%d" % i for i in range(20)]
-    assert all(m.subject == subjects.evt(GAME, table) for m in got)
+    assert all(m.subject == subjects.evt(GAME, table) and m.writer == subjects.writer(GAME) for m in got)
+    assert [m.seq for m in await replayed(after)] == seqs
+    assert (await bus.js.stream_info(subjects.STREAM)).state.consumer_count == consumers
+    assert len(bus.nc._subs) == subscriptions
 
 
 async def test_an_unknown_table_has_no_messages(bus):
