@@ -468,13 +468,14 @@ class TableProjector:
             if ack_floor <= 0:
                 self._count("checked")
                 return 0
-            async for message in self.bus.events.iterate(
+            async for run in self.bus.events.replay(
                 stream, subjects.evt_partition(partition), after=start, upto=ack_floor
             ):
-                parsed = subjects.parse_evt(message.subject)
-                version = version_said(message.data)
-                if parsed is not None and parsed[1] in self.games and version is not None:
-                    said[(parsed[1], parsed[2])] = version
+                for message in run:
+                    parsed = subjects.parse_evt(message.subject)
+                    version = version_said(message.data)
+                    if parsed is not None and parsed[1] in self.games and version is not None:
+                        said[(parsed[1], parsed[2])] = version
         except BusError as err:  # a read refused while the server starts: retried
             raise Unavailable(f"partition {partition} not checked: {err}") from err
         limit = asyncio.Semaphore(RECONCILE_IN_FLIGHT)

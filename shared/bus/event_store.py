@@ -380,20 +380,23 @@ class EventStore:
             timeout=self.timeout,
         )
 
-    async def replay(self, stream: str, subject: str, *, upto: int) -> AsyncIterator[list[StoredBatch]]:
-        """Every message of a log stream on `subject` (wildcards allowed) up to its sequence
-        `upto`, in order, in runs: what arrived meanwhile. Read through a consumer of its own
+    async def replay(
+        self, stream: str, subject: str, *, upto: int, after: int = 0
+    ) -> AsyncIterator[list[StoredBatch]]:
+        """Every message of a log stream on `subject` (wildcards allowed) after its sequence
+        `after` up to `upto`, in order, in runs: what arrived meanwhile. Read through a consumer of its own
         that acknowledges nothing, pulled `REPLAY_PULL` messages at a time and taken as the
         connection reads them (`puller.Puller`: no message object, queue or task hop a
         message, and of the headers only the writer's line read), which is what reading the
         whole log wants. Unavailable when the log stops sending, or a message goes missing."""
         from shared.bus.puller import Puller, consumer_seq  # it reads this module's headers
 
-        if upto <= 0:
+        if upto <= after:
             return
         config = ConsumerConfig(
             ack_policy=AckPolicy.NONE,
-            deliver_policy=DeliverPolicy.ALL,
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE if after else DeliverPolicy.ALL,
+            opt_start_seq=after + 1 if after else None,
             filter_subject=subject,
             inactive_threshold=REPLAY_FORGOTTEN,
             mem_storage=True,
@@ -402,7 +405,7 @@ class EventStore:
             name = (await self.js.add_consumer(stream, config)).name
             assert name is not None
             puller = await Puller.open(self.nc, name, REPLAY_PULL, stream)
-        except TRANSIENT as err:
+        except (*TRANSIENT, nats.js.errors.APIError) as err:  # a server starting, a stream not there
             raise Unavailable(f"the log did not open a replay: {err}") from err
         loop = asyncio.get_running_loop()
         try:
