@@ -399,7 +399,8 @@ class EventStore:
             opt_start_seq=after + 1 if after else None,
             filter_subject=subject,
             inactive_threshold=REPLAY_FORGOTTEN,
-            mem_storage=True,
+            mem_storage=True,  # a reader's position, no one else's: in memory, on one node
+            num_replicas=1,
         )
         try:
             name = (await self.js.add_consumer(stream, config)).name
