@@ -285,16 +285,22 @@ class TableProjector:
         decider = self.games[key[0]]
         newest = steps[-1][0]
         batches = [batch for _, batch in steps if batch is not None]
-        alike: Alike = {}  # the table's own events of these batches, said once for all viewers
+        alike: Alike = {}  # the events of these batches every viewer sees alike, said once
         try:
             views = view_bodies(decider, newest)
+            steps_alike = None  # the steps, encoded once when every viewer sees them alike
+            if all(decider.seen_alike(event) for batch in batches for event in batch.events):
+                steps_alike = encoder.encode([step_of(decider, batch, None, alike) for batch in batches])
             pushes = {
                 viewer: push_body(
                     body,
-                    [
-                        step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer, alike)
-                        for batch in batches
-                    ],
+                    steps_alike
+                    or encoder.encode(
+                        [
+                            step_of(decider, batch, None if viewer == subjects.SPECTATOR else viewer, alike)
+                            for batch in batches
+                        ]
+                    ),
                 )
                 for viewer, body in views.items()
             }

@@ -425,12 +425,13 @@ def step_of(
     )
 
 
-def push_body(view_reply: bytes, steps: list[ReplayStep]) -> bytes:
+def push_body(view_reply: bytes, steps: bytes) -> bytes:
     """A push on `tabletop.update.<game>.<table>.<viewer>`: the viewer's view reply as stored
-    (`{"version", "view"}`) and the steps since that viewer's previous push. The stored reply is
+    (`{"version", "view"}`) and the steps since that viewer's previous push (a list of
+    `ReplayStep`, encoded: viewers who see them alike share one encoding). The stored reply is
     extended, not encoded again: the view is the largest part of the body."""
     assert view_reply.endswith(b"}"), "a view reply is a JSON object"
-    return b'%s,"steps":%s}' % (view_reply[:-1], encoder.encode(steps))
+    return b'%s,"steps":%s}' % (view_reply[:-1], steps)
 
 
 def decode_request(body: bytes, request_type: type[T]) -> T:
