@@ -12,7 +12,9 @@ from services.client import Client, play_with_bots
 from shared.messages import subjects
 from tests.platform.stack import stack
 
-GAMES = {"highcard": ["b1", "b2", "b3"], "naishi": ["b1", "b2"]}
+# highcard: table events said alike, its own per viewer; Naishi: some alike, some not;
+# Diced Tomatoes: every event alike (the steps encoded once for all viewers)
+GAMES = {"highcard": ["b1", "b2", "b3"], "naishi": ["b1", "b2"], "diced_tomatoes": ["b1", "b2"]}
 
 
 @pytest.fixture(scope="module")  # no test here starts or stops a service of its own
