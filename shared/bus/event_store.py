@@ -384,11 +384,12 @@ class EventStore:
         self, stream: str, subject: str, *, upto: int, after: int = 0
     ) -> AsyncIterator[list[StoredBatch]]:
         """Every message of a log stream on `subject` (wildcards allowed) after its sequence
-        `after` up to `upto`, in order, in runs: what arrived meanwhile. Read through a consumer of its own
-        that acknowledges nothing, pulled `REPLAY_PULL` messages at a time and taken as the
-        connection reads them (`puller.Puller`: no message object, queue or task hop a
-        message, and of the headers only the writer's line read), which is what reading the
-        whole log wants. Unavailable when the log stops sending, or a message goes missing."""
+        `after` up to `upto`, in order, in runs: what arrived meanwhile. Read through a
+        consumer of its own that acknowledges nothing, pulled `REPLAY_PULL` messages at a time
+        and taken as the connection reads them (`puller.Puller`: no message object, queue or
+        task hop a message, and of the headers only the writer's line read), which is what
+        reading the whole log wants. Unavailable when the log stops sending, or a message goes
+        missing."""
         from shared.bus.puller import Puller, consumer_seq  # it reads this module's headers
 
         if upto <= after:
