@@ -404,8 +404,12 @@ class EventStore:
             num_replicas=1,
         )
         try:
-            name = (await self.js.add_consumer(stream, config)).name
+            made = await self.js.add_consumer(stream, config)
+            name = made.name
             assert name is not None
+            if not made.num_pending:  # nothing there: a pull would wait for its expiry
+                await self.js.delete_consumer(stream, name)
+                return
             puller = await Puller.open(self.nc, name, REPLAY_PULL, stream)
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # a server starting, a stream not there
             raise Unavailable(f"the log did not open a replay: {err}") from err

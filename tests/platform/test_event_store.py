@@ -113,9 +113,10 @@ async def test_a_read_nobody_answers_is_unavailable_and_no_read_leaves_its_subsc
 async def test_a_replay_hands_over_every_message_in_order_and_leaves_nothing_behind(bus, monkeypatch):
     """The whole-log replay pulls REPLAY_PULL messages at a time through a consumer of its own:
     every message comes, once, in order, from after a sequence if asked, up to the bound; a
-    stream that is not there is `Unavailable`; a bound past the subject's last message ends
-    the replay when the log has nothing more for it (not `Unavailable` once it waited in
-    vain); its consumer and subscription are gone afterwards."""
+    stream that is not there is `Unavailable`; a bound past the subject's last message, or a
+    subject with nothing in the range, ends the replay when the log has nothing more for it
+    (not `Unavailable` once it waited in vain); its consumer and subscription are gone
+    afterwards."""
     from shared.bus import event_store
 
     monkeypatch.setattr(event_store, "REPLAY_PULL", 3)
@@ -142,6 +143,9 @@ async def test_a_replay_hands_over_every_message_in_order_and_leaves_nothing_beh
     assert [m.seq async for run in from_the_middle for m in run] == seqs[5:10]
     with pytest.raises(Unavailable):
         [run async for run in bus.events.replay("TABLETOP_NO_SUCH_STREAM", subjects.EVT_ALL, upto=5)]
+    # a subject with nothing in the range: no message ever says nothing is pending
+    nothing = bus.events.replay(subjects.STREAM, subjects.evt(GAME, table_id()), after=seqs[0], upto=after)
+    assert [run async for run in nothing] == []
     assert (await bus.js.stream_info(subjects.STREAM)).state.consumer_count == consumers
     assert len(bus.nc._subs) == subscriptions
 
