@@ -109,15 +109,6 @@ def delivery_position(reply: str) -> tuple[int, int]:
     return int(tokens[at]), int(tokens[at + 3])
 
 
-def stream_seq(msg: Msg) -> int:
-    """The stream sequence of a message a consumer delivered (see `delivery_position`)."""
-    try:
-        return delivery_position(msg.reply)[0]
-    except ValueError:
-        seq: int = msg.metadata.sequence.stream
-        return seq
-
-
 class Arrivals:
     """Messages a subscription's callback gathers for a reader that takes them a run at a time (a
     `next_msg` per message costs a future and a timer each: most of the time of a read)."""
@@ -408,7 +399,7 @@ class EventStore:
             name = made.name
             assert name is not None
             if not made.num_pending:  # nothing there: a pull would wait for its expiry
-                await self.js.delete_consumer(stream, name)
+                await self._drop_consumer(stream, name)
                 return
             puller = await Puller.open(self.nc, name, REPLAY_PULL, stream)
         except (*TRANSIENT, nats.js.errors.APIError) as err:  # a server starting, a stream not there
@@ -434,10 +425,15 @@ class EventStore:
                     return
         finally:
             await puller.close()
-            try:
-                await self.js.delete_consumer(stream, name)
-            except (*TRANSIENT, nats.js.errors.NotFoundError):
-                pass  # it goes by itself once idle (`REPLAY_FORGOTTEN`)
+            await self._drop_consumer(stream, name)
+
+    async def _drop_consumer(self, stream: str, name: str) -> None:
+        """A replay's consumer deleted, or left to the server when it does not answer (it goes
+        by itself once idle: `REPLAY_FORGOTTEN`)."""
+        try:
+            await self.js.delete_consumer(stream, name)
+        except (*TRANSIENT, nats.js.errors.NotFoundError):
+            pass
 
     async def replay_log(self, upto: dict[str, int]) -> AsyncIterator[tuple[str, list[StoredBatch]]]:
         """Every message of the log up to `upto` (a stream's last sequence to read, as
