@@ -13,12 +13,14 @@ from services.auth.claims import (
     UserPermissions,
 )
 from services.results_projector.standings import Entry
+from shared.bus.nats_internals import FastClient
 from shared.games.diced_tomatoes.messages import KarmaGained
 from tests.conftest import pytest_collection_modifyitems, pytest_configure
 from tests.highcard import CRASHY
 from tests.platform.test_cluster import pytestmark
 from tests.platform.test_security import embedded_only
 from tests.platform.test_views_exact import services_highcard
+from tests.platform.test_wire_decoders import Recorder
 from tests.test_nats_container import docker_engine
 from tests.web.test_boards import Handler as BoardFiles
 
@@ -58,4 +60,11 @@ used = [
     StreamResponse.content_type,
     # nats-py reads a subscription's `_closed` (nats_internals.forget_subscription sets it).
     Subscription._closed,
+    # nats-py's client reads its parser from `_ps` (nats_internals.FastClient sets its own).
+    FastClient._ps,
+    # nats-py's parser calls these on the client (the parser test's recording client).
+    Recorder._process_ping,
+    Recorder._process_pong,
+    Recorder._process_info,
+    Recorder._process_err,
 ]

@@ -67,7 +67,7 @@ from shared.messages.envelopes import (
     unknown_game_body,
     version_said,
 )
-from shared.messages.folding import Admitted, Bounded, Folded, admit, fold_log, weigh_folded
+from shared.messages.folding import Admitted, Bounded, Folded, admit, empty, fold_log, weigh_folded
 from shared.metrics import ProjectorMetrics
 
 log = structlog.get_logger("tabletop.table_projector")
@@ -372,7 +372,18 @@ class TableProjector:
             if admitted.batch is not None or admitted.skipped != "version_gap":
                 self.tables.put(key, admitted.folded, weighed=weighed)
                 return None if admitted.batch is None else (admitted.folded, admitted.batch)
+        elif version_said(message.data) == 1:
+            # A table's first version is its whole log so far: the subject held nothing the
+            # worker wrote before it (it appends a table's creation expecting the subject
+            # empty), so a table just made costs no read of the log.
+            admitted = admit(decider, empty(decider), *key, message.seq, message.data, message.writer)
+            if admitted.batch is not None:
+                folded = self.tables.put(key, admitted.folded, weighed=weighed)
+                if await self._stored_already(key, folded.version):
+                    return None
+                return folded, admitted.batch
         # not held, or not following on: the log itself decides
+        self._count("read_from_log")
         last: list[Admitted] = []
 
         def note(admitted: Admitted) -> None:

@@ -5,12 +5,14 @@ valid command or request, encoded, decodes to itself."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import typing
 from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from services.registry import games
@@ -188,3 +190,98 @@ def test_the_bus_reads_one_header_of_a_log_message_as_nats_py_does(lines):
     headers = Client._parse_header_lines(lines + b"\r\n\r\n")
     for name in ("Tabletop-Writer", "Nats-Msg-Id", "x", "Name"):
         assert header(block, name) == headers.get(name)
+
+
+# --- the protocol parser ----------------------------------------------------------------------
+
+TOKEN = st.sampled_from([b"a", b"tabletop.evt.p3.highcard.t1", b"_INBOX.x", b"$JS.ACK.S.c.1.2.3.4.5", b"12"])
+SPACE = st.sampled_from([b" ", b"  ", b"\t", b" \t"])
+ODD = st.sampled_from([b""] * 30 + [b" ", b"\t", b"\x0b", b"\n", b"\r", b"+", b"x", b"_"])  # mostly nothing
+
+
+@st.composite
+def server_operation(draw: Any) -> bytes:
+    """One operation as a server sends it, or nearly (an odd space or character here and there)."""
+    kind = draw(st.sampled_from(["MSG", "HMSG", "HMSG", "PING", "PONG", "+OK", "INFO", "-ERR"]))
+    if kind in ("PING", "PONG", "+OK"):
+        return kind.encode() + draw(ODD) + b"\r\n"
+    if kind == "INFO":
+        return b'INFO {"server_id":"x","max_payload":1048576}\r\n'
+    if kind == "-ERR":
+        return b"-ERR 'Permissions Violation'\r\n"
+    payload = draw(st.binary(max_size=40))
+    headers = b"NATS/1.0\r\n" + draw(st.sampled_from([b"", b"Tabletop-Writer: w\r\n"])) + b"\r\n"
+    reply = draw(st.one_of(st.none(), TOKEN))
+    sid = str(draw(st.integers(1, 4))).encode() + draw(ODD)
+    counts = [str(len(payload)).encode()]
+    if kind == "HMSG":
+        counts = [str(len(headers)).encode(), str(len(headers) + len(payload)).encode()]
+        payload = headers + payload
+    tokens = [kind.encode() + draw(ODD), draw(TOKEN), sid, *([reply] if reply else []), *counts]
+    line = b"".join(t + draw(SPACE) for t in tokens[:-1]) + tokens[-1] + draw(ODD)
+    return line + b"\r\n" + payload + b"\r\n"
+
+
+class Recorder:
+    """What a parser hands the client, in order (a message taken or processed alike)."""
+
+    def __init__(self, taking: bool) -> None:
+        self.calls: list[Any] = []
+        self.taking = taking
+        self.stats = {"in_msgs": 0, "in_bytes": 0}
+
+    def taken(self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> bool:
+        if self.taking and sid % 2 == 0:  # a taker for even subscriptions
+            self.calls.append(("msg", sid, bytes(subject), bytes(reply), data, headers))
+            return True
+        return False
+
+    async def _process_msg(self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: Any) -> None:
+        self.calls.append(("msg", sid, bytes(subject), bytes(reply), data, headers))
+
+    async def _process_ping(self) -> None:
+        self.calls.append("ping")
+
+    async def _process_pong(self) -> None:
+        self.calls.append("pong")
+
+    async def _process_info(self, info: Any) -> None:
+        self.calls.append(("info", info))
+
+    async def _process_err(self, err: str) -> None:
+        self.calls.append(("err", err))
+
+
+async def parsed(parser: Any, recorder: Recorder, reads: list[bytes]) -> list[Any]:
+    for data in reads:
+        try:
+            await parser.parse(data)
+        except Exception as err:  # noqa: BLE001 - the error is part of what is compared
+            return [*recorder.calls, type(err), bytes(parser.buf)]
+    return [*recorder.calls, bytes(parser.buf), parser.state]
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(server_operation(), max_size=8), st.lists(st.integers(0, 400), max_size=8))
+@example([b"MSG a 1+ 0\r\n\r\n"], [])  # a sid nats-py reads with int(): its error
+@example([b"MSG a 1 3 \r\nabc\r\n"], [])  # a space its expression does not take
+@example([b"MSG a 1 b\n3\r\nabc\r\n"], [])
+@example([b"MSGS a 1 3\r\nabc\r\n"], [])
+@example([b"MSG a 1 3\r\nabc\r\n", b"PING\r\n"], [14])  # the payload read, not its CRLF
+@example([b"HMSG a 2 b 12 15\r\nNATS/1.0\r\n\r\nabc\r\n"], [5, 20, 31])
+def test_the_bus_parses_what_a_server_sends_as_nats_py_does(operations, cuts):
+    """`FastParser` hands the client what nats-py's parser does, in the same order, for a
+    stream of operations cut into reads anywhere; an odd line it leaves to nats-py's parser,
+    a protocol error included."""
+    from nats.protocol.parser import Parser
+
+    from shared.bus.nats_internals import FastParser
+
+    stream = b"".join(operations)
+    at = sorted({min(c, len(stream)) for c in cuts} | {0, len(stream)})
+    reads = [stream[a:b] for a, b in itertools.pairwise(at)]
+    for taking in (False, True):
+        ours, theirs = Recorder(taking), Recorder(False)
+        assert asyncio.run(parsed(FastParser(ours), ours, reads)) == asyncio.run(
+            parsed(Parser(theirs), theirs, reads)
+        )
