@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -64,7 +65,7 @@ from services.table_projector import maintenance
 from services.table_projector.projector import durable
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
-from shared.bus.server import EmbeddedServer
+from shared.bus.server import EmbeddedServer, free_port
 from shared.logs import configure_logging
 from shared.messages import subjects
 from shared.settings import load_settings
@@ -291,11 +292,32 @@ async def replay_figures(bus: Bus, client: Client) -> dict[str, float]:
     }
 
 
+SERVER_MESSAGES = ("server messages in", "server messages out")
+
+
+class MonitoredServer(EmbeddedServer):
+    """The bench's server, with its monitoring endpoint on loopback: the messages it took in
+    from its clients and sent out to them (`/varz`), counted around each phase, so that each
+    side's figures show what a command costs on the wire."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.monitor_port = free_port()
+
+    def config(self) -> str:
+        return super().config() + f"http: 127.0.0.1:{self.monitor_port}\n"
+
+    def messages(self) -> dict[str, float]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.monitor_port}/varz", timeout=10) as reply:
+            varz = json.load(reply)
+        return dict(zip(SERVER_MESSAGES, (varz["in_msgs"], varz["out_msgs"]), strict=True))
+
+
 @dataclass
 class Stage:
     """One run's nats-server with the services and the raw responders running."""
 
-    server: EmbeddedServer
+    server: MonitoredServer
     secrets: ServerSecrets
     bus: Bus
     client: Client
@@ -322,6 +344,10 @@ class Stage:
         groups["load generator"] = generators or [os.getpid()]
         return groups
 
+    def meter(self, generators: list[int] | None = None) -> CpuMeter:
+        """The CPU of `processes`, and the messages through the server."""
+        return CpuMeter(self.processes(generators), counters=self.server.messages)
+
     def generator(self, *args: str) -> Any:
         return Generator.start(self.server.url, "admin", self.password, *args)
 
@@ -333,7 +359,7 @@ async def stage(sync_always: bool, scratch: Path, flavours: tuple[str, ...]) -> 
     responder per flavour."""
     data = scratch / f"run-{uuid.uuid4().hex[:6]}"
     secrets = ServerSecrets.load_or_create(data / "credentials")
-    with EmbeddedServer(data / "nats", sync_always=sync_always, secrets=secrets) as server:
+    with MonitoredServer(data / "nats", sync_always=sync_always, secrets=secrets) as server:
         env = {
             "NATS_URL": server.url,
             "TABLETOP_CREDENTIALS": str(secrets.folder),
@@ -376,7 +402,11 @@ async def log_body_bytes(bus: Bus, after: dict[str, int]) -> float:
 
 
 def cpu_figures(prefix: str, per_command: dict[str, float]) -> dict[str, float]:
-    return {f"cpu_us {prefix} {name}": us for name, us in per_command.items()}
+    """Each process's CPU µs a command, and the server's messages a command."""
+    return {
+        (f"{name} {prefix}" if name in SERVER_MESSAGES else f"cpu_us {prefix} {name}"): value
+        for name, value in per_command.items()
+    }
 
 
 async def generated(
@@ -395,7 +425,7 @@ async def generated(
         gens.append(await st.generator(*own))
     for gen in gens:
         await gen.said("ready")
-    meter = CpuMeter(st.processes([g.pid for g in gens]))
+    meter = st.meter([g.pid for g in gens])
     for gen in gens:
         await gen.go()
     for gen in gens:
@@ -408,7 +438,8 @@ async def generated(
     after = meter.snapshot()
     rss = {name: sum(rss_mib(p) or 0.0 for p in pids) for name, pids in meter.pids.items()}
     figures = [await gen.figures() for gen in gens]
-    return figures, meter.per_command_us(sum(f["accepted"] for f in figures), after), rss
+    accepted = sum(f["accepted"] for f in figures)
+    return figures, meter.per_command_us(accepted, after) | meter.per_command(accepted, after), rss
 
 
 def merged(figures: list[dict[str, Any]]) -> dict[str, Any]:
@@ -441,11 +472,11 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
             tables = await new_tables(client, TABLES)
             await until_caught_up(bus)
             first = await bus.events.last_seqs()
-            meter = CpuMeter(st.processes())
+            meter = st.meter()
             meter.start()
             rate, latencies = await drive(churn(bus), tables, COMMANDS)
             await until_caught_up(bus)  # the projector's work for these commands counted too
-            figures |= cpu_figures("join/leave tabletop", meter.per_command_us(COMMANDS))
+            figures |= cpu_figures("join/leave tabletop", meter.per_command_all(COMMANDS))
             figures["commands_per_s"] = rate
             figures["command_p50_ms"] = pct(latencies, 0.5)
             figures["command_p99_ms"] = pct(latencies, 0.99)
@@ -455,7 +486,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
                 raw_tables = [f"r{uuid.uuid4().hex[:12]}" for _ in range(TABLES)]
                 meter.start()
                 rate, latencies = await drive(raw_churn(raw_nc, flavour, round(body)), raw_tables, COMMANDS)
-                figures |= cpu_figures(f"join/leave raw-{flavour}", meter.per_command_us(COMMANDS))
+                figures |= cpu_figures(f"join/leave raw-{flavour}", meter.per_command_all(COMMANDS))
                 figures[f"raw_{flavour}_per_s"] = rate
                 figures[f"raw_{flavour}_p50_ms"] = pct(latencies, 0.5)
                 figures[f"raw_{flavour}_p99_ms"] = pct(latencies, 0.99)
@@ -632,6 +663,9 @@ def cpu_table(figures: dict[str, float], title: str, sides: list[tuple[str, str]
         totals = [t + v for t, v in zip(totals, values)]
         print(f"    {name:<38}" + "".join(f"{v:>14.1f}" for v in values))
     print(f"    {'all of them':<38}" + "".join(f"{t:>14.1f}" for t in totals))
+    for name in SERVER_MESSAGES:  # what the server took in and sent out a command
+        values = [figures.get(f"{name} {prefix}", 0.0) for _, prefix in sides]
+        print(f"  {name + ' a command':<40}" + "".join(f"{v:>14.1f}" for v in values))
 
 
 def report(results: dict[str, dict[str, float]]) -> None:

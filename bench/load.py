@@ -84,14 +84,28 @@ def rss_mib(pid: int) -> float | None:
 
 
 class CpuMeter:
-    """CPU seconds of named groups of processes, between two snapshots."""
+    """CPU seconds of named groups of processes, between two snapshots; and, where given,
+    other running counts read at the same instants (`counters`: the server's messages)."""
 
-    def __init__(self, pids: dict[str, list[int]]) -> None:
+    def __init__(
+        self, pids: dict[str, list[int]], counters: Callable[[], dict[str, float]] | None = None
+    ) -> None:
         self.pids = pids
+        self.counters = counters
         self.before: dict[str, float] = {}
 
     def snapshot(self) -> dict[str, float]:
-        return {name: sum(cpu_seconds(p) or 0.0 for p in pids) for name, pids in self.pids.items()}
+        taken = {name: sum(cpu_seconds(p) or 0.0 for p in pids) for name, pids in self.pids.items()}
+        return taken | (self.counters() if self.counters else {})
+
+    def per_command(self, commands: int, after: dict[str, float]) -> dict[str, float]:
+        """Each counter's count a command, from `start` to `after`."""
+        return {n: (after[n] - self.before[n]) / max(commands, 1) for n in after if n not in self.pids}
+
+    def per_command_all(self, commands: int) -> dict[str, float]:
+        """`per_command_us` and `per_command` from `start` to now."""
+        after = self.snapshot()
+        return self.per_command_us(commands, after) | self.per_command(commands, after)
 
     def start(self) -> None:
         self.before = self.snapshot()

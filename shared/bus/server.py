@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, NamedTuple, Protocol
+from typing import BinaryIO, NamedTuple, Protocol, Self
 from urllib.parse import quote
 
 from shared.bus.credentials import (
@@ -664,8 +664,9 @@ class EmbeddedServer:
         except OSError:
             return False
 
-    def __enter__(self) -> EmbeddedServer:
-        return self.start()
+    def __enter__(self) -> Self:
+        self.start()
+        return self
 
     def __exit__(self, *_exc: object) -> None:
         self.stop()
