@@ -56,4 +56,9 @@ def header(block: bytes, name: str) -> str | None:
     start = lines.rfind(b"\r\n", 0, at)
     end = lines.find(b"\r\n", at)
     line = lines[start + 2 if start >= 0 else 0 : end if end >= 0 else len(lines)]
+    if line.startswith(wanted + b":"):  # `Name: value`, as every writer writes it
+        try:
+            return line[len(wanted) + 1 :].decode("ascii").strip(_ASCII_SPACE)
+        except UnicodeDecodeError:
+            pass
     return parse_header_lines(line).get(name)

@@ -179,6 +179,10 @@ def test_the_bus_reads_message_headers_as_nats_py_does(raw):
 
 @patient
 @given(st.lists(HEADER_LINE, max_size=6).map(b"\r\n".join) | st.binary(max_size=60))
+@example(b"Nats-Msg-Id: 1\r\nTabletop-Writer: w \t\x0b")  # the spaces nats-py strips
+@example(b"Tabletop-Writer:\tw\r\nx: 1")
+@example(b"Tabletop-Writer: v\xc3\xa9")  # not ASCII
+@example(b"Tabletop-Writer: w\x1c")  # a space to str.strip, not to nats-py
 def test_the_bus_reads_one_header_of_a_log_message_as_nats_py_does(lines):
     """The one header the table projector reads of each log message (`header`, the line it
     is on) is what nats-py's parse of the whole header block gives."""
