@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import nats.js.errors
 import structlog
+from nats.aio.subscription import Subscription
 from nats.js.api import DiscardPolicy, KeyValueConfig, PersistMode, StorageType, StreamConfig
 
 from shared.bus.buckets import STREAM_NAME_IN_USE, Bucket, current_values, watch_keys
 from shared.bus.connecting import Connected, Watch
 from shared.bus.errors import Unavailable
 from shared.bus.event_store import TRANSIENT
+from shared.bus.messaging import release
 from shared.bus.nats_internals import FastClient
 from shared.bus.view_puts import PipelinedPuts
 from shared.messages import subjects
@@ -25,6 +26,7 @@ from shared.settings import Settings
 
 log = structlog.get_logger("tabletop.bus")
 WATCH_RETRY_DELAY = 0.5  # seconds before a watch that failed starts again
+WATCH_LOOK_EVERY = 1.0  # seconds between looks at whether the connection came back
 T = TypeVar("T")
 # The key that says which layout the views bucket has: one key a table's views
 LAYOUT_KEY = "layout"
@@ -181,27 +183,30 @@ class Views(Connected):
         """Call `on_entry(key, value)` (value None: deleted) for every key matching `pattern`,
         the current ones first, then every change, as they are read (`watch_keys`), until
         `stop` is set. The watch is started again from the current values after a reconnect
-        or an error."""
-        while not stop.is_set():
-            reconnects = self.watch.reconnects
-            try:
-                await self.views()  # the bucket is there
-                await watch_keys(
-                    self.nc,
-                    self.js,
-                    subjects.VIEWS_BUCKET,
-                    pattern,
-                    on_entry,
-                    until=functools.partial(self._watch_ends, stop, reconnects),
-                )
-            except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
-                log.warning("watch_retrying", pattern=pattern, error=repr(err))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), WATCH_RETRY_DELAY)
-
-    def _watch_ends(self, stop: asyncio.Event, reconnects: int) -> bool:
-        """A watch started at `reconnects` ends: stopped, or the connection came back since."""
-        return stop.is_set() or self.watch.reconnects != reconnects
+        or an error (nats.py #510)."""
+        watching: Subscription | None = None
+        watching_since = -1
+        try:
+            while not stop.is_set():
+                try:
+                    if watching is None or watching_since != self.watch.reconnects:
+                        watching_since = self.watch.reconnects
+                        if watching is not None:
+                            await release(watching, drain=False)
+                        watching = None
+                        await self.views()  # the bucket is there
+                        watching = await watch_keys(self.js, subjects.VIEWS_BUCKET, pattern, on_entry)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), WATCH_LOOK_EVERY)
+                except (*TRANSIENT, nats.js.errors.APIError, Unavailable) as err:
+                    log.warning("watch_retrying", pattern=pattern, error=repr(err))
+                    if watching is not None:
+                        await release(watching, drain=False)
+                    watching = None
+                    await asyncio.sleep(WATCH_RETRY_DELAY)
+        finally:
+            if watching is not None:
+                await release(watching, drain=False)
 
     async def view_entries(self, pattern: str) -> dict[str, bytes]:
         """Every live view key matching `pattern` (a NATS wildcard) with its value."""

@@ -73,10 +73,7 @@ async def test_a_watch_says_the_current_values_then_every_change_in_order(bus):
     await kv.delete("seat.2")
     await kv.put("other", b"not watched")
     watched = Watched()
-    stop = asyncio.Event()
-    watching = asyncio.create_task(
-        watch_keys(bus.nc, bus.js, name, "seat.>", watched.on_change, until=stop.is_set)
-    )
+    subscription = await watch_keys(bus.js, name, "seat.>", watched.on_change)
     try:
         await watched.until("seat.1", b"one")
         await watched.until("seat.2", None)  # a deleted key's last word: deleted
@@ -88,10 +85,7 @@ async def test_a_watch_says_the_current_values_then_every_change_in_order(bus):
         assert watched.keys == {"seat.1": b"one again", "seat.2": None, "seat.3": None, "seat.end": b"end"}
         assert {k: v for k, v in watched.keys.items() if v is not None} == await bucket.entries("seat.>")
     finally:
-        stop.set()
-        await asyncio.wait_for(watching, 10)
-    # the watch's consumer (pulled: the snapshot's above is pushed) is gone with it
-    assert [c.name for c in await bus.js.consumers_info(f"KV_{name}") if not c.config.deliver_subject] == []
+        await subscription.unsubscribe()
 
 
 async def test_a_views_watch_goes_on_after_its_connection_is_cut(bus, nats_url):
