@@ -3,7 +3,7 @@ its seat may make, its lobby entry, and the table's own events in words for the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -175,47 +175,40 @@ TABLE_WORDS: dict[Language, dict[str, str]] = {
 
 
 def describe_table_event(event: Event, language: Language = "en") -> str | None:
-    """One of the table's own events in words (None: nothing to say)."""
-    words = TABLE_WORDS[language]
-    match event:
-        case TableCreated(creator=creator, seats=seats):
-            return words["created"].format(creator=creator, seats=seats)
-        case TableStarted(players=players):
-            return words["started"].format(players=spoken_list(players, words["and"]))
-        case GameEnded(result=result):
-            return said_result(result, language)
-        case TableExpired():
-            return RESULT_WORDS[language]["expired"]
-        case RematchOffered(table=next_table, by=by):
-            return words["rematch_offered"].format(by=by, table=next_table)
-        case RematchDeclined(player=player):
-            return words["rematch_declined"].format(player=player)
-        case ClockCharged() | TakeBackPoint() | TakeBacksClosed() | DrawsMade():
-            return None  # bookkeeping: nothing to tell
-        case SeedCommitted(commitment=commitment):
-            return words["sealed"].format(commitment=commitment[:12])
-        case SeedRevealed():
-            return words["revealed"]
-        case MoveTakenBack(player=player):
-            return words["taken_back"].format(player=player)
-    return _seat_event(event, words)
+    """One of the table's own events in words (None: nothing to say). Looked up by the event's
+    type: a `match` tried each case's class in turn, twice a message and viewer language."""
+    say = _SAYINGS.get(type(event))
+    if say is None:
+        raise AssertionError(f"not a table event: {event!r}")
+    return say(event, TABLE_WORDS[language], language)
 
 
-def _seat_event(event: Event, words: dict[str, str]) -> str:
-    """A seat taken, left, or played by a bot from now on, in words."""
-    match event:
-        case PlayerJoined(player=player):
-            said = "joined"
-        case PlayerLeft(player=player):
-            said = "left"
-        case BotSeated(player=player):
-            said = "bot_seated"
-        case ClockExpired(player=player):
-            said = "out_of_time"
-        case SeatZombied(player=player, reason="quit"):
-            said = "quit"
-        case SeatZombied(player=player):
-            said = "zombied"
-        case _:
-            raise AssertionError(f"not a table event: {event!r}")
-    return words[said].format(player=player)
+def _seated(said: str) -> Callable[[Any, dict[str, str], Language], str]:
+    """What says a seat taken, left, or played by a bot from now on."""
+    return lambda event, words, _: words[said].format(player=event.player)
+
+
+def _nothing(*_: Any) -> None:
+    return None  # bookkeeping: nothing to tell
+
+
+_SAYINGS: dict[type, Callable[[Any, dict[str, str], Language], str | None]] = {
+    TableCreated: lambda e, words, _: words["created"].format(creator=e.creator, seats=e.seats),
+    TableStarted: lambda e, words, _: words["started"].format(players=spoken_list(e.players, words["and"])),
+    GameEnded: lambda e, _, language: said_result(e.result, language),
+    TableExpired: lambda e, _, language: RESULT_WORDS[language]["expired"],
+    RematchOffered: lambda e, words, _: words["rematch_offered"].format(by=e.by, table=e.table),
+    RematchDeclined: lambda e, words, _: words["rematch_declined"].format(player=e.player),
+    ClockCharged: _nothing,
+    TakeBackPoint: _nothing,
+    TakeBacksClosed: _nothing,
+    DrawsMade: _nothing,
+    SeedCommitted: lambda e, words, _: words["sealed"].format(commitment=e.commitment[:12]),
+    SeedRevealed: lambda e, words, _: words["revealed"],
+    MoveTakenBack: lambda e, words, _: words["taken_back"].format(player=e.player),
+    PlayerJoined: _seated("joined"),
+    PlayerLeft: _seated("left"),
+    BotSeated: _seated("bot_seated"),
+    ClockExpired: _seated("out_of_time"),
+    SeatZombied: lambda e, words, lang: _seated("quit" if e.reason == "quit" else "zombied")(e, words, lang),
+}
