@@ -85,6 +85,8 @@ class FastParser(Parser):
     async def parse(self, data: bytes = b"") -> None:
         buf = self.buf
         buf.extend(data)
+        if self.state == AWAITING_MSG_PAYLOAD and len(buf) < self.needed + 2:
+            return  # a large payload comes in many reads: not copied again at each
         nc = self.nc
         chunk = bytes(buf)  # one copy a read: bytes slice to bytes where a bytearray copies twice
         size = len(chunk)
