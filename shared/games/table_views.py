@@ -188,6 +188,11 @@ def _seated(said: str) -> Callable[[Any, dict[str, str], Language], str]:
     return lambda event, words, _: words[said].format(player=event.player)
 
 
+def _zombied(event: SeatZombied, words: dict[str, str], _: Language) -> str:
+    """A seat a bot plays from now on: its player quit, or was away too long."""
+    return words["quit" if event.reason == "quit" else "zombied"].format(player=event.player)
+
+
 def _nothing(*_: Any) -> None:
     return None  # bookkeeping: nothing to tell
 
@@ -210,5 +215,5 @@ _SAYINGS: dict[type, Callable[[Any, dict[str, str], Language], str | None]] = {
     PlayerLeft: _seated("left"),
     BotSeated: _seated("bot_seated"),
     ClockExpired: _seated("out_of_time"),
-    SeatZombied: lambda e, words, lang: _seated("quit" if e.reason == "quit" else "zombied")(e, words, lang),
+    SeatZombied: _zombied,
 }
