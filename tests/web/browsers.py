@@ -222,9 +222,13 @@ async def take_a_move(seat: Seat) -> bool:
     """Click one of the moves this page offers (a free-text form filled with its examples,
     else invented words when those are refused); False when it offers none."""
     page = seat.page
-    # pieces that glide to their new places settle first: a click aims where a button is drawn
+    # pieces that glide to their new places settle first: a click aims where a button is drawn;
+    # and a move of this page's still on its way is answered first: until then a click is not
+    # taken (the page sends one move at a time)
     await page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=STEP_TIMEOUT_MS
+        "() => document.getAnimations().every(a => a.playState !== 'running')"
+        " && !('busy' in document.getElementById('table').dataset)",
+        timeout=STEP_TIMEOUT_MS,
     )
     version = await version_of(page)
     # never Undo: a player taking moves back and forth would play for ever (test_take_back)
@@ -265,16 +269,19 @@ async def take_a_move(seat: Seat) -> bool:
             if "not visible" in error.message or "not attached" in error.message:
                 return True
             raise
-        outcome = await page.wait_for_function(
-            """v => {
-                const t = document.getElementById('table');
-                if (Number(t.dataset.version) > v) return 'moved';
-                const a = document.getElementById('alert');
-                return a && a.textContent ? a.dataset.code || 'refused' : false;
-            }""",
-            arg=version,
-            timeout=STEP_TIMEOUT_MS,
-        )
+        try:
+            outcome = await page.wait_for_function(
+                """v => {
+                    const t = document.getElementById('table');
+                    if (Number(t.dataset.version) > v) return 'moved';
+                    const a = document.getElementById('alert');
+                    return a && a.textContent ? a.dataset.code || 'refused' : false;
+                }""",
+                arg=version,
+                timeout=STEP_TIMEOUT_MS,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(f"{seat.name}: {await _stuck(page, version)}") from None
         result = await outcome.json_value()
         if result == "moved" or result == "stale_version":
             return True
@@ -282,6 +289,20 @@ async def take_a_move(seat: Seat) -> bool:
         if not count and not form_count:
             return True
     raise AssertionError(f"{seat.name}: every move tried was refused: {await page.text_content('#alert')}")
+
+
+async def _stuck(page: Any, version: int) -> str:
+    """What a page shows when a move clicked at `version` brought neither a newer version nor
+    an answer in time: for the failure to say."""
+    shown = await page.evaluate(
+        """() => {
+            const t = document.getElementById('table');
+            return {version: t.dataset.version, status: t.dataset.status, busy: 'busy' in t.dataset,
+                    alert: document.getElementById('alert')?.textContent || '',
+                    moves: [...t.querySelectorAll('[data-command]')].map(b => b.dataset.command)};
+        }"""
+    )
+    return f"no version after {version} and no answer {STEP_TIMEOUT_MS} ms after a click; the page: {shown}"
 
 
 async def play_through(seats: list[Seat], *, pause_at: int | None = None, on_pause: Any = None) -> None:

@@ -33,6 +33,7 @@ from shared.games.table import RESERVED_VIEW_KEYS
 from shared.settings import load_settings
 from tests.processes import TABLETOP, cli_env
 from tests.web.browsers import (
+    ACTION_TIMEOUT_MS,
     CHROMIUM,
     PASSWORD,
     Seat,
@@ -511,6 +512,14 @@ async def test_the_rules_are_at_hand_and_each_move_says_what_it_does(up, browser
     assert await page.inner_text("#move-hint") == game_help["naishi"]["moves"]["give_card"]
     await page.mouse.move(0, 0)
     await page.wait_for_function("() => document.getElementById('move-hint').textContent === ''")
+    # the board drawn again under the pointer (a new view came): the hint still goes with it
+    await give.hover()
+    await page.wait_for_function("() => document.getElementById('move-hint').textContent !== ''")
+    await give.evaluate("move => move.parentElement.replaceChild(move.cloneNode(true), move)")
+    await page.mouse.move(0, 0)
+    await page.wait_for_function(
+        "() => document.getElementById('move-hint').textContent === ''", timeout=ACTION_TIMEOUT_MS
+    )
     await give.focus()  # from the keyboard too
     assert await page.inner_text("#move-hint") == game_help["naishi"]["moves"]["give_card"]
     await screenshot(page, "rules-and-move-hint")

@@ -795,11 +795,15 @@ function rulesPanel(info) {
   return panel;
 }
 
-/** While the pointer is on a move, or the keyboard's focus, `hint` says what it does. */
+/** While the pointer is on a move, or the keyboard's focus, `hint` says what it does. Watched
+ * over the whole document, not the table alone: a board drawn again under the pointer takes
+ * away the move it was over, and the browser may then tell the table nothing as the pointer
+ * leaves; the next element it enters still says. Returns what stops the watch. */
 function explainMoves(root, info, hint) {
   const moves = helpOf(info).moves || {};
   const typeOf = (node) => {
-    const move = node && node.closest && node.closest("[data-command], form[data-command-type]");
+    if (!node || !node.closest || !root.contains(node)) return null;
+    const move = node.closest("[data-command], form[data-command-type]");
     if (!move) return null;
     if (move.dataset.commandType) return move.dataset.commandType;
     try {
@@ -808,17 +812,15 @@ function explainMoves(root, info, hint) {
       return null;
     }
   };
-  const show = (event) => {
-    const type = typeOf(event.target);
-    if (type && moves[type]) hint.textContent = moves[type];
-  };
-  const clear = (event) => {
-    if (typeOf(event.target) && !typeOf(event.relatedTarget)) hint.textContent = "";
-  };
-  root.addEventListener("mouseover", show);
-  root.addEventListener("focusin", show);
-  root.addEventListener("mouseout", clear);
-  root.addEventListener("focusout", clear);
+  const say = (type) => { hint.textContent = (type && moves[type]) || ""; };
+  // the pointer on a move says it; elsewhere, the move the keyboard's focus is on, if any
+  const pointed = (event) => say(typeOf(event.target) || typeOf(document.activeElement));
+  const left = (event) => { if (!event.relatedTarget) say(typeOf(document.activeElement)); }; // the window
+  const focused = (event) => say(typeOf(event.target));
+  const unfocused = (event) => say(typeOf(event.relatedTarget));
+  const watched = [["mouseover", pointed], ["mouseout", left], ["focusin", focused], ["focusout", unfocused]];
+  for (const [type, handler] of watched) document.addEventListener(type, handler);
+  return () => { for (const [type, handler] of watched) document.removeEventListener(type, handler); };
 }
 
 /** The create form of a game, built from its options' JSON schema. */
@@ -1314,7 +1316,7 @@ function tablePage(game, table) {
     rulesBox,
     me.guest ? null : alertControls());
   main.replaceChildren(root);
-  explainMoves(root, info, moveHint);
+  const stopExplaining = explainMoves(root, info, moveHint);
   let wasMyTurn = null; // null until the first view: no chime for a turn already there
 
   const seated = () => Boolean(view && !me.guest && view.seats.includes(me.name));
@@ -1323,6 +1325,7 @@ function tablePage(game, table) {
   async function act(command) {
     if (busy || stopped) return;
     busy = true;
+    root.dataset.busy = ""; // a move on its way: the next click waits for its answer
     alert.textContent = "";
     const body = { ...command };
     // `expect` only when this seat alone acts: a simultaneous step moves on under others' feet
@@ -1340,6 +1343,7 @@ function tablePage(game, table) {
       alert.textContent = t("No answer from the game server ({message}).", { message: err.message });
     } finally {
       busy = false;
+      delete root.dataset.busy;
     }
   }
 
@@ -1620,6 +1624,7 @@ function tablePage(game, table) {
       for (const sub of subscriptions) sub.unsubscribe();
       clearTimeout(hereTimer);
       chat.stop();
+      stopExplaining();
     },
     resync() { resync(); chat.resync(); },
   };
