@@ -36,6 +36,15 @@ def url_file(settings: Settings) -> Path:
     return Path(settings.data_dir) / "nats.url"
 
 
+def write_url_file(settings: Settings, url: str) -> None:
+    """The address `nats_url` finds, written whole or not at all: beside the file, then renamed
+    over it, so that a reader that finds the file never reads it half written."""
+    path = url_file(settings)
+    partial = path.with_name(f"{path.name}.partial")
+    partial.write_text(url + "\n")
+    os.replace(partial, path)
+
+
 def nats_url(settings: Settings) -> str:
     """`NATS_URL`, else the NATS a local `tabletop up` runs, else the default port."""
     if settings.nats_url:

@@ -11,7 +11,7 @@ import msgspec
 import structlog
 
 from services.compose import embedded_server, everything
-from services.runtime import service_credentials, stop_on_signals, url_file
+from services.runtime import service_credentials, stop_on_signals, url_file, write_url_file
 from services.supervisor import Supervisor, preload
 from services.web.server import serve_web
 from shared.bus.connection import Bus
@@ -100,7 +100,7 @@ async def run_everything(
             return
         http_url = web_started.result()
         if server is not None:  # clients find NATS here: only once the services answer
-            url_file(settings).write_text(url + "\n")
+            write_url_file(settings, url)
         ready(url, websocket_url, http_url)
         await stop.wait()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from services import cli
 from services.client import Client
 from services.registry import games, get
+from services.runtime import nats_url, url_file, write_url_file
 from shared.bus.connection import Bus
 from shared.bus.credentials import ServerSecrets
 from shared.games import fairness
@@ -333,6 +335,32 @@ def test_bots_play_every_game_through_the_cli_and_replays_equal_live_views(up, g
     asyncio.run(scenario())
     checked = json.loads(up.run("verify-fairness", table, "--as", "guest-eve", "--json").stdout)
     assert checked["passed"] and len(checked["checked"]) >= 5, checked  # as a spectator sees it
+
+
+def test_the_nats_address_up_leaves_is_never_read_half_written(tmp_path):
+    """`up` leaves the address of its NATS where the other commands look (`nats.url`), whole or
+    not at all: a reader that finds the file while it is written again and again reads every
+    address whole, never an empty or cut one."""
+    settings = load_settings(data_dir=str(tmp_path), nats_url="")
+    written = [f"nats://127.0.0.1:{4000 + i}" for i in range(2000)]
+    read: list[str] = []
+    done = threading.Event()
+
+    def reader() -> None:
+        while not done.is_set():
+            if url_file(settings).exists():
+                read.append(nats_url(settings))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for url in written:
+            write_url_file(settings, url)
+    finally:
+        done.set()
+        thread.join()
+    assert read and set(read) <= set(written), sorted(set(read) - set(written))[:3]
+    assert [p.name for p in tmp_path.iterdir()] == ["nats.url"]  # nothing left beside it
 
 
 @pytest.mark.slow
