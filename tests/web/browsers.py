@@ -298,11 +298,11 @@ async def _stuck(page: Any, version: int) -> str:
         """() => {
             const t = document.getElementById('table');
             return {version: t.dataset.version, status: t.dataset.status, busy: 'busy' in t.dataset,
-                    alert: document.getElementById('alert')?.textContent || '',
-                    moves: [...t.querySelectorAll('[data-command]')].map(b => b.dataset.command)};
+                    alert: document.getElementById('alert')?.textContent || ''};
         }"""
     )
-    return f"no version after {version} and no answer {STEP_TIMEOUT_MS} ms after a click; the page: {shown}"
+    moves = await page.evaluate(ON_PAGE)
+    return f"no version after {version} and no answer {STEP_TIMEOUT_MS} ms after a click; {shown}; {moves}"
 
 
 async def play_through(seats: list[Seat], *, pause_at: int | None = None, on_pause: Any = None) -> None:
