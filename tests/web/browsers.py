@@ -218,6 +218,22 @@ class Seat:
         self.seen.append(await page_text(self.page))
 
 
+# The page's alert emptied, and the clicks it has taken counted (`window.__clicks`: how many,
+# and whether the last one fell on a move), the counting set up on first use
+CLEARED_AND_CLICKS = """() => {
+    const a = document.getElementById('alert');
+    if (a) { a.textContent = ''; delete a.dataset.code; }
+    if (!window.__clicks) {
+        window.__clicks = {count: 0, onMove: false};
+        document.addEventListener('click', (event) => {
+            const move = event.target.closest?.('[data-command], form[data-command-type]');
+            window.__clicks = {count: window.__clicks.count + 1, onMove: Boolean(move)};
+        }, true);
+    }
+    return window.__clicks.count;
+}"""
+
+
 async def take_a_move(seat: Seat) -> bool:
     """Click one of the moves this page offers (a free-text form filled with its examples,
     else invented words when those are refused); False when it offers none."""
@@ -238,10 +254,7 @@ async def take_a_move(seat: Seat) -> bool:
     if not count and not form_count:
         return False
     for attempt in range(6):
-        await page.evaluate(
-            "() => { const a = document.getElementById('alert'); "
-            "if (a) { a.textContent = ''; delete a.dataset.code; } }"
-        )
+        clicks = await page.evaluate(CLEARED_AND_CLICKS)
         choice = seat.rng.randrange(count + form_count)
         try:
             if choice < count:
@@ -271,13 +284,15 @@ async def take_a_move(seat: Seat) -> bool:
             raise
         try:
             outcome = await page.wait_for_function(
-                """v => {
+                """([v, clicks]) => {
                     const t = document.getElementById('table');
                     if (Number(t.dataset.version) > v) return 'moved';
                     const a = document.getElementById('alert');
-                    return a && a.textContent ? a.dataset.code || 'refused' : false;
+                    if (a && a.textContent) return a.dataset.code || 'refused';
+                    const c = window.__clicks;
+                    return c.count > clicks && !c.onMove ? 'missed' : false;
                 }""",
-                arg=version,
+                arg=[version, clicks],
                 timeout=STEP_TIMEOUT_MS,
             )
         except PlaywrightTimeout:
@@ -285,10 +300,15 @@ async def take_a_move(seat: Seat) -> bool:
         result = await outcome.json_value()
         if result == "moved" or result == "stale_version":
             return True
+        # 'missed': the page moved under the pointer between aiming and clicking (a line of the
+        # players' panel came or went), and the click fell beside the move: as a person would,
+        # aim again
         count, form_count = await buttons.count(), await forms.count()
         if not count and not form_count:
             return True
-    raise AssertionError(f"{seat.name}: every move tried was refused: {await page.text_content('#alert')}")
+    raise AssertionError(
+        f"{seat.name}: every move tried was refused or missed: {await page.text_content('#alert')}"
+    )
 
 
 async def _stuck(page: Any, version: int) -> str:
