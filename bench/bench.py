@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("TABLETOP_GAMES", "tests.highcard:GAME")
 
+import msgspec
 import nats
 import raw_responder
 from load import GAME_SEATS, CpuMeter, Generator, rss_mib
@@ -149,13 +150,17 @@ def raw_churn(nc: Any, flavour: str, body_size: int) -> Any:
 
 
 async def raw_ordered_replay(nc: Any, count: int) -> float:
-    """Messages a second of an ordered consumer reading the first `count` log messages."""
+    """Messages a second of an ordered consumer reading the first `count` log messages and
+    decoding each one's body (msgspec's JSON decoder, the one tabletop uses, to plain
+    objects: the raw side knows no event types)."""
     js = nc.jetstream()
     done = asyncio.Event()
     got = 0
+    decode = msgspec.json.decode
 
     async def on_message(msg: Any) -> None:
         nonlocal got
+        decode(msg.data)
         got += 1
         if got >= count:
             done.set()

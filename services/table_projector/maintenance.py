@@ -154,9 +154,10 @@ async def rebuild_views(
     """Every table's views and lobby entry made again from the whole log, the projectors
     stopped: the log read in order once, each table folded in memory and written once at the
     end (the lobby entries, then the tables' views, many puts in flight), then each partition's
-    consumer made to go on after the last message read. Returns (tables, messages read);
+    consumer moved to go on after the last message read. Returns (tables, messages read);
     `progress(seq, last)` is told along the way. Interrupted, it is run again: until its
-    end the consumers do not exist, so a projector started meanwhile reads the whole log."""
+    end the consumers start at the log's first message, as a projector makes them, so a
+    projector started meanwhile reads the whole log."""
     layout = await bus.events.layout()
     lasts = await bus.events.last_seqs()
 
@@ -168,9 +169,18 @@ async def rebuild_views(
                 for name in (durable, former_durable)
             )
         )
-        await bus.reset_views()
+        await asyncio.gather(
+            bus.reset_views(),
+            *(
+                bus.make_consumer(
+                    durable(p), subjects.evt_partition(p), stream=layout.stream_of_partition(p), ack_all=True
+                )
+                for p in range(subjects.PARTITIONS)
+            ),
+        )
 
-    # the consumers deleted and the views emptied while the log is read: neither touches it
+    # the consumers made again from the first message and the views emptied while the log is
+    # read: neither touches it
     tables, read = (await asyncio.gather(clear(), _fold_whole_log(bus, lasts, progress)))[1]
     deciders = games()
     entries: list[tuple[str, bytes]] = []
@@ -190,18 +200,17 @@ async def rebuild_views(
             entries.append((subjects.lobby_key(game, table), encoder.encode(entry)))
     await bus.view_put_many(entries)
     await bus.view_put_many(views)
-    # A projector running beside the rebuild makes its consumer again as soon as it is
-    # deleted, from the first message, and forgets what it held: that one is kept
-    # (`Bus.start_consumer_after`), and the projector reads the log again from its start.
+    # A projector running beside the rebuild opens its consumer again as soon as it is
+    # deleted, from the first message, and forgets what it held: that one is left as it is
+    # (`Bus.move_unread_consumer_after`), and the projector reads the log again from its start.
     await asyncio.gather(
         *(
-            bus.start_consumer_after(
+            bus.move_unread_consumer_after(
                 durable(p),
                 subjects.evt_partition(p),
                 lasts[layout.stream_of_partition(p)],
                 stream=layout.stream_of_partition(p),
                 ack_all=True,
-                deleted=True,
             )
             for p in range(subjects.PARTITIONS)
         )

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 
+import msgspec
 import nats.js.errors
 import structlog
 from nats.js import JetStreamContext
@@ -20,6 +21,10 @@ from shared.bus.puller import Delivered, Puller
 log = structlog.get_logger("tabletop.bus")
 RETRY_DELAY = 1.0  # seconds before a message that could not be handled is delivered again
 ERROR_DELAY = 0.5  # seconds before a consumer that failed is opened again
+# nats-server moves a consumer to another sequence in one request since 2.14
+# ($JS.API.CONSUMER.RESET): no moment without the consumer, one state write instead of the files
+# of a consumer deleted and made again
+RESET_SINCE = (2, 14, 0)
 _ACK = b"+ACK"
 _NAK_LATER = b'-NAK {"delay":%d}' % int(RETRY_DELAY * 1e9)
 
@@ -119,6 +124,50 @@ class Consumers(Connected):
             log.info("consumer_made_by_its_reader", durable=durable)
             return False
         return True
+
+    async def make_consumer(self, durable: str, subject: str, *, stream: str, ack_all: bool = False) -> None:
+        """The durable consumer `durable` of `subject` made as its reader makes a missing one
+        (`consume`): from the first message. One already there as its reader made it is
+        left as it is."""
+        config = _consumer_config(durable, subject, ack_all=ack_all)
+        await self.js.add_consumer(stream, config=dataclasses.replace(config, name=durable))
+
+    async def move_unread_consumer_after(
+        self, durable: str, subject: str, seq: int, *, stream: str, ack_all: bool = False
+    ) -> bool:
+        """The durable consumer `durable` of `subject`, made by `make_consumer` and read by
+        no one since, moved to deliver what comes after stream sequence `seq`: in one
+        request by a server that can (`RESET_SINCE`), else deleted and made again
+        (`start_consumer_after`). One that a reader has taken messages from or is waiting on
+        (a projector running beside a rebuild) is left as it is, and False returned: that
+        reader goes on from where it is."""
+        info = await _consumer_info(self.js, stream, durable)
+        if info is None:  # deleted meanwhile
+            return await self.start_consumer_after(
+                durable, subject, seq, stream=stream, ack_all=ack_all, deleted=True
+            )
+        if info.num_waiting or (info.delivered is not None and info.delivered.stream_seq):
+            log.info("consumer_read_meanwhile", durable=durable)
+            return False
+        if self._can_reset():
+            try:
+                answer = await self.nc.request(
+                    f"$JS.API.CONSUMER.RESET.{stream}.{durable}", b'{"seq":%d}' % (seq + 1), timeout=5
+                )
+            except TRANSIENT as err:
+                raise Unavailable(f"consumer {durable} not moved: {err!r}") from err
+            error = msgspec.json.decode(answer.data).get("error")
+            if error is None:
+                return True
+            log.info("consumer_reset_refused", durable=durable, error=error)
+        return await self.start_consumer_after(durable, subject, seq, stream=stream, ack_all=ack_all)
+
+    def _can_reset(self) -> bool:
+        version = self.nc.connected_server_version
+        try:
+            return (version.major, version.minor, version.patch) >= RESET_SINCE
+        except ValueError:  # not a semantic version
+            return False
 
     async def consumer_pending(self, durable: str, *, stream: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,

@@ -1,7 +1,8 @@
 """Views converge by themselves: views the bucket lost are written again when the projector
 (re)opens its partitions, with no command and no operator; a full rebuild beside a running
-projector ends exact; a view asked for a table whose log exists is answered with the view or
-`not_ready`, never `unknown_table`. Every test runs over a real nats-server."""
+projector ends exact, and one that dies leaves a projector the whole log to read; a view
+asked for a table whose log exists is answered with the view or `not_ready`, never
+`unknown_table`. Every test runs over a real nats-server."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ import uuid
 
 import msgspec
 import pytest
+from nats.js.api import DeliverPolicy
 
 from services.client import Client, RequestFailed, play_with_bots
 from services.registry import get
 from services.table_projector import maintenance
 from services.table_projector.projector import VIEW_RETRY_AFTER_MS, durable, view_bodies
+from shared.bus import consumers
 from shared.bus.errors import Unavailable
 from shared.bus.nats_internals import drop_socket
+from shared.bus.puller import Puller
 from shared.bus.views import LAYOUT, LAYOUT_KEY
 from shared.messages import subjects
 from shared.messages.envelopes import table_views_body
@@ -279,6 +283,111 @@ async def test_a_full_rebuild_beside_a_running_projector_ends_exact(bus, nats_ur
         await until_exact(bus, tables, within=30)
         for table in tables:
             assert (await client.view("highcard", table))["version"] == 4
+
+
+async def test_a_rebuild_that_dies_before_its_end_leaves_a_projector_the_whole_log_to_read(bus, nats_url):
+    """`rebuild-views` dying after it emptied the views and before it moved the consumers past
+    what it read (here its puts of the tables' views fail): every partition's consumer is as a
+    projector makes it, from the first message, read by no one, and a projector started
+    after it ends exact."""
+    client = Client(bus, timeout=5, attempts=20)
+    tables = [table_id() for _ in range(4)]
+    async with stack(nats_url, "worker:highcard", "table-projector") as s:
+        for table in tables:
+            assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
+            assert (await client.command("highcard", table, "p1", {"type": "join"}))["ok"]
+        await until_exact(bus, tables)
+        await s.stop("table-projector")
+        put_many = bus.view_put_many
+
+        async def dies_at_the_views(items, **kwargs):
+            items = list(items)
+            if any(key.startswith("views.") for key, _ in items):  # not the lobby entries
+                raise RuntimeError("the rebuild is killed")
+            return await put_many(items, **kwargs)
+
+        bus.view_put_many = dies_at_the_views
+        try:
+            with pytest.raises(RuntimeError):
+                await maintenance.rebuild_views(bus)
+        finally:
+            del bus.view_put_many
+        assert await bus.view_get(subjects.views_key("highcard", tables[0])) is None
+        for p in range(subjects.PARTITIONS):
+            info = await bus.js.consumer_info(subjects.STREAM, durable(p))
+            assert info.config.deliver_policy == DeliverPolicy.ALL
+            assert info.delivered.stream_seq == 0 and not info.num_ack_pending
+        await s.start("table-projector")
+        await until_exact(bus, tables, within=30)
+
+
+@pytest.mark.parametrize("reset", [True, False], ids=["reset", "made-again"])
+async def test_a_rebuild_moves_each_consumer_just_past_the_log_it_read(bus, nats_url, monkeypatch, reset):
+    """After a rebuild each partition's consumer delivers only what comes after the log it
+    read: moved in one request by a server that can (nats-server 2.14), made again by an
+    older one. The projector then goes on exact from there."""
+    if not reset:
+        monkeypatch.setattr(consumers, "RESET_SINCE", (99, 0, 0))
+    made_again: list[str] = []
+    start_after = consumers.Consumers.start_consumer_after
+
+    async def counted(self, durable_name, *args, **kwargs):
+        made_again.append(durable_name)
+        return await start_after(self, durable_name, *args, **kwargs)
+
+    monkeypatch.setattr(consumers.Consumers, "start_consumer_after", counted)
+    client = Client(bus, timeout=5, attempts=20)
+    tables = [table_id() for _ in range(6)]
+    async with stack(nats_url, "worker:highcard") as s:
+        for table in tables:
+            assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
+        await maintenance.rebuild_views(bus)
+        assert sorted(made_again) == ([] if reset else sorted(durable(p) for p in range(subjects.PARTITIONS)))
+        for p in range(subjects.PARTITIONS):
+            assert await bus.consumer_pending(durable(p), stream=subjects.STREAM) == (0, 0)
+        assert (await client.command("highcard", tables[0], "p1", {"type": "join"}))["ok"]
+        moved = subjects.partition("highcard", tables[0])
+        for p in range(subjects.PARTITIONS):
+            wanted = (1, 0) if p == moved else (0, 0)
+            assert await bus.consumer_pending(durable(p), stream=subjects.STREAM) == wanted
+        await s.start("table-projector")
+        await until_exact(bus, tables)
+        assert (await client.view("highcard", tables[0]))["version"] == 2
+
+
+async def test_a_consumer_a_reader_took_from_is_not_moved(bus, nats_url):
+    """`move_unread_consumer_after` moves a consumer no one read since it was made, and leaves
+    one a reader has taken messages from as it is (a projector beside a rebuild goes on)."""
+    client = Client(bus, timeout=5)
+    partition = 3
+    table = table_id((partition,))
+    async with stack(nats_url, "worker:highcard"):
+        assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
+        assert (await client.command("highcard", table, "p1", {"type": "join"}))["ok"]
+    last = (await bus.events.last_seqs())[subjects.STREAM]
+    subject = subjects.evt_partition(partition)
+    read, unread = (f"test-move-{uuid.uuid4().hex[:8]}" for _ in range(2))
+    try:
+        for name in (read, unread):
+            await bus.make_consumer(name, subject, stream=subjects.STREAM, ack_all=True)
+        puller = await Puller.open(bus.nc, read, 1, subjects.STREAM)
+        try:
+            taken, _ = await puller.take()
+            assert taken
+            assert not await bus.move_unread_consumer_after(
+                read, subject, last, stream=subjects.STREAM, ack_all=True
+            )
+            info = await bus.js.consumer_info(subjects.STREAM, read)
+            assert info.delivered.stream_seq == taken[-1].seq and info.num_pending > 0
+        finally:
+            await puller.close()
+        assert await bus.move_unread_consumer_after(
+            unread, subject, last, stream=subjects.STREAM, ack_all=True
+        )
+        assert await bus.consumer_pending(unread, stream=subjects.STREAM) == (0, 0)
+    finally:
+        for name in (read, unread):
+            await bus.delete_consumer(name, stream=subjects.STREAM)
 
 
 async def test_a_view_of_a_table_whose_views_are_not_stored_is_not_ready_never_unknown(bus, nats_url):
