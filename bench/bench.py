@@ -242,28 +242,15 @@ async def undelivered(bus: Bus) -> int:
     return sum(p[0] + p[1] for p in await lag(bus) if p)
 
 
-async def append_to_push(bus: Bus, client: Client, rate: float) -> list[float]:
-    """Milliseconds from a command's reply to the first push of its version or a later one,
-    at `rate` commands a second."""
-    pushes: dict[str, list[tuple[int, float]]] = {}
-
-    async def on_push(message: Any) -> None:
-        table = message.subject.split(".")[3]
-        version = json.loads(message.data)["version"]
-        pushes.setdefault(table, []).append((version, time.perf_counter()))
-
-    sub = await bus.subscribe(subjects.update("highcard", "*", subjects.SPECTATOR), on_push)
-    tables = await new_tables(client, TABLES)
-    await until_caught_up(bus)  # the new tables' views are stored: only the commands are timed
-    replies: dict[tuple[str, int], float] = {}
-    await drive(churn(bus, replies), tables, COMMANDS // 2, rate=rate)
-    await until_caught_up(bus)
-    await sub.unsubscribe()
-    delays = []
-    for (table, version), replied in replies.items():
-        pushed = [at for v, at in pushes.get(table, []) if v >= version]
-        if pushed:
-            delays.append((min(pushed) - replied) * 1000)
+async def append_to_push(st: Stage, rate: float) -> list[float]:
+    """Milliseconds from a command's reply to the first spectator push of its version or a
+    later one, at `rate` join/leave commands a second: COMMANDS / 2 commands on TABLES new
+    tables, evenly spread, from the load generator's process (as the five-game and paced
+    loads), which takes the pushes as its connection reads them."""
+    args = ["--load", "micro", "--tables", str(TABLES), "--every", str(TABLES / rate)]
+    args += ["--warmup", "0", "--seconds", str(COMMANDS / 2 / rate)]
+    (got,), _, _ = await generated(st, args, settle=lambda: until_caught_up(st.bus))
+    delays: list[float] = got["push_ms"]
     return delays
 
 
@@ -497,7 +484,7 @@ async def one_run(sync_always: bool, scratch: Path) -> dict[str, float]:
                 figures[f"raw_{flavour}_p50_ms"] = pct(latencies, 0.5)
                 figures[f"raw_{flavour}_p99_ms"] = pct(latencies, 0.99)
             await until_caught_up(bus)
-            delays = await append_to_push(bus, client, figures["commands_per_s"] / 2)
+            delays = await append_to_push(st, figures["commands_per_s"] / 2)
             figures["append_to_push_p50_ms"] = pct(delays, 0.5)
             figures["append_to_push_p99_ms"] = pct(delays, 0.99)
             # two replicas against one, on tables of their own
