@@ -1,6 +1,7 @@
 """On a 3-node cluster (R3 stream and views bucket), the node leading the event stream is
 killed mid-load and restarted: nothing acknowledged is lost, nothing is applied twice, no
-table's history forks, and every view ends equal to a fold of the log."""
+table's history forks, and every view ends equal to a fold of the log. A rebuild of the
+views moves the replicated consumers past what it read, and the projector goes on exact."""
 
 import asyncio
 import json
@@ -10,7 +11,10 @@ import subprocess
 import pytest
 
 from services.game_worker.app import service_name
+from services.table_projector import maintenance
 from services.table_projector.maintenance import service_stats
+from services.table_projector.projector import durable
+from shared.bus import consumers
 from shared.messages import subjects
 from tests.cluster import Cluster
 from tests.consistency import check_log, read_log, settled_views
@@ -44,6 +48,44 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
             f"{len(views.different)} keys on {len(views.tables)} tables differ from the log, e.g. "
             + "; ".join(f"{d.key}: {d.why}" for d in views.different[:3])
         )
+
+
+async def test_a_rebuild_moves_the_replicated_consumers_and_the_projector_goes_on_exact(
+    tmp_path, monkeypatch
+):
+    """`rebuild-views` on R3, the projector stopped: each partition's consumer (replicated) is
+    moved past what the rebuild read in one request, none made again; the projector started
+    after it delivers only what follows, and every view ends equal to a fold of the log."""
+    made_again: list[str] = []
+    start_after = consumers.Consumers.start_consumer_after
+
+    async def counted(self, durable_name, *args, **kwargs):
+        made_again.append(durable_name)
+        return await start_after(self, durable_name, *args, **kwargs)
+
+    monkeypatch.setattr(consumers.Consumers, "start_consumer_after", counted)
+    async with cluster_rig(tmp_path, ["highcard"], lanes=4) as rig:
+        rig.load.start()
+        await rig.acknowledged.wait_for(60, timeout=60)
+        await rig.load.stop()
+        projector = rig.services.of("table-projector")[0]
+        rig.services.running.pop(projector.label).process.terminate()
+        projector.process.wait()
+        _, read = await maintenance.rebuild_views(rig.bus)
+        assert read >= 60 and made_again == []
+        layout = await rig.bus.events.layout()
+        for p in range(subjects.PARTITIONS):
+            pending = await rig.bus.consumer_pending(durable(p), stream=layout.stream_of_partition(p))
+            assert pending == (0, 0), (p, pending)
+        rig.services.start("table-projector")
+        await rig.services.wait_serving(rig.bus)
+        rig.load.start()
+        await rig.acknowledged.wait_for(rig.acknowledged.count + 60, timeout=60)
+        await rig.load.stop()
+        log = await read_log(rig.bus)
+        views = await settled_views(rig.bus, log, timeout=60)
+        assert views.keys >= len(log)
+        assert views.different == [], [f"{d.key}: {d.why}" for d in views.different[:3]]
 
 
 FROZEN_FOR = 6.0  # seconds the stream leader stays frozen: about a leader election's time
