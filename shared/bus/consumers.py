@@ -146,7 +146,7 @@ class Consumers(Connected):
             return await self.start_consumer_after(
                 durable, subject, seq, stream=stream, ack_all=ack_all, deleted=True
             )
-        if info.num_waiting or (info.delivered is not None and info.delivered.stream_seq):
+        if info.num_waiting or (info.delivered is not None and info.delivered.consumer_seq):
             log.info("consumer_read_meanwhile", durable=durable)
             return False
         if self._can_reset():

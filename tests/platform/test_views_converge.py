@@ -316,7 +316,7 @@ async def test_a_rebuild_that_dies_before_its_end_leaves_a_projector_the_whole_l
         for p in range(subjects.PARTITIONS):
             info = await bus.js.consumer_info(subjects.STREAM, durable(p))
             assert info.config.deliver_policy == DeliverPolicy.ALL
-            assert info.delivered.stream_seq == 0 and not info.num_ack_pending
+            assert info.delivered.consumer_seq == 0 and not info.num_ack_pending
         await s.start("table-projector")
         await until_exact(bus, tables, within=30)
 
