@@ -14,7 +14,6 @@ from services.game_worker.app import service_name
 from services.table_projector import maintenance
 from services.table_projector.maintenance import service_stats
 from services.table_projector.projector import durable
-from shared.bus import consumers
 from shared.messages import subjects
 from tests.cluster import Cluster
 from tests.consistency import check_log, read_log, settled_views
@@ -51,19 +50,11 @@ async def test_the_stream_leader_killed_mid_load_loses_doubles_and_forks_nothing
 
 
 async def test_a_rebuild_moves_the_replicated_consumers_and_the_projector_goes_on_exact(
-    tmp_path, monkeypatch
+    tmp_path, consumers_made_again
 ):
     """`rebuild-views` on R3, the projector stopped: each partition's consumer (replicated) is
     moved past what the rebuild read in one request, none made again; the projector started
     after it delivers only what follows, and every view ends equal to a fold of the log."""
-    made_again: list[str] = []
-    start_after = consumers.Consumers.start_consumer_after
-
-    async def counted(self, durable_name, *args, **kwargs):
-        made_again.append(durable_name)
-        return await start_after(self, durable_name, *args, **kwargs)
-
-    monkeypatch.setattr(consumers.Consumers, "start_consumer_after", counted)
     async with cluster_rig(tmp_path, ["highcard"], lanes=4) as rig:
         rig.load.start()
         await rig.acknowledged.wait_for(60, timeout=60)
@@ -72,7 +63,7 @@ async def test_a_rebuild_moves_the_replicated_consumers_and_the_projector_goes_o
         rig.services.running.pop(projector.label).process.terminate()
         projector.process.wait()
         _, read = await maintenance.rebuild_views(rig.bus)
-        assert read >= 60 and made_again == []
+        assert read >= 60 and consumers_made_again == []
         layout = await rig.bus.events.layout()
         for p in range(subjects.PARTITIONS):
             pending = await rig.bus.consumer_pending(durable(p), stream=layout.stream_of_partition(p))

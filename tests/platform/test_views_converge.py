@@ -322,27 +322,23 @@ async def test_a_rebuild_that_dies_before_its_end_leaves_a_projector_the_whole_l
 
 
 @pytest.mark.parametrize("reset", [True, False], ids=["reset", "made-again"])
-async def test_a_rebuild_moves_each_consumer_just_past_the_log_it_read(bus, nats_url, monkeypatch, reset):
+async def test_a_rebuild_moves_each_consumer_just_past_the_log_it_read(
+    bus, nats_url, monkeypatch, consumers_made_again, reset
+):
     """After a rebuild each partition's consumer delivers only what comes after the log it
     read: moved in one request by a server that can (nats-server 2.14), made again by an
     older one. The projector then goes on exact from there."""
     if not reset:
         monkeypatch.setattr(consumers, "RESET_SINCE", (99, 0, 0))
-    made_again: list[str] = []
-    start_after = consumers.Consumers.start_consumer_after
-
-    async def counted(self, durable_name, *args, **kwargs):
-        made_again.append(durable_name)
-        return await start_after(self, durable_name, *args, **kwargs)
-
-    monkeypatch.setattr(consumers.Consumers, "start_consumer_after", counted)
     client = Client(bus, timeout=5, attempts=20)
     tables = [table_id() for _ in range(6)]
     async with stack(nats_url, "worker:highcard") as s:
         for table in tables:
             assert (await client.command("highcard", table, "p0", {"type": "create"}))["ok"]
         await maintenance.rebuild_views(bus)
-        assert sorted(made_again) == ([] if reset else sorted(durable(p) for p in range(subjects.PARTITIONS)))
+        assert sorted(consumers_made_again) == (
+            [] if reset else sorted(durable(p) for p in range(subjects.PARTITIONS))
+        )
         for p in range(subjects.PARTITIONS):
             assert await bus.consumer_pending(durable(p), stream=subjects.STREAM) == (0, 0)
         assert (await client.command("highcard", tables[0], "p1", {"type": "join"}))["ok"]
