@@ -143,16 +143,25 @@ def _refused(url: str, credentials: Credentials) -> SignInRefused:
     return SignInRefused(f"NATS at {url} refused {credentials.user or 'anonymous'!r}")
 
 
+def server_version(nc: FastClient) -> tuple[int, int, int] | None:
+    """The version of the server `nc` is connected to, from the INFO it sent on connecting;
+    None when it is not a semantic version."""
+    version = nc.connected_server_version
+    try:
+        return (version.major, version.minor, version.patch)
+    except ValueError:
+        return None
+
+
 def _too_old(nc: FastClient, minimum: tuple[int, int, int]) -> str | None:
     """Why the server `nc` is connected to is too old (its version, from the INFO it sent on
     connecting), or None when it is recent enough."""
-    version = nc.connected_server_version
-    try:
-        found = (version.major, version.minor, version.patch)
-    except ValueError:  # not a semantic version
+    found = server_version(nc)
+    if found is None:
         found, shown = (0, 0, 0), "(no version)"
     else:
-        shown = ".".join(map(str, found)) + (f"-{version.dev}" if version.dev else "")
+        dev = nc.connected_server_version.dev
+        shown = ".".join(map(str, found)) + (f"-{dev}" if dev else "")
     if found >= minimum:
         return None
     wanted = ".".join(map(str, minimum))

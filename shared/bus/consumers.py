@@ -13,7 +13,7 @@ import structlog
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, ConsumerInfo, DeliverPolicy
 
-from shared.bus.connecting import Connected
+from shared.bus.connecting import Connected, server_version
 from shared.bus.errors import ConnectionClosed, Unavailable
 from shared.bus.event_store import TRANSIENT
 from shared.bus.puller import Delivered, Puller
@@ -149,7 +149,7 @@ class Consumers(Connected):
         if info.num_waiting or (info.delivered is not None and info.delivered.consumer_seq):
             log.info("consumer_read_meanwhile", durable=durable)
             return False
-        if self._can_reset():
+        if (server_version(self.nc) or (0, 0, 0)) >= RESET_SINCE:
             try:
                 answer = await self.nc.request(
                     f"$JS.API.CONSUMER.RESET.{stream}.{durable}", b'{"seq":%d}' % (seq + 1), timeout=5
@@ -161,13 +161,6 @@ class Consumers(Connected):
                 return True
             log.info("consumer_reset_refused", durable=durable, error=error)
         return await self.start_consumer_after(durable, subject, seq, stream=stream, ack_all=ack_all)
-
-    def _can_reset(self) -> bool:
-        version = self.nc.connected_server_version
-        try:
-            return (version.major, version.minor, version.patch) >= RESET_SINCE
-        except ValueError:  # not a semantic version
-            return False
 
     async def consumer_pending(self, durable: str, *, stream: str) -> tuple[int, int] | None:
         """(messages not yet delivered, delivered but not acknowledged) of a durable consumer,
