@@ -210,13 +210,22 @@ class _Reader:
             raise ConnectionClosed(f"{self.durable}: the connection is closed")
         if self._puller is None or self._opened_at != watch.reconnects:
             await self.close()
-            floor = await _open_consumer(self.consumers.js, self.config, self.stream, self.formerly)
+            floor, delivered = await _open_consumer(
+                self.consumers.js, self.config, self.stream, self.formerly
+            )
             self.formerly = None  # taken over (or never there): once is enough
             self._opened_at = watch.reconnects
             if self.opened is not None:
                 await self.opened(floor)
             self.acknowledged = floor  # once `opened` went through: a stop may vouch for it
-            self._puller = await Puller.open(nc, self.durable, self.batch, self.stream)
+            self._puller = await Puller.open(
+                # acknowledged a batch at a time, its one reader must see every delivery
+                nc,
+                self.durable,
+                self.batch,
+                self.stream,
+                delivered=delivered if self.ack_all else None,
+            )
         return self._puller
 
     async def acknowledge(self, messages: list[Delivered], replies: list[str], retry: set[int]) -> None:
@@ -248,9 +257,10 @@ class _Reader:
 
 async def _open_consumer(
     js: JetStreamContext, config: ConsumerConfig, stream: str, formerly: str | None
-) -> int:
+) -> tuple[int, int]:
     """The durable consumer of `config`, ready to read before it is subscribed (one look
-    at it); returns its ack floor (the stream sequence it has acknowledged up to):
+    at it); returns its ack floor (the stream sequence it has acknowledged up to) and its
+    count of deliveries so far (`puller.consumer_seq`):
     - missing: made, after the ack floor of the durable `formerly` when that exists, which
       is then deleted (see `consume`);
     - holding messages fetched but never acknowledged (by a predecessor that died, or by
@@ -260,6 +270,7 @@ async def _open_consumer(
     durable = config.durable_name
     assert durable is not None
     info = await _consumer_info(js, stream, durable)
+    delivered = 0
     if info is None:
         former = None if formerly is None else await _consumer_info(js, stream, formerly)
         if former is None:
@@ -279,9 +290,11 @@ async def _open_consumer(
                 unacknowledged=info.num_ack_pending,
             )
             await _start_consumer_at(js, config, floor + 1, stream)
+        elif info.delivered is not None:
+            delivered = info.delivered.consumer_seq
     if formerly is not None:  # also when a process stopped between the two
         await _delete_consumer(js, formerly, stream)
-    return floor
+    return floor, delivered
 
 
 async def _consumer_info(js: JetStreamContext, stream: str, durable: str) -> ConsumerInfo | None:

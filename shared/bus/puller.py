@@ -38,9 +38,19 @@ class Puller:
     new request goes out as soon as the previous one is used up or ends.
 
     Its own rather than nats-py's `fetch`: that takes a task and a timer per message, and
-    waits for its batch or its expiry before handing any over."""
+    waits for its batch or its expiry before handing any over.
 
-    def __init__(self, nc: FastClient, durable: str, batch: int, stream: str) -> None:
+    `delivered`, for the consumer's only reader: the consumer's count of its deliveries when
+    this pull opens. Every later delivery then comes here, counted on by one: one that skips
+    a count went to an inbox no longer read (a consumer leader killed after its peers agreed
+    on the delivery but before the message reached us, a pull left over from an earlier
+    opening), and `take` raises rather than hand over what follows: with acknowledgements
+    that cover everything before them, the next one would cover the message never seen.
+    None for a consumer that other readers share (their deliveries are counted too)."""
+
+    def __init__(
+        self, nc: FastClient, durable: str, batch: int, stream: str, *, delivered: int | None = None
+    ) -> None:
         self.nc = nc
         self.batch = batch
         self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{durable}"
@@ -50,11 +60,14 @@ class Puller:
         self.owed = 0  # messages the open request may still bring
         self.asked_at = 0.0
         self.sub: Subscription | None = None
-        self.consumer_seq = 0  # of the last message delivered (see `consumer_seq`)
+        self.only_reader = delivered is not None
+        self.consumer_seq = delivered or 0  # of the last message delivered (see `consumer_seq`)
 
     @classmethod
-    async def open(cls, nc: FastClient, durable: str, batch: int, stream: str) -> Puller:
-        puller = cls(nc, durable, batch, stream)
+    async def open(
+        cls, nc: FastClient, durable: str, batch: int, stream: str, *, delivered: int | None = None
+    ) -> Puller:
+        puller = cls(nc, durable, batch, stream, delivered=delivered)
 
         def arrived(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
             puller.arrived.append((subject, reply, data, headers))
@@ -124,10 +137,17 @@ class Puller:
         """A consumer counts its deliveries from 1, redeliveries included: a count that goes
         back is another consumer of that name, made (by a rebuild) between two pulls without
         this one seeing its predecessor deleted. Its reader must open it as any new consumer
-        (`consume`'s `opened`)."""
-        if consumer_seq(replies[0]) <= self.consumer_seq:
+        (`consume`'s `opened`). For the only reader, a count skipped is a delivery lost (see
+        the class): opened again, the consumer delivers it again."""
+        first, last = consumer_seq(replies[0]), consumer_seq(replies[-1])
+        if first <= self.consumer_seq:
             raise Unavailable("the consumer was made again")
-        self.consumer_seq = consumer_seq(replies[-1])
+        if self.only_reader and (first != self.consumer_seq + 1 or last != self.consumer_seq + len(replies)):
+            raise Unavailable(
+                f"deliveries went missing: {len(replies)} came counted {first}-{last} "
+                f"after {self.consumer_seq}"
+            )
+        self.consumer_seq = last
 
     async def close(self) -> None:
         if self.sub is not None:

@@ -24,7 +24,7 @@ from services.table_projector.projector import (
 )
 from shared.bus.connection import Bus, Delivered
 from shared.bus.errors import Unavailable
-from shared.bus.event_store import WRITER
+from shared.bus.event_store import WRITER, delivery_position
 from shared.bus.server import EmbeddedServer
 from shared.messages import subjects
 from shared.messages.envelopes import EventBatch, encoder
@@ -500,6 +500,59 @@ async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_me
         while await bus.consumer_pending(name, stream=subjects.STREAM) != (0, 0):
             assert time.monotonic() < deadline, await bus.consumer_pending(name, stream=subjects.STREAM)
             await asyncio.sleep(0.05)
+    finally:
+        await bus.delete_consumer(name, stream=subjects.STREAM)
+
+
+async def test_a_delivery_that_never_reached_the_only_reader_is_not_covered_by_a_later_acknowledgement(
+    bus, nats_url
+):
+    """A consumer acknowledged a batch at a time loses a delivery on its way (here: pulled by an
+    inbox its reader does not read, as when a consumer leader dies after its peers agreed on
+    the delivery but before the message left it): its reader sees the count of deliveries
+    skip, acknowledges nothing past the hole, and opens the consumer again, which delivers the
+    lost message. Every message is handled, in order."""
+    client = Client(bus, timeout=5)
+    async with stack(nats_url, "worker:highcard"):
+        tables = await create_tables(client, 1, players=4)  # four messages of one partition
+    partition = subjects.partition("highcard", tables[0])
+    name = f"test-lost-delivery-{uuid.uuid4().hex[:8]}"
+    written = [m.seq for m in await bus.events.read("highcard", tables[0])]
+    await bus.start_consumer_after(
+        name, subjects.evt_partition(partition), written[0] - 1, stream=subjects.STREAM, ack_all=True
+    )
+    handled: list[int] = []
+    lost: list[int] = []
+    stop = asyncio.Event()
+
+    async def handle(messages: list[Delivered]) -> set[int]:
+        handled.extend(m.seq for m in messages)
+        if not lost:  # between two pulls of the reader, another inbox takes the next message
+            elsewhere = await bus.nc.subscribe(bus.nc.new_inbox())
+            await bus.nc.publish(
+                f"$JS.API.CONSUMER.MSG.NEXT.{subjects.STREAM}.{name}", b'{"batch":1}', reply=elsewhere.subject
+            )
+            lost.append(delivery_position((await elsewhere.next_msg(5)).reply)[0])
+            await elsewhere.unsubscribe()
+        if written[-1] in handled:
+            stop.set()
+        return set()
+
+    try:
+        await asyncio.wait_for(
+            bus.consume(
+                name,
+                subjects.evt_partition(partition),
+                handle,
+                stop=stop,
+                stream=subjects.STREAM,
+                batch=1,  # no pull of the reader's open while it handles a message
+                ack_all=True,
+            ),
+            30,
+        )
+        assert lost == [written[1]]
+        assert sorted(set(handled)) == written, (handled, lost)
     finally:
         await bus.delete_consumer(name, stream=subjects.STREAM)
 
