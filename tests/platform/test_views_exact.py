@@ -9,7 +9,9 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import msgspec
 import pytest
@@ -454,21 +456,49 @@ async def test_a_batch_weighs_each_table_it_holds_once_at_its_last_step(bus, nat
     assert projector.tables.weight == sum(weigh_folded(folded) for folded in held)
 
 
+@dataclass(frozen=True)
+class OneTablesConsumer:
+    """A consumer acknowledged a batch at a time (`ack_all`) of the partition of one table,
+    from the table's first message, and the stream sequences of that table's messages."""
+
+    bus: Bus
+    name: str
+    subject: str
+    written: list[int]
+
+    async def consume(
+        self, handle: Callable[[list[Delivered]], Awaitable[set[int]]], stop: asyncio.Event, batch: int = 256
+    ) -> None:
+        await asyncio.wait_for(
+            self.bus.consume(
+                self.name, self.subject, handle, stop=stop, stream=subjects.STREAM, batch=batch, ack_all=True
+            ),
+            30,
+        )
+
+
+@asynccontextmanager
+async def one_tables_consumer(bus: Bus, nats_url: str) -> AsyncIterator[OneTablesConsumer]:
+    """A new table of four messages (one partition) and its `OneTablesConsumer`, deleted after."""
+    client = Client(bus, timeout=5)
+    async with stack(nats_url, "worker:highcard"):
+        tables = await create_tables(client, 1, players=4)
+    subject = subjects.evt_partition(subjects.partition("highcard", tables[0]))
+    name = f"ack-all-{uuid.uuid4().hex[:8]}"
+    written = [m.seq for m in await bus.events.read("highcard", tables[0])]
+    await bus.start_consumer_after(name, subject, written[0] - 1, stream=subjects.STREAM, ack_all=True)
+    try:
+        yield OneTablesConsumer(bus, name, subject, written)
+    finally:
+        await bus.delete_consumer(name, stream=subjects.STREAM)
+
+
 async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_message_not_finished(
     bus, nats_url
 ):
     """A consumer acknowledged a batch at a time (`ack_all`): the messages before the first one
     not finished are acknowledged, that one and every later one come again (a later
     acknowledgement would cover them), and once finished nothing is left unacknowledged."""
-    client = Client(bus, timeout=5)
-    async with stack(nats_url, "worker:highcard"):
-        tables = await create_tables(client, 1, players=4)  # four messages of one partition
-    partition = subjects.partition("highcard", tables[0])
-    name = f"test-ack-all-{uuid.uuid4().hex[:8]}"
-    first = (await bus.events.read("highcard", tables[0]))[0].seq
-    await bus.start_consumer_after(
-        name, subjects.evt_partition(partition), first - 1, stream=subjects.STREAM, ack_all=True
-    )
     batches: list[list[int]] = []
     stop = asyncio.Event()
 
@@ -480,28 +510,18 @@ async def test_a_batch_acknowledged_at_once_is_delivered_again_from_its_first_me
             stop.set()
         return set()
 
-    try:
-        await asyncio.wait_for(
-            bus.consume(
-                name,
-                subjects.evt_partition(partition),
-                handle,
-                stop=stop,
-                stream=subjects.STREAM,
-                ack_all=True,
-            ),
-            30,
-        )
+    async with one_tables_consumer(bus, nats_url) as consumer:
+        await consumer.consume(handle, stop)
         failed_at = len(batches[0]) // 2
         again = [seq for batch in batches[1:] for seq in batch]
         # from the one not finished on, in order, and none of those acknowledged before it
         assert again[: len(batches[0]) - failed_at] == batches[0][failed_at:]
         deadline = time.monotonic() + 10  # the server takes an acknowledgement in its own time
-        while await bus.consumer_pending(name, stream=subjects.STREAM) != (0, 0):
-            assert time.monotonic() < deadline, await bus.consumer_pending(name, stream=subjects.STREAM)
+        while await bus.consumer_pending(consumer.name, stream=subjects.STREAM) != (0, 0):
+            assert time.monotonic() < deadline, await bus.consumer_pending(
+                consumer.name, stream=subjects.STREAM
+            )
             await asyncio.sleep(0.05)
-    finally:
-        await bus.delete_consumer(name, stream=subjects.STREAM)
 
 
 async def test_a_delivery_that_never_reached_the_only_reader_is_not_covered_by_a_later_acknowledgement(
@@ -512,49 +532,30 @@ async def test_a_delivery_that_never_reached_the_only_reader_is_not_covered_by_a
     the delivery but before the message left it): its reader sees the count of deliveries
     skip, acknowledges nothing past the hole, and opens the consumer again, which delivers the
     lost message. Every message is handled, in order."""
-    client = Client(bus, timeout=5)
-    async with stack(nats_url, "worker:highcard"):
-        tables = await create_tables(client, 1, players=4)  # four messages of one partition
-    partition = subjects.partition("highcard", tables[0])
-    name = f"test-lost-delivery-{uuid.uuid4().hex[:8]}"
-    written = [m.seq for m in await bus.events.read("highcard", tables[0])]
-    await bus.start_consumer_after(
-        name, subjects.evt_partition(partition), written[0] - 1, stream=subjects.STREAM, ack_all=True
-    )
     handled: list[int] = []
     lost: list[int] = []
     stop = asyncio.Event()
 
-    async def handle(messages: list[Delivered]) -> set[int]:
-        handled.extend(m.seq for m in messages)
-        if not lost:  # between two pulls of the reader, another inbox takes the next message
-            elsewhere = await bus.nc.subscribe(bus.nc.new_inbox())
-            await bus.nc.publish(
-                f"$JS.API.CONSUMER.MSG.NEXT.{subjects.STREAM}.{name}", b'{"batch":1}', reply=elsewhere.subject
-            )
-            lost.append(delivery_position((await elsewhere.next_msg(5)).reply)[0])
-            await elsewhere.unsubscribe()
-        if written[-1] in handled:
-            stop.set()
-        return set()
+    async with one_tables_consumer(bus, nats_url) as consumer:
 
-    try:
-        await asyncio.wait_for(
-            bus.consume(
-                name,
-                subjects.evt_partition(partition),
-                handle,
-                stop=stop,
-                stream=subjects.STREAM,
-                batch=1,  # no pull of the reader's open while it handles a message
-                ack_all=True,
-            ),
-            30,
-        )
-        assert lost == [written[1]]
-        assert sorted(set(handled)) == written, (handled, lost)
-    finally:
-        await bus.delete_consumer(name, stream=subjects.STREAM)
+        async def handle(messages: list[Delivered]) -> set[int]:
+            handled.extend(m.seq for m in messages)
+            if not lost:  # between two pulls of the reader, another inbox takes the next message
+                elsewhere = await bus.nc.subscribe(bus.nc.new_inbox())
+                await bus.nc.publish(
+                    f"$JS.API.CONSUMER.MSG.NEXT.{subjects.STREAM}.{consumer.name}",
+                    b'{"batch":1}',
+                    reply=elsewhere.subject,
+                )
+                lost.append(delivery_position((await elsewhere.next_msg(5)).reply)[0])
+                await elsewhere.unsubscribe()
+            if consumer.written[-1] in handled:
+                stop.set()
+            return set()
+
+        await consumer.consume(handle, stop, batch=1)  # no pull of the reader's open meanwhile
+        assert lost == [consumer.written[1]]
+        assert sorted(set(handled)) == consumer.written, (handled, lost)
 
 
 async def test_a_projector_takes_over_each_partition_after_the_former_consumers_ack_floor(bus, nats_url):
